@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one list of subcommands: X(name, function, summary). main.c builds
+ * the dispatch table and --help from it; a new subcommand is one line here
+ * and its function in its own file.
+ */
+#ifndef ZC_COMMANDS_H
+#define ZC_COMMANDS_H
+
+#define ZC_COMMANDS(X)                                                              \
+	X("run", zc_cmd_run, "run a workload: start roles, measure, write results/")   \
+	X("list", zc_cmd_list, "list every mode, with why it is unavailable here")     \
+	X("source", zc_role_main, "role: generate payload (started by run)")           \
+	X("proxy", zc_role_main, "role: forward payload, the device under test")       \
+	X("sink", zc_role_main, "role: receive and verify payload")                    \
+	X("keys", zc_cmd_keys, "list workload keys / flags with defaults and help")
+
+#endif

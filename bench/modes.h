@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one list of data paths: X(identifier). The mode's name is its
+ * identifier with '_' as '-'; its role and description live in its file.
+ */
+#ifndef ZC_MODES_H
+#define ZC_MODES_H
+
+#define ZC_MODES(X)		\
+	X(send)			\
+	X(vmsplice)		\
+	X(vmsplice_gift)	\
+	X(tee)			\
+	X(sendfile)		\
+	X(splice_file)		\
+	X(copy)			\
+	X(splice)		\
+	X(recv)			\
+	X(splice_null)
+
+#endif

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * zcbench: common declarations shared by the controller and the roles.
+ *
+ * Convention (liburing's): library-style functions return 0 or -errno and
+ * say so in a one-line comment; only setup paths in main()/role entry points
+ * print and exit.
+ */
+#ifndef ZCBENCH_H
+#define ZCBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <signal.h>
+#include <stdio.h>
+
+#define ZC_VERSION "0.1"
+/* Bumped on incompatible changes to results/NAME.json; see results/README.md. */
+#define ZC_SCHEMA_MAJOR 1
+#define ZC_SCHEMA_MINOR 0
+
+#ifndef ZC_GIT_SHA
+#define ZC_GIT_SHA "unknown"
+#endif
+#ifndef ZC_GIT_DIRTY
+#define ZC_GIT_DIRTY 0
+#endif
+
+#define ZC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+enum zc_role { ZC_ROLE_SOURCE, ZC_ROLE_PROXY, ZC_ROLE_SINK, ZC_ROLE_NR };
+extern const char *const zc_role_names[ZC_ROLE_NR];
+int zc_role_from_name(const char *name); /* role index or -1 */
+
+enum zc_topology { ZC_TOPO_PROXY, ZC_TOPO_DIRECT };
+extern const char *const zc_topo_names[2];
+
+/* Exit codes of the command line tool. */
+enum { ZC_EXIT_OK = 0, ZC_EXIT_FAIL = 1, ZC_EXIT_USAGE = 2, ZC_EXIT_INTR = 130 };
+
+/* Runs that stop early because of a signal see this set. */
+extern volatile sig_atomic_t zc_interrupted;
+
+void zc_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void zc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void zc_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+double zc_now(void); /* CLOCK_MONOTONIC in seconds */
+int zc_parse_size(const char *s, uint64_t *out); /* "64k", "1M", "4096": 0 or -EINVAL */
+int zc_parse_double(const char *s, double *out); /* 0 or -EINVAL */
+int zc_parse_long(const char *s, long *out);     /* 0 or -EINVAL */
+char *zc_read_file(const char *path, size_t max, size_t *len); /* NULL, errno set */
+int zc_read_file_trim(const char *path, char *buf, size_t len); /* 0 or -errno */
+
+#endif

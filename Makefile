@@ -77,7 +77,7 @@ check-unit: $(UNITS)
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BIN)
-	$(BIN) run workloads/default.ini
+	$(BIN) run workloads/default.ini --counters=all
 
 # Harness overhead: zcbench's proxy against a bare ~30-line loop, side by side.
 bench-lean: deps
@@ -86,3 +86,36 @@ bench-lean: deps
 
 clean:
 	rm -rf build $(BIN)
+
+# ---- counters (issue 4): BPF accounting program, skeleton, overhead bench ----
+# CO-RE: vmlinux.h comes from the build machine's kernel BTF; the object
+# relocates against the target kernel's BTF at load time. Without clang,
+# bpftool or kernel BTF the harness builds without BPF and says so at run time.
+DEB_PKGS += clang llvm bpftool libbpf-dev libpfm4-dev jq
+PKGS     += libbpf
+BPFTOOL  ?= $(shell command -v bpftool 2>/dev/null || ls /usr/sbin/bpftool 2>/dev/null)
+BPF_CLANG?= clang
+BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' \
+		-e 's/riscv64/riscv/' -e 's/s390x/s390/')
+BPF_OK   := $(if $(BPFTOOL),$(if $(shell command -v $(BPF_CLANG) 2>/dev/null),$(wildcard /sys/kernel/btf/vmlinux)))
+ifneq ($(BPF_OK),)
+CFLAGS   += -Ibuild/bpf -DZC_HAVE_BPF_SKEL=1
+build/obj/counters_bpf.o build/asan/counters_bpf.o: build/bpf/acct.skel.h
+endif
+
+build/bpf/vmlinux.h:
+	@mkdir -p $(dir $@)
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
+
+build/bpf/acct.bpf.o: bench/bpf/acct.bpf.c bench/bpf/acct.h build/bpf/vmlinux.h
+	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ibuild/bpf -Ibench/bpf \
+		-c -o $@ $<
+
+build/bpf/acct.skel.h: build/bpf/acct.bpf.o
+	$(BPFTOOL) gen skeleton $< name zc_acct_bpf > $@.tmp && mv $@.tmp $@
+
+.PHONY: bench-overhead
+# Counters' cost: splice and copy proxies with counters none vs all, alternating.
+bench-overhead: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@bash tests/bench-overhead.sh

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "cfg.h"
+#include "counters.h"
 #include "mode.h"
 
 #include <errno.h>
@@ -42,6 +43,9 @@ const struct zc_opt zc_opts[] = {
 	  "seed the sink expects (-1: same as seed); set it to test the verifier" },
 	{ "file_dir", ZC_OPT_STR, "/var/tmp", 0, 0, F(file_dir), -1, 0,
 	  "directory for the payload file of file modes (page cache, not tmpfs)" },
+	{ "counters", ZC_OPT_STR, "none", 0, 0, F(counters), -1, 0,
+	  "per-role counters: none, perf (perf_event_open), bpf (syscalls, softirq, "
+	  "copied bytes), all" },
 };
 const size_t zc_nopts = ZC_ARRAY_SIZE(zc_opts);
 
@@ -222,6 +226,12 @@ int zc_cfg_validate(const struct zc_cfg *cfg, char *err, size_t errlen, const ch
 			*badkey = "chunk";
 			return -EINVAL;
 		}
+	}
+	if (zc_counters_parse(cfg->counters) < 0) {
+		snprintf(err, errlen, "key 'counters': '%s' is not one of %s", cfg->counters,
+			 zc_counters_choices);
+		*badkey = "counters";
+		return -EINVAL;
 	}
 	if (cfg->period % 8 || cfg->period % page) {
 		snprintf(err, errlen, "key 'period': must be a multiple of the page size (%ld)", page);

@@ -25,6 +25,7 @@ struct zc_cfg {
 	long repetitions;
 	long seed, sink_seed;		/* sink_seed < 0: same as seed */
 	char file_dir[256];		/* where sendfile/splice-file keep their file */
+	char counters[8];		/* none|perf|bpf|all (counters.h) */
 	/* list-valued keys, expanded into one run per combination */
 	uint64_t chunks[ZC_LIST_MAX];
 	int nchunks;

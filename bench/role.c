@@ -13,6 +13,7 @@
  */
 #include "zcbench.h"
 #include "cfg.h"
+#include "counters.h"
 #include "mode.h"
 #include "net.h"
 #include "pattern.h"
@@ -42,15 +43,19 @@ struct snap {
 	struct rusage ru;
 	struct zc_cpustat cs;
 	bool cs_ok;
+	struct zc_counters_snap ctr;	/* only at the window's two edges */
 };
 
-static void take(struct snap *s, const struct zc_io *io, int cpu)
+/* A window edge. ctr: the role's counters, NULL where no figure is derived. */
+static void take(struct snap *s, const struct zc_io *io, int cpu, const struct zc_counters *ctr)
 {
 	s->t = zc_now();
 	s->bytes = io->bytes;
 	s->calls = io->calls;
 	getrusage(RUSAGE_SELF, &s->ru);
 	s->cs_ok = cpu >= 0 && zc_cpustat_read(cpu, &s->cs) == 0;
+	if (ctr)
+		zc_counters_snap(ctr, &s->ctr);
 }
 
 static void arm(double seconds)
@@ -193,6 +198,11 @@ static int parse_args(int argc, char **argv, struct zc_role_args *ra)
 		ra->cfg.chunk = ra->cfg.chunks[0];
 	if (ra->cfg.npipe_sizes)
 		ra->cfg.pipe_size = ra->cfg.pipe_sizes[0];
+	if (zc_counters_parse(ra->cfg.counters) < 0) {
+		zc_err("%s: --counters: '%s' is not one of %s", argv[1], ra->cfg.counters,
+		       zc_counters_choices);
+		return -EINVAL;
+	}
 	if (ra->role != ZC_ROLE_SINK && !ra->connect[0]) {
 		zc_err("%s: --connect host:port is required", argv[1]);
 		return -EINVAL;
@@ -217,7 +227,8 @@ int zc_role_main(int argc, char **argv)
 			    .pipe_w = -1, .aux_r = -1, .aux_w = -1, .epfd = -1,
 			    .mismatch_off = UINT64_MAX, .stop = &stop_flag };
 	struct sigaction sa = { .sa_handler = on_alarm };
-	struct snap s0, s1, s2;
+	static struct snap s0, s1, s2;	/* static: BPF snapshots are 16 KiB each */
+	struct zc_counters ctr;
 	json_t *out = json_object();
 	uint8_t *ref = NULL;
 	size_t ref_len = 0;
@@ -268,6 +279,9 @@ int zc_role_main(int argc, char **argv)
 		zc_pattern_fill(ref, ref_len, seed);
 		io.ref = ref;
 	}
+	/* Counters are loaded before READY, so loading costs nothing in the
+	 * window; they count from here, the window is the edges' difference. */
+	zc_counters_open(&ctr, zc_counters_parse(ra.cfg.counters), ra.cpu);
 	json_object_set_new(out, "period", json_integer(io.period));
 	json_object_set_new(out, "verified", json_boolean(ra.role == ZC_ROLE_SINK &&
 							   (m->flags & ZC_MODE_VERIFIES)));
@@ -302,12 +316,12 @@ int zc_role_main(int argc, char **argv)
 	sigaction(SIGALRM, &sa, NULL);
 	arm(ra.cfg.warmup_s);
 	ret = m->pump(&io);
-	take(&s0, &io, ra.cpu);
+	take(&s0, &io, ra.cpu, &ctr);
 	if (ret == 0) {
 		arm(ra.cfg.duration_s);
 		ret = m->pump(&io);
 	}
-	take(&s1, &io, ra.cpu);
+	take(&s1, &io, ra.cpu, &ctr);
 	end_ret = ret;
 	if (ret == 0) {
 		/* The source stops after its tail; the others drain until EOF. */
@@ -316,11 +330,15 @@ int zc_role_main(int argc, char **argv)
 			stop_flag = 0;
 		ret = m->pump(&io);
 	}
-	take(&s2, &io, ra.cpu);
+	take(&s2, &io, ra.cpu, NULL);
 	if (ra.role == ZC_ROLE_SOURCE && ret >= 0)
 		shutdown(io.out_fd, SHUT_WR);
 
 	json_object_set_new(out, "window", window_json(&s0, &s1));
+	if (ctr.mask)
+		json_object_set_new(out, "counters", zc_counters_json(&ctr, &s0.ctr, &s1.ctr,
+								       s1.bytes - s0.bytes, s1.t - s0.t));
+	zc_counters_close(&ctr);
 	json_object_set_new(out, "bytes_total", json_integer(s2.bytes));
 	json_object_set_new(out, "calls_total", json_integer(s2.calls));
 	if (m->teardown)

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-role counters: perf_event_open on the role's thread, the BPF
+ * accounting of counters_bpf.c, and what is derived from them. Read only at
+ * the window edges (role.c's take()), never per call.
+ */
+#include "counters.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+const char *const zc_counters_choices = "none, perf, bpf, all";
+
+int zc_counters_parse(const char *s)
+{
+	static const char *const names[] = { "none", "perf", "bpf", "all" };
+
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(s, names[i]))
+			return i; /* index == ZC_CTR_PERF | ZC_CTR_BPF bits */
+	return -EINVAL;
+}
+
+/* ---- perf_event_open ---------------------------------------------------- */
+
+const char *const zc_perf_names[ZC_PERF_NR] = {
+	"cycles", "instructions", "cache_references", "cache_misses", "llc_load_misses",
+	"branch_misses", "task_clock_ns", "context_switches", "cpu_migrations", "page_faults",
+};
+
+static const struct { uint32_t type; uint64_t config; } perf_defs[ZC_PERF_NR] = {
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_LL | (PERF_COUNT_HW_CACHE_OP_READ << 8) |
+				      (PERF_COUNT_HW_CACHE_RESULT_MISS << 16) },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+};
+
+static int perf_open(int ev, bool user_only)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a),
+		.type = perf_defs[ev].type,
+		.config = perf_defs[ev].config,
+		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,
+		.exclude_kernel = user_only,
+		.exclude_hv = 1,
+	};
+	/* This thread, any CPU: a role is one thread; counting starts now, the
+	 * window is the difference of the reads at its edges. */
+	int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static void perf_why(char *buf, size_t len, int err)
+{
+	switch (err) {
+	case ENOENT: case EOPNOTSUPP: case ENODEV:
+		snprintf(buf, len, "not supported: %s (no such PMU event here, e.g. a VM "
+			 "without a virtual PMU)", strerror(err));
+		break;
+	case EACCES: case EPERM:
+		snprintf(buf, len, "not permitted: %s (needs root or CAP_PERFMON, or a lower "
+			 "kernel.perf_event_paranoid)", strerror(err));
+		break;
+	default:
+		snprintf(buf, len, "perf_event_open: %s", strerror(err));
+	}
+}
+
+static void perf_open_all(struct zc_counters *c)
+{
+	for (int ev = 0; ev < ZC_PERF_NR; ev++) {
+		int fd = perf_open(ev, c->perf_user_only);
+
+		/* paranoid 2 without CAP_PERFMON still allows counting user space */
+		if ((fd == -EACCES || fd == -EPERM) && !c->perf_user_only) {
+			fd = perf_open(ev, true);
+			if (fd >= 0)
+				c->perf_user_only = true;
+		}
+		c->perf_fd[ev] = fd >= 0 ? fd : -1;
+		if (fd < 0)
+			perf_why(c->perf_why[ev], sizeof(c->perf_why[ev]), -fd);
+	}
+}
+
+/* ---- open / snapshot / close -------------------------------------------- */
+
+void zc_counters_open(struct zc_counters *c, int mask, int cpu)
+{
+	memset(c, 0, sizeof(*c));
+	c->mask = mask;
+	c->cpu = cpu;
+	for (int ev = 0; ev < ZC_PERF_NR; ev++) {
+		c->perf_fd[ev] = -1;
+		snprintf(c->perf_why[ev], sizeof(c->perf_why[ev]), "off (--counters)");
+	}
+	snprintf(c->bpf_why, sizeof(c->bpf_why), "off (--counters)");
+	snprintf(c->copy_iter_why, sizeof(c->copy_iter_why), "off (--counters)");
+	if (mask & ZC_CTR_PERF)
+		perf_open_all(c);
+	if (mask & ZC_CTR_BPF) {
+		if (zc_bpf_open(&c->bpf, (uint32_t)gettid(), cpu, c->bpf_why, sizeof(c->bpf_why),
+				c->copy_iter_why, sizeof(c->copy_iter_why), c->bpf_missing,
+				sizeof(c->bpf_missing)) == 0)
+			c->bpf_why[0] = 0;
+	}
+}
+
+void zc_counters_snap(const struct zc_counters *c, struct zc_counters_snap *s)
+{
+	const struct zc_acct *live;
+
+	for (int ev = 0; ev < ZC_PERF_NR; ev++) {
+		uint64_t v[3];
+
+		s->perf.ok[ev] = c->perf_fd[ev] >= 0 &&
+				 read(c->perf_fd[ev], v, sizeof(v)) == (ssize_t)sizeof(v);
+		if (s->perf.ok[ev]) {
+			s->perf.value[ev] = v[0];
+			s->perf.enabled_ns[ev] = v[1];
+			s->perf.running_ns[ev] = v[2];
+		}
+	}
+	live = zc_bpf_acct(c->bpf);
+	s->acct_ok = live != NULL;
+	if (live)
+		memcpy(&s->acct, live, sizeof(s->acct));
+}
+
+void zc_counters_close(struct zc_counters *c)
+{
+	for (int ev = 0; ev < ZC_PERF_NR; ev++)
+		if (c->perf_fd[ev] >= 0) {
+			close(c->perf_fd[ev]);
+			c->perf_fd[ev] = -1;
+		}
+	zc_bpf_close(c->bpf);
+	c->bpf = NULL;
+}
+
+/* ---- derivations -------------------------------------------------------- */
+
+bool zc_perf_delta(const struct zc_perf_snap *a, const struct zc_perf_snap *b, int ev,
+		   double *out)
+{
+	double v, en, run;
+
+	if (!a->ok[ev] || !b->ok[ev] || b->value[ev] < a->value[ev])
+		return false;
+	v = (double)(b->value[ev] - a->value[ev]);
+	en = (double)(b->enabled_ns[ev] - a->enabled_ns[ev]);
+	run = (double)(b->running_ns[ev] - a->running_ns[ev]);
+	/* Multiplexed with other events: scale to the time it was enabled. */
+	if (run > 0 && en > run)
+		v *= en / run;
+	else if (run <= 0 && en > 0)
+		return false; /* never scheduled on the PMU: no figure, not zero */
+	*out = v;
+	return true;
+}
+
+double zc_per_mb(double count, uint64_t bytes)
+{
+	return bytes && isfinite(count) ? count / ((double)bytes / 1e6) : NAN;
+}
+
+double zc_ratio(double num, double den)
+{
+	return den > 0 && isfinite(num) && isfinite(den) ? num / den : NAN;
+}
+
+void zc_acct_delta(const struct zc_acct *a, const struct zc_acct *b, struct zc_acct *d)
+{
+	const __u64 *pa = (const __u64 *)a, *pb = (const __u64 *)b;
+	__u64 *pd = (__u64 *)d;
+
+	/* struct zc_acct is only __u64 counters, all monotonic. */
+	for (size_t i = 0; i < sizeof(*d) / sizeof(__u64); i++)
+		pd[i] = pb[i] >= pa[i] ? pb[i] - pa[i] : 0;
+}
+
+uint64_t zc_acct_softirq_ns(const struct zc_acct *d)
+{
+	uint64_t t = 0;
+
+	for (int v = 0; v < ZC_ACCT_SOFTIRQ_NR; v++)
+		t += d->softirq[v].time_ns;
+	return t;
+}
+
+const char *zc_softirq_name(int vec)
+{
+	/* include/linux/interrupt.h, enum { HI_SOFTIRQ = 0, ... } */
+	static const char *const n[ZC_ACCT_SOFTIRQ_NR] = {
+		"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED",
+		"HRTIMER", "RCU",
+	};
+
+	return vec >= 0 && vec < ZC_ACCT_SOFTIRQ_NR ? n[vec] : "?";
+}
+
+#define SYS(name) { SYS_##name, #name, 0 },
+#define SYSB(name) { SYS_##name, #name, 1 },
+static const struct { int nr; const char *name; bool bytes; } sys_table[] = {
+	/* return value is a byte count (splice family, copies, socket I/O) */
+	SYSB(read) SYSB(write) SYSB(readv) SYSB(writev) SYSB(pread64) SYSB(pwrite64)
+	SYSB(preadv) SYSB(pwritev) SYSB(preadv2) SYSB(pwritev2)
+	SYSB(recvfrom) SYSB(sendto) SYSB(recvmsg) SYSB(sendmsg)
+	SYSB(splice) SYSB(vmsplice) SYSB(tee) SYSB(sendfile) SYSB(copy_file_range)
+	/* the rest a role is seen making */
+#ifdef __x86_64__
+	SYS(epoll_wait) SYS(poll) SYS(select)
+#endif
+	SYS(recvmmsg) SYS(sendmmsg) SYS(epoll_pwait) SYS(epoll_pwait2)
+	SYS(ppoll) SYS(pselect6) SYS(io_uring_enter) SYS(io_uring_setup)
+	SYS(io_uring_register) SYS(getrusage) SYS(openat) SYS(close) SYS(fcntl) SYS(ioctl)
+	SYS(futex) SYS(nanosleep) SYS(clock_nanosleep) SYS(clock_gettime) SYS(rt_sigreturn)
+	SYS(rt_sigaction) SYS(setitimer) SYS(shutdown) SYS(getpid) SYS(gettid) SYS(mmap)
+	SYS(munmap) SYS(madvise) SYS(mprotect) SYS(brk) SYS(lseek) SYS(fstat) SYS(newfstatat)
+	SYS(statx) SYS(exit_group) SYS(bpf) SYS(perf_event_open) SYS(accept) SYS(accept4)
+	SYS(connect) SYS(setsockopt) SYS(getsockopt) SYS(pipe2) SYS(epoll_ctl) SYS(sched_yield)
+};
+#undef SYS
+#undef SYSB
+
+const char *zc_syscall_name(int nr, char *buf, size_t len)
+{
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(sys_table); i++)
+		if (sys_table[i].nr == nr)
+			return sys_table[i].name;
+	snprintf(buf, len, "nr_%d", nr);
+	return buf;
+}
+
+bool zc_syscall_returns_bytes(int nr)
+{
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(sys_table); i++)
+		if (sys_table[i].nr == nr)
+			return sys_table[i].bytes;
+	return false;
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *perf_json(const struct zc_counters *c, const struct zc_counters_snap *a,
+			 const struct zc_counters_snap *b, uint64_t bytes)
+{
+	json_t *o = json_object(), *ev = json_object(), *why = json_object();
+	double v[ZC_PERF_NR];
+	int got = 0;
+
+	for (int e = 0; e < ZC_PERF_NR; e++) {
+		v[e] = NAN;
+		if (zc_perf_delta(&a->perf, &b->perf, e, &v[e])) {
+			got++;
+			json_object_set_new(ev, zc_perf_names[e], json_integer((json_int_t)llround(v[e])));
+		} else {
+			json_object_set_new(ev, zc_perf_names[e], json_null());
+			json_object_set_new(why, zc_perf_names[e],
+					    json_string(c->perf_fd[e] >= 0 ? "read failed or never scheduled"
+									   : c->perf_why[e]));
+		}
+	}
+	json_object_set_new(o, "status", json_string(got == ZC_PERF_NR ? "ok" : got ? "partial"
+							    : "unavailable"));
+	json_object_set_new(o, "user_only", json_boolean(c->perf_user_only));
+	json_object_set_new(o, "events", ev);
+	json_object_set_new(o, "reasons", why);
+	json_object_set_new(o, "cycles_per_byte", num_or_null(zc_ratio(v[ZC_PERF_CYCLES], (double)bytes)));
+	json_object_set_new(o, "ipc", num_or_null(zc_ratio(v[ZC_PERF_INSTRUCTIONS], v[ZC_PERF_CYCLES])));
+	json_object_set_new(o, "context_switches_per_mb",
+			    num_or_null(zc_per_mb(v[ZC_PERF_CONTEXT_SWITCHES], bytes)));
+	json_object_set_new(o, "page_faults_per_mb", num_or_null(zc_per_mb(v[ZC_PERF_PAGE_FAULTS], bytes)));
+	return o;
+}
+
+static json_t *bpf_json(const struct zc_counters *c, const struct zc_acct *d, uint64_t bytes,
+			double window_s)
+{
+	json_t *o = json_object(), *sys = json_object(), *sirq = json_object(), *vec = json_object();
+	uint64_t sirq_ns = zc_acct_softirq_ns(d);
+	bool have_send_tp = !strstr(c->bpf_missing, "tcp_sendmsg_locked");
+	bool have_copy_tp = !strstr(c->bpf_missing, "skb_copy_datagram_iovec");
+
+	json_object_set_new(o, "status", json_string("ok"));
+	json_object_set_new(o, "missing", c->bpf_missing[0] ? json_string(c->bpf_missing) : json_null());
+	json_object_set_new(o, "syscalls_total", json_integer((json_int_t)d->sys_total));
+	json_object_set_new(o, "syscalls_per_mb", num_or_null(zc_per_mb((double)d->sys_total, bytes)));
+	for (int nr = 0; nr < ZC_ACCT_SYS_NR; nr++) {
+		const struct zc_acct_sys *s = &d->sys[nr];
+		char buf[24];
+
+		if (!s->count)
+			continue;
+		json_object_set_new(sys, zc_syscall_name(nr, buf, sizeof(buf)),
+			json_pack("{s:i,s:I,s:I,s:f,s:o,s:I}", "nr", nr, "count", (json_int_t)s->count,
+				  "time_ns", (json_int_t)s->time_ns,
+				  "mean_ns", (double)s->time_ns / (double)s->count,
+				  "bytes", zc_syscall_returns_bytes(nr) ? json_integer((json_int_t)s->bytes)
+									 : json_null(),
+				  "errors", (json_int_t)s->errors));
+	}
+	json_object_set_new(o, "syscalls", sys);
+	for (int v = 0; v < ZC_ACCT_SOFTIRQ_NR; v++)
+		if (d->softirq[v].count)
+			json_object_set_new(vec, zc_softirq_name(v),
+				json_pack("{s:I,s:I}", "count", (json_int_t)d->softirq[v].count,
+					  "time_ns", (json_int_t)d->softirq[v].time_ns));
+	json_object_set_new(sirq, "cpu", json_integer(c->cpu));
+	json_object_set_new(sirq, "time_ns", json_integer((json_int_t)sirq_ns));
+	json_object_set_new(sirq, "share_of_core", num_or_null(zc_ratio((double)sirq_ns / 1e9, window_s)));
+	json_object_set_new(sirq, "vectors", vec);
+	json_object_set_new(o, "softirq", c->cpu >= 0 ? sirq : (json_decref(sirq), json_null()));
+	json_object_set_new(o, "rx_copied_bytes", have_copy_tp ? json_integer((json_int_t)d->rx_copy_bytes)
+							       : json_null());
+	json_object_set_new(o, "rx_copied_per_payload_byte",
+			    have_copy_tp ? num_or_null(zc_ratio((double)d->rx_copy_bytes, (double)bytes))
+					 : json_null());
+	json_object_set_new(o, "tx_copied_bytes", have_send_tp ? json_integer((json_int_t)d->tx_copy_bytes)
+							       : json_null());
+	json_object_set_new(o, "tx_copied_per_payload_byte",
+			    have_send_tp ? num_or_null(zc_ratio((double)d->tx_copy_bytes, (double)bytes))
+					 : json_null());
+	json_object_set_new(o, "tx_splice_pages_bytes",
+			    have_send_tp ? json_integer((json_int_t)d->tx_splice_pages_bytes) : json_null());
+	json_object_set_new(o, "tx_zerocopy_bytes",
+			    have_send_tp ? json_integer((json_int_t)d->tx_zerocopy_bytes) : json_null());
+	json_object_set_new(o, "tcp_sendmsg_locked", have_send_tp ?
+		json_pack("{s:I,s:I,s:I}", "copy", (json_int_t)d->tcp_send_copy,
+			  "splice_pages", (json_int_t)d->tcp_send_splice_pages,
+			  "zerocopy", (json_int_t)d->tcp_send_zerocopy) : json_null());
+	if (c->copy_iter_why[0]) {
+		json_object_set_new(o, "copy_iter", json_null());
+		json_object_set_new(o, "copy_iter_reason", json_string(c->copy_iter_why));
+	} else {
+		json_object_set_new(o, "copy_iter",
+			json_pack("{s:I,s:I,s:I}", "copy_to_iter_bytes", (json_int_t)d->copy_to_iter_bytes,
+				  "copy_from_iter_bytes", (json_int_t)d->copy_from_iter_bytes,
+				  "copy_page_to_iter_bytes", (json_int_t)d->copy_page_to_iter_bytes));
+		json_object_set_new(o, "copy_iter_reason", json_null());
+	}
+	return o;
+}
+
+json_t *zc_counters_json(const struct zc_counters *c, const struct zc_counters_snap *a,
+			 const struct zc_counters_snap *b, uint64_t bytes, double window_s)
+{
+	static const char *const names[] = { "none", "perf", "bpf", "all" };
+	json_t *o = json_object();
+
+	json_object_set_new(o, "requested", json_string(names[c->mask & 3]));
+	json_object_set_new(o, "payload_bytes", json_integer((json_int_t)bytes));
+	if (c->mask & ZC_CTR_PERF) {
+		json_object_set_new(o, "perf", perf_json(c, a, b, bytes));
+	} else {
+		json_object_set_new(o, "perf", json_null());
+	}
+	json_object_set_new(o, "perf_reason", c->mask & ZC_CTR_PERF ? json_null()
+								 : json_string("off (--counters)"));
+	if (a->acct_ok && b->acct_ok) {
+		struct zc_acct *d = malloc(sizeof(*d));
+
+		if (d) {
+			zc_acct_delta(&a->acct, &b->acct, d);
+			json_object_set_new(o, "bpf", bpf_json(c, d, bytes, window_s));
+			json_object_set_new(o, "bpf_reason", json_null());
+			free(d);
+			return o;
+		}
+	}
+	json_object_set_new(o, "bpf", json_null());
+	json_object_set_new(o, "bpf_reason", json_string(c->bpf_why[0] ? c->bpf_why
+									: "snapshot failed"));
+	return o;
+}
+
+/* ---- sample metrics ----------------------------------------------------- */
+
+static void copy_num(json_t *sample, const char *key, json_t *v)
+{
+	if (json_is_number(v))
+		json_object_set_new(sample, key, json_real(json_number_value(v)));
+}
+
+void zc_counters_sample_metrics(json_t *sample, json_t *dut_report)
+{
+	json_t *ctr = json_object_get(dut_report, "counters");
+	json_t *perf = json_object_get(ctr, "perf"), *bpf = json_object_get(ctr, "bpf");
+
+	copy_num(sample, "dut_cycles_per_byte", json_object_get(perf, "cycles_per_byte"));
+	copy_num(sample, "dut_ipc", json_object_get(perf, "ipc"));
+	copy_num(sample, "dut_syscalls_per_mb", json_object_get(bpf, "syscalls_per_mb"));
+	copy_num(sample, "dut_softirq_share",
+		 json_object_get(json_object_get(bpf, "softirq"), "share_of_core"));
+	copy_num(sample, "dut_rx_copied_per_byte", json_object_get(bpf, "rx_copied_per_payload_byte"));
+	copy_num(sample, "dut_tx_copied_per_byte", json_object_get(bpf, "tx_copied_per_payload_byte"));
+}

@@ -19,6 +19,17 @@ const struct zc_metric zc_metrics[] = {
 	{ "dut_proc_cores", "cores", 0, "device under test's own CPU time (getrusage) per second" },
 	{ "service_demand_us_per_kb", "us/KB", 0, "netperf service demand: us of DUT CPU per KiB" },
 	{ "dut_calls_per_mb", "calls/MB", 0, "data syscalls of the device under test per MB moved" },
+	/* --counters (counters.c); present only in samples that collected them */
+	{ "dut_cycles_per_byte", "cycles/B", 0, "DUT thread's CPU cycles per payload byte (perf)" },
+	{ "dut_ipc", "instr/cycle", -1, "DUT thread's instructions per cycle (perf)" },
+	{ "dut_syscalls_per_mb", "syscalls/MB", 0,
+	  "every syscall of the DUT thread per MB it moved (BPF raw_syscalls)" },
+	{ "dut_softirq_share", "cores", 0,
+	  "softirq time on the DUT's CPU per window second (BPF irq:softirq_*)" },
+	{ "dut_rx_copied_per_byte", "B/B", -1,
+	  "bytes copied from skbs to the DUT's user memory per payload byte (skb_copy_datagram_iovec)" },
+	{ "dut_tx_copied_per_byte", "B/B", -1,
+	  "bytes the DUT's sends copied from user memory per payload byte (tcp_sendmsg_locked)" },
 };
 const size_t zc_nmetrics = ZC_ARRAY_SIZE(zc_metrics);
 
@@ -144,14 +155,58 @@ static void fmt_size(long long v, char *out, size_t len)
 		snprintf(out, len, "%lld", v);
 }
 
-void zc_print_table(FILE *f, json_t *runs)
+/* The --counters columns, shown when some run has one of them. */
+static const struct {
+	const char *metric, *head, *fmt;
+	double scale;
+} ctr_cols[] = {
+	{ "dut_cycles_per_byte", "cyc/B", " %6.2f", 1 },
+	{ "dut_syscalls_per_mb", "sys/MB", " %7.1f", 1 },
+	{ "dut_softirq_share", "sirq%", " %6.1f", 100 },
+	{ "dut_rx_copied_per_byte", "cpRx/B", " %6.3f", 1 },
+	{ "dut_tx_copied_per_byte", "cpTx/B", " %6.3f", 1 },
+};
+
+static bool have_counter_cols(json_t *runs)
 {
 	size_t i;
 	json_t *run;
 
-	fprintf(f, "%-22s %-6s %-26s %6s %5s %8s %9s %19s %7s %8s  %s\n", "run", "topo",
+	json_array_foreach(runs, i, run)
+		for (size_t c = 0; c < ZC_ARRAY_SIZE(ctr_cols); c++)
+			if (json_object_get(json_object_get(run, "summary"), ctr_cols[c].metric))
+				return true;
+	return false;
+}
+
+static void print_counter_cols(FILE *f, json_t *run)
+{
+	for (size_t c = 0; c < ZC_ARRAY_SIZE(ctr_cols); c++) {
+		double v = med(run, ctr_cols[c].metric);
+		int w = (int)strlen(ctr_cols[c].head) > 6 ? (int)strlen(ctr_cols[c].head) : 6;
+
+		if (!strcmp(ctr_cols[c].metric, "dut_syscalls_per_mb"))
+			w = 7;
+		if (isnan(v))
+			fprintf(f, " %*s", w, "-");
+		else
+			fprintf(f, ctr_cols[c].fmt, v * ctr_cols[c].scale);
+	}
+}
+
+void zc_print_table(FILE *f, json_t *runs)
+{
+	size_t i;
+	json_t *run;
+	bool ctr = have_counter_cols(runs);
+
+	fprintf(f, "%-22s %-6s %-26s %6s %5s %8s %9s %19s %7s %8s", "run", "topo",
 		"source>proxy>sink", "chunk", "pipe", "Gbps", "DUTcores", "Gbps/core [min-max]",
-		"sd%", "us/KB", "status");
+		"sd%", "us/KB");
+	if (ctr)
+		fprintf(f, " %6s %7s %6s %6s %6s", ctr_cols[0].head, ctr_cols[1].head,
+			ctr_cols[2].head, ctr_cols[3].head, ctr_cols[4].head);
+	fprintf(f, "  %s\n", "status");
 	json_array_foreach(runs, i, run) {
 		json_t *k = json_object_get(run, "key");
 		json_t *gpc = json_object_get(json_object_get(run, "summary"), "gbps_per_core");
@@ -169,11 +224,14 @@ void zc_print_table(FILE *f, json_t *runs)
 			snprintf(range, sizeof(range), "%6.2f [%.2f-%.2f]", g,
 				 json_number_value(json_object_get(gpc, "min")),
 				 json_number_value(json_object_get(gpc, "max")));
-		fprintf(f, "%-22.22s %-6s %-26.26s %6s %5s %8.2f %9.2f %19s %7.1f %8.3f  %s%s%s\n",
+		fprintf(f, "%-22.22s %-6s %-26.26s %6s %5s %8.2f %9.2f %19s %7.1f %8.3f",
 			jstr(run, "name"), jstr(k, "topology"), path, chunk, pipe, med(run, "gbps"),
 			med(run, "dut_busy_cores"), range,
 			gpc ? 100 * json_number_value(json_object_get(gpc, "stddev")) / g : NAN,
-			med(run, "service_demand_us_per_kb"), jstr(run, "status"),
+			med(run, "service_demand_us_per_kb"));
+		if (ctr)
+			print_counter_cols(f, run);
+		fprintf(f, "  %s%s%s\n", jstr(run, "status"),
 			json_is_true(json_object_get(run, "emulated")) ? " emulated" : "",
 			json_is_false(json_object_get(run, "verified")) ? " unverified" : "");
 		if (json_is_string(json_object_get(run, "reason")))

@@ -84,7 +84,18 @@ static void perf_why(char *buf, size_t len, int err)
 static void perf_open_all(struct zc_counters *c)
 {
 	for (int ev = 0; ev < ZC_PERF_NR; ev++) {
-		int fd = perf_open(ev, c->perf_user_only);
+		int fd;
+
+		/* These fire in kernel mode only: user-only counting reads 0. */
+		if (c->perf_user_only &&
+		    (ev == ZC_PERF_CONTEXT_SWITCHES || ev == ZC_PERF_CPU_MIGRATIONS)) {
+			c->perf_fd[ev] = -1;
+			snprintf(c->perf_why[ev], sizeof(c->perf_why[ev]),
+				 "not permitted: kernel-mode event, counting is user-only here "
+				 "(kernel.perf_event_paranoid without CAP_PERFMON)");
+			continue;
+		}
+		fd = perf_open(ev, c->perf_user_only);
 
 		/* paranoid 2 without CAP_PERFMON still allows counting user space */
 		if ((fd == -EACCES || fd == -EPERM) && !c->perf_user_only) {

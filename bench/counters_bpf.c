@@ -21,7 +21,7 @@ struct zc_bpf {
 	struct zc_acct_bpf *skel;
 };
 
-/* libbpf's last complaint, kept for the reason instead of going to stderr. */
+/* libbpf's first complaint, kept for the reason instead of going to stderr. */
 static char libbpf_last[200];
 
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -35,7 +35,8 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list 
 	n = strlen(line);
 	while (n && (line[n - 1] == '\n' || line[n - 1] == ' '))
 		line[--n] = 0;
-	if (n)
+	/* The first complaint names the cause; later ones repeat the failure. */
+	if (n && !libbpf_last[0] && !strstr(line, "RLIMIT_MEMLOCK"))
 		memcpy(libbpf_last, line, n + 1);
 	return 0;
 }
@@ -49,7 +50,7 @@ static void why_errno(char *why, size_t len, const char *what, int err)
 {
 	snprintf(why, len, "%s: %s%s%s%s", what, strerror(err),
 		 err == EPERM || err == EACCES ? " (needs root or CAP_BPF + CAP_PERFMON)" : "",
-		 libbpf_last[0] ? "; libbpf: " : "", libbpf_last);
+		 libbpf_last[0] ? "; " : "", libbpf_last);
 }
 
 int zc_bpf_open(struct zc_bpf **out, uint32_t tid, int cpu, char *why, size_t whylen,

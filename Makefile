@@ -117,5 +117,10 @@ build/bpf/acct.skel.h: build/bpf/acct.bpf.o
 .PHONY: bench-overhead
 # Counters' cost: splice and copy proxies with counters none vs all, alternating.
 bench-overhead: deps
-	@$(MAKE) --no-print-directory $(BIN)
+	@$(MAKE) --no-print-directory $(BIN) build/ctr_syscall_cost
 	@bash tests/bench-overhead.sh
+
+# A tight syscall loop with 0, 1 and 3 accounting programs loaded.
+build/ctr_syscall_cost: tests/ctr_syscall_cost.c $(filter-out build/obj/main.o,$(OBJS))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Ibench -o $@ $^ $(LDLIBS)

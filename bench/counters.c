@@ -111,11 +111,27 @@ static void perf_open_all(struct zc_counters *c)
 
 /* ---- open / snapshot / close -------------------------------------------- */
 
+const char *const zc_bpf_prog_names[ZC_BPF_NPROGS] = {
+	"sys_enter", "sys_exit", "softirq_entry", "softirq_exit", "skb_copy_datagram_iovec",
+	"tcp_sendmsg_locked", "copy_to_iter", "copy_from_iter", "copy_page_to_iter",
+};
+
+static bool kernel_bpf_stats_on(void)
+{
+	char v[8];
+
+	return zc_read_file_trim("/proc/sys/kernel/bpf_stats_enabled", v, sizeof(v)) == 0 &&
+	       !strcmp(v, "1");
+}
+
 void zc_counters_open(struct zc_counters *c, int mask, int cpu)
 {
+	const char *st = getenv("ZC_BPF_STATS");
+
 	memset(c, 0, sizeof(*c));
 	c->mask = mask;
 	c->cpu = cpu;
+	c->stats_fd = -1;
 	for (int ev = 0; ev < ZC_PERF_NR; ev++) {
 		c->perf_fd[ev] = -1;
 		snprintf(c->perf_why[ev], sizeof(c->perf_why[ev]), "off (--counters)");
@@ -129,6 +145,11 @@ void zc_counters_open(struct zc_counters *c, int mask, int cpu)
 				c->copy_iter_why, sizeof(c->copy_iter_why), c->bpf_missing,
 				sizeof(c->bpf_missing)) == 0)
 			c->bpf_why[0] = 0;
+		/* What the programs cost, for make bench-overhead: the kernel
+		 * times every run while an fd from BPF_ENABLE_STATS is open. */
+		if (c->bpf && st && !strcmp(st, "1"))
+			c->stats_fd = zc_bpf_enable_stats();
+		c->prog_stats = c->bpf && (c->stats_fd >= 0 || kernel_bpf_stats_on());
 	}
 }
 
@@ -151,6 +172,7 @@ void zc_counters_snap(const struct zc_counters *c, struct zc_counters_snap *s)
 	s->acct_ok = live != NULL;
 	if (live)
 		memcpy(&s->acct, live, sizeof(s->acct));
+	s->prog_ok = c->prog_stats && zc_bpf_prog_stats(c->bpf, s->prog_runs, s->prog_ns) == 0;
 }
 
 void zc_counters_close(struct zc_counters *c)
@@ -162,6 +184,9 @@ void zc_counters_close(struct zc_counters *c)
 		}
 	zc_bpf_close(c->bpf);
 	c->bpf = NULL;
+	if (c->stats_fd >= 0)
+		close(c->stats_fd);
+	c->stats_fd = -1;
 }
 
 /* ---- derivations -------------------------------------------------------- */
@@ -305,7 +330,27 @@ static json_t *perf_json(const struct zc_counters *c, const struct zc_counters_s
 	return o;
 }
 
-static json_t *bpf_json(const struct zc_counters *c, const struct zc_acct *d, uint64_t bytes,
+static json_t *self_cost_json(const struct zc_counters_snap *a, const struct zc_counters_snap *b)
+{
+	json_t *o = json_object(), *p = json_object();
+	uint64_t total = 0;
+
+	for (int i = 0; i < ZC_BPF_NPROGS; i++) {
+		uint64_t runs = b->prog_runs[i] - a->prog_runs[i], ns = b->prog_ns[i] - a->prog_ns[i];
+
+		total += ns;
+		if (runs)
+			json_object_set_new(p, zc_bpf_prog_names[i],
+				json_pack("{s:I,s:I,s:f}", "runs", (json_int_t)runs, "time_ns",
+					  (json_int_t)ns, "mean_ns", (double)ns / (double)runs));
+	}
+	json_object_set_new(o, "time_ns", json_integer((json_int_t)total));
+	json_object_set_new(o, "programs", p);
+	return o;
+}
+
+static json_t *bpf_json(const struct zc_counters *c, const struct zc_counters_snap *a,
+			const struct zc_counters_snap *b, const struct zc_acct *d, uint64_t bytes,
 			double window_s)
 {
 	json_t *o = json_object(), *sys = json_object(), *sirq = json_object(), *vec = json_object();
@@ -342,6 +387,8 @@ static json_t *bpf_json(const struct zc_counters *c, const struct zc_acct *d, ui
 	json_object_set_new(sirq, "share_of_core", num_or_null(zc_ratio((double)sirq_ns / 1e9, window_s)));
 	json_object_set_new(sirq, "vectors", vec);
 	json_object_set_new(o, "softirq", c->cpu >= 0 ? sirq : (json_decref(sirq), json_null()));
+	json_object_set_new(o, "rx_copy_calls", have_copy_tp ? json_integer((json_int_t)d->rx_copy_calls)
+							     : json_null());
 	json_object_set_new(o, "rx_copied_bytes", have_copy_tp ? json_integer((json_int_t)d->rx_copy_bytes)
 							       : json_null());
 	json_object_set_new(o, "rx_copied_per_payload_byte",
@@ -370,6 +417,15 @@ static json_t *bpf_json(const struct zc_counters *c, const struct zc_acct *d, ui
 				  "copy_page_to_iter_bytes", (json_int_t)d->copy_page_to_iter_bytes));
 		json_object_set_new(o, "copy_iter_reason", json_null());
 	}
+	if (a->prog_ok && b->prog_ok) {
+		json_object_set_new(o, "self_cost", self_cost_json(a, b));
+		json_object_set_new(o, "self_cost_reason", json_null());
+	} else {
+		json_object_set_new(o, "self_cost", json_null());
+		json_object_set_new(o, "self_cost_reason", json_string(
+			"BPF run-time stats off (ZC_BPF_STATS=1 in the roles' environment, or "
+			"kernel.bpf_stats_enabled=1, turns them on; they cost a little themselves)"));
+	}
 	return o;
 }
 
@@ -393,7 +449,7 @@ json_t *zc_counters_json(const struct zc_counters *c, const struct zc_counters_s
 
 		if (d) {
 			zc_acct_delta(&a->acct, &b->acct, d);
-			json_object_set_new(o, "bpf", bpf_json(c, d, bytes, window_s));
+			json_object_set_new(o, "bpf", bpf_json(c, a, b, d, bytes, window_s));
 			json_object_set_new(o, "bpf_reason", json_null());
 			free(d);
 			return o;
@@ -413,10 +469,61 @@ static void copy_num(json_t *sample, const char *key, json_t *v)
 		json_object_set_new(sample, key, json_real(json_number_value(v)));
 }
 
-void zc_counters_sample_metrics(json_t *sample, json_t *dut_report)
+static double jnum(json_t *v)
 {
-	json_t *ctr = json_object_get(dut_report, "counters");
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static double prog_mean(json_t *bpf, const char *prog)
+{
+	return jnum(json_object_get(json_object_get(json_object_get(json_object_get(bpf,
+		"self_cost"), "programs"), prog), "mean_ns"));
+}
+
+double zc_counters_bpf_cost_share(json_t *roles, const char *dut)
+{
+	json_t *d = json_object_get(roles, dut);
+	json_t *dbpf = json_object_get(json_object_get(d, "counters"), "bpf");
+	json_t *tcp = json_object_get(dbpf, "tcp_sendmsg_locked"), *vec, *v, *r;
+	double busy_s = jnum(json_object_get(json_object_get(d, "window"), "busy_s"));
+	double hits[ZC_BPF_NPROGS] = { 0 }, sirqs = 0, ns = 0;
+	const char *k, *name;
+	bool any = false;
+
+	if (!json_is_object(json_object_get(dbpf, "self_cost")) || !(busy_s > 0))
+		return NAN;
+	/* How often the DUT's CPU ran each program of every role: once per DUT
+	 * syscall (enter and exit), per softirq there, per copy and send. */
+	hits[0] = hits[1] = jnum(json_object_get(dbpf, "syscalls_total"));
+	vec = json_object_get(json_object_get(dbpf, "softirq"), "vectors");
+	json_object_foreach(vec, k, v)
+		sirqs += jnum(json_object_get(v, "count"));
+	hits[2] = hits[3] = sirqs;
+	hits[4] = jnum(json_object_get(dbpf, "rx_copy_calls"));
+	json_object_foreach(tcp, k, v)
+		hits[5] += jnum(v);
+	json_object_foreach(roles, name, r) {
+		json_t *bpf = json_object_get(json_object_get(r, "counters"), "bpf");
+
+		if (!json_is_object(json_object_get(bpf, "self_cost")))
+			continue;
+		for (int i = 0; i < 6; i++) {
+			double m = prog_mean(bpf, zc_bpf_prog_names[i]);
+
+			if (isfinite(m) && isfinite(hits[i])) {
+				ns += m * hits[i];
+				any = true;
+			}
+		}
+	}
+	return any ? ns / 1e9 / busy_s : NAN;
+}
+
+void zc_counters_sample_metrics(json_t *sample, json_t *roles, const char *dut)
+{
+	json_t *ctr = json_object_get(json_object_get(roles, dut), "counters");
 	json_t *perf = json_object_get(ctr, "perf"), *bpf = json_object_get(ctr, "bpf");
+	double cost = zc_counters_bpf_cost_share(roles, dut);
 
 	copy_num(sample, "dut_cycles_per_byte", json_object_get(perf, "cycles_per_byte"));
 	copy_num(sample, "dut_ipc", json_object_get(perf, "ipc"));
@@ -425,4 +532,6 @@ void zc_counters_sample_metrics(json_t *sample, json_t *dut_report)
 		 json_object_get(json_object_get(bpf, "softirq"), "share_of_core"));
 	copy_num(sample, "dut_rx_copied_per_byte", json_object_get(bpf, "rx_copied_per_payload_byte"));
 	copy_num(sample, "dut_tx_copied_per_byte", json_object_get(bpf, "tx_copied_per_payload_byte"));
+	if (isfinite(cost))
+		json_object_set_new(sample, "dut_bpf_cost_share", json_real(cost));
 }

@@ -47,13 +47,22 @@ struct zc_counters {
 	char bpf_why[256];
 	char copy_iter_why[128];	/* why no copy-helper kprobes, "" when attached */
 	char bpf_missing[256];		/* optional tracepoints that did not attach */
+	int stats_fd;			/* BPF_ENABLE_STATS while held (ZC_BPF_STATS=1) */
+	bool prog_stats;		/* run-time stats on (ours or kernel.bpf_stats_enabled) */
 	int cpu;
 };
+
+/* The accounting programs, in counters_bpf.c's attach order. */
+#define ZC_BPF_NPROGS 9
+extern const char *const zc_bpf_prog_names[ZC_BPF_NPROGS];
 
 struct zc_counters_snap {
 	struct zc_perf_snap perf;
 	bool acct_ok;
 	struct zc_acct acct;
+	/* the programs' own run time (kernel BPF stats), when enabled */
+	bool prog_ok;
+	uint64_t prog_runs[ZC_BPF_NPROGS], prog_ns[ZC_BPF_NPROGS];
 };
 
 /* Open what mask asks for on the calling thread (pinned to cpu, -1: any).
@@ -78,9 +87,13 @@ const char *zc_syscall_name(int nr, char *buf, size_t len);	/* "splice", or "nr_
 bool zc_syscall_returns_bytes(int nr);
 const char *zc_softirq_name(int vec);				/* "NET_RX" ... */
 
-/* Sample-level metrics of the device under test, from its role's counters,
- * into the sample (keys of zc_metrics[]); absent counters set nothing. */
-void zc_counters_sample_metrics(json_t *sample, json_t *dut_report);
+/* Sample-level metrics of the device under test, from the role reports
+ * (roles: {ROLE: REPORT}), into the sample (keys of zc_metrics[]); absent
+ * counters set nothing. */
+void zc_counters_sample_metrics(json_t *sample, json_t *roles, const char *dut);
+/* The DUT CPU's share spent in every role's accounting programs, estimated
+ * from the programs' mean run time and what the DUT did; NAN without stats. */
+double zc_counters_bpf_cost_share(json_t *roles, const char *dut);
 
 /* counters_bpf.c: load/attach the accounting program; 0 or -errno, why in
  * why. zc_bpf_acct() points at the live counters (mmapped .bss); optional
@@ -88,6 +101,10 @@ void zc_counters_sample_metrics(json_t *sample, json_t *dut_report);
 int zc_bpf_open(struct zc_bpf **out, uint32_t tid, int cpu, char *why, size_t whylen,
 		char *copy_iter_why, size_t cilen, char *missing, size_t mlen);
 const struct zc_acct *zc_bpf_acct(const struct zc_bpf *b);
+/* Run count and time of each program (zc_bpf_prog_names order); 0/-errno. */
+int zc_bpf_prog_stats(const struct zc_bpf *b, uint64_t *runs, uint64_t *ns);
+/* Turn on the kernel's BPF run-time stats while the fd is open; fd/-errno. */
+int zc_bpf_enable_stats(void);
 void zc_bpf_close(struct zc_bpf *b);
 
 #endif

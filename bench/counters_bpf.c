@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #ifdef ZC_HAVE_BPF_SKEL
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "acct.skel.h"
 
@@ -135,6 +136,45 @@ const struct zc_acct *zc_bpf_acct(const struct zc_bpf *b)
 	return b ? &b->skel->bss->acct : NULL;
 }
 
+static struct bpf_program *prog_at(const struct zc_acct_bpf *s, int i)
+{
+	struct bpf_program *p[ZC_BPF_NPROGS] = {
+		s->progs.zc_sys_enter, s->progs.zc_sys_exit, s->progs.zc_softirq_entry,
+		s->progs.zc_softirq_exit, s->progs.zc_skb_copy, s->progs.zc_tcp_sendmsg_locked,
+		s->progs.zc_copy_to_iter, s->progs.zc_copy_from_iter, s->progs.zc_copy_page_to_iter,
+	};
+
+	return p[i];
+}
+
+int zc_bpf_prog_stats(const struct zc_bpf *b, uint64_t *runs, uint64_t *ns)
+{
+	if (!b)
+		return -ENOENT;
+	for (int i = 0; i < ZC_BPF_NPROGS; i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog_at(b->skel, i));
+
+		runs[i] = ns[i] = 0;
+		if (fd < 0)
+			continue; /* not loaded (kprobes absent) */
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(fd, &info, &len))
+			return -errno;
+		runs[i] = info.run_cnt;
+		ns[i] = info.run_time_ns;
+	}
+	return 0;
+}
+
+int zc_bpf_enable_stats(void)
+{
+	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+
+	return fd < 0 ? -errno : fd;
+}
+
 void zc_bpf_close(struct zc_bpf *b)
 {
 	if (!b)
@@ -165,6 +205,17 @@ const struct zc_acct *zc_bpf_acct(const struct zc_bpf *b)
 {
 	(void)b;
 	return NULL;
+}
+
+int zc_bpf_prog_stats(const struct zc_bpf *b, uint64_t *runs, uint64_t *ns)
+{
+	(void)b, (void)runs, (void)ns;
+	return -ENOSYS;
+}
+
+int zc_bpf_enable_stats(void)
+{
+	return -ENOSYS;
 }
 
 void zc_bpf_close(struct zc_bpf *b)

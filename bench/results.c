@@ -30,6 +30,8 @@ const struct zc_metric zc_metrics[] = {
 	  "bytes copied from skbs to the DUT's user memory per payload byte (skb_copy_datagram_iovec)" },
 	{ "dut_tx_copied_per_byte", "B/B", -1,
 	  "bytes the DUT's sends copied from user memory per payload byte (tcp_sendmsg_locked)" },
+	{ "dut_bpf_cost_share", "cores", 0,
+	  "DUT CPU time in every role's accounting programs / DUT busy time (ZC_BPF_STATS=1)" },
 };
 const size_t zc_nmetrics = ZC_ARRAY_SIZE(zc_metrics);
 

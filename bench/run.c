@@ -126,7 +126,7 @@ static void derive(json_t *sample, int dut, double duration_s)
 	set_num(sample, "gbps_per_core", cores > 0 ? gbps / cores : NAN);
 	set_num(sample, "service_demand_us_per_kb", dbytes > 0 ? busy * 1e6 / (dbytes / 1024) : NAN);
 	set_num(sample, "dut_calls_per_mb", dbytes > 0 ? num(d, "calls") / (dbytes / 1e6) : NAN);
-	zc_counters_sample_metrics(sample, json_object_get(roles, zc_role_names[dut]));
+	zc_counters_sample_metrics(sample, roles, zc_role_names[dut]);
 }
 
 static void progress(struct ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

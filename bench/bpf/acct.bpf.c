@@ -36,6 +36,13 @@ static __u32 sirq_vec;
 #define MSG_ZEROCOPY_FLAG	0x4000000	/* uapi MSG_ZEROCOPY */
 #define MSG_SPLICE_PAGES_FLAG	0x8000000	/* include/linux/socket.h, since 6.5 */
 
+/*
+ * Plain adds, not atomics: each counter has one writer, the role's thread
+ * (tid-filtered) or its CPU (softirqs do not nest), and the reader copies at
+ * the window edges; a lock prefix per add is measurable per syscall.
+ */
+#define ADD(x, v) ((x) += (v))
+
 static __always_inline bool mine(void)
 {
 	return (__u32)bpf_get_current_pid_tgid() == target_tid;
@@ -62,25 +69,25 @@ int BPF_PROG(zc_sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	dt = bpf_ktime_get_ns() - sys_t0;
 	sys_nr = -1;
-	__sync_fetch_and_add(&acct.sys_total, 1);
+	ADD(acct.sys_total, 1);
 	if (nr < ZC_ACCT_SYS_NR) {
 		struct zc_acct_sys *s = &acct.sys[nr & (ZC_ACCT_SYS_NR - 1)];
 
-		__sync_fetch_and_add(&s->count, 1);
-		__sync_fetch_and_add(&s->time_ns, dt);
+		ADD(s->count, 1);
+		ADD(s->time_ns, dt);
 		if (ret > 0 && (byte_nr_mask[(nr >> 6) & (ZC_ACCT_SYS_NR / 64 - 1)] >> (nr & 63)) & 1)
-			__sync_fetch_and_add(&s->bytes, ret);
+			ADD(s->bytes, ret);
 		if (ret < 0)
-			__sync_fetch_and_add(&s->errors, 1);
+			ADD(s->errors, 1);
 	}
 	/* Attribute the bytes a send-side syscall moved by how TCP took them. */
 	if (ret > 0 && send_kinds) {
 		if (send_kinds & ZC_SEND_COPY)
-			__sync_fetch_and_add(&acct.tx_copy_bytes, ret);
+			ADD(acct.tx_copy_bytes, ret);
 		else if (send_kinds & ZC_SEND_ZEROCOPY)
-			__sync_fetch_and_add(&acct.tx_zerocopy_bytes, ret);
+			ADD(acct.tx_zerocopy_bytes, ret);
 		else
-			__sync_fetch_and_add(&acct.tx_splice_pages_bytes, ret);
+			ADD(acct.tx_splice_pages_bytes, ret);
 	}
 	return 0;
 }
@@ -104,8 +111,8 @@ int BPF_PROG(zc_softirq_exit, unsigned int vec)
 		return 0;
 	sirq_t0 = 0;
 	if (vec < ZC_ACCT_SOFTIRQ_NR) {
-		__sync_fetch_and_add(&acct.softirq[vec].count, 1);
-		__sync_fetch_and_add(&acct.softirq[vec].time_ns, bpf_ktime_get_ns() - t0);
+		ADD(acct.softirq[vec].count, 1);
+		ADD(acct.softirq[vec].time_ns, bpf_ktime_get_ns() - t0);
 	}
 	return 0;
 }
@@ -115,8 +122,8 @@ int BPF_PROG(zc_skb_copy, const struct sk_buff *skb, int len)
 {
 	if (!mine() || len <= 0)
 		return 0;
-	__sync_fetch_and_add(&acct.rx_copy_calls, 1);
-	__sync_fetch_and_add(&acct.rx_copy_bytes, len);
+	ADD(acct.rx_copy_calls, 1);
+	ADD(acct.rx_copy_bytes, len);
 	return 0;
 }
 
@@ -130,13 +137,13 @@ int BPF_PROG(zc_tcp_sendmsg_locked, const struct sock *sk, const struct msghdr *
 	flags = BPF_CORE_READ(msg, msg_flags);
 	if (flags & MSG_SPLICE_PAGES_FLAG) {
 		send_kinds |= ZC_SEND_SPLICE_PAGES;
-		__sync_fetch_and_add(&acct.tcp_send_splice_pages, 1);
+		ADD(acct.tcp_send_splice_pages, 1);
 	} else if (flags & MSG_ZEROCOPY_FLAG) {
 		send_kinds |= ZC_SEND_ZEROCOPY;
-		__sync_fetch_and_add(&acct.tcp_send_zerocopy, 1);
+		ADD(acct.tcp_send_zerocopy, 1);
 	} else {
 		send_kinds |= ZC_SEND_COPY;
-		__sync_fetch_and_add(&acct.tcp_send_copy, 1);
+		ADD(acct.tcp_send_copy, 1);
 	}
 	return 0;
 }
@@ -150,7 +157,7 @@ SEC("kprobe/_copy_to_iter")
 int BPF_KPROBE(zc_copy_to_iter, const void *addr, unsigned long bytes)
 {
 	if (mine())
-		__sync_fetch_and_add(&acct.copy_to_iter_bytes, bytes);
+		ADD(acct.copy_to_iter_bytes, bytes);
 	return 0;
 }
 
@@ -158,7 +165,7 @@ SEC("kprobe/_copy_from_iter")
 int BPF_KPROBE(zc_copy_from_iter, void *addr, unsigned long bytes)
 {
 	if (mine())
-		__sync_fetch_and_add(&acct.copy_from_iter_bytes, bytes);
+		ADD(acct.copy_from_iter_bytes, bytes);
 	return 0;
 }
 
@@ -167,6 +174,6 @@ int BPF_KPROBE(zc_copy_page_to_iter, struct page *page, unsigned long offset,
 	       unsigned long bytes)
 {
 	if (mine())
-		__sync_fetch_and_add(&acct.copy_page_to_iter_bytes, bytes);
+		ADD(acct.copy_page_to_iter_bytes, bytes);
 	return 0;
 }

@@ -175,7 +175,12 @@ static void test_json_and_sample_metrics(void **st)
 			    "not available: no kprobes");
 
 	json_object_set(rep, "counters", j);
-	zc_counters_sample_metrics(sample, rep);
+	{
+		json_t *roles = json_pack("{s:O}", "proxy", rep);
+
+		zc_counters_sample_metrics(sample, roles, "proxy");
+		json_decref(roles);
+	}
 	assert_true(fabs(json_number_value(json_object_get(sample, "dut_syscalls_per_mb")) - 65) < 1e-9);
 	assert_true(fabs(json_number_value(json_object_get(sample, "dut_cycles_per_byte")) - 1.5) < 1e-9);
 	assert_true(fabs(json_number_value(json_object_get(sample, "dut_softirq_share")) - 0.5) < 1e-9);
@@ -202,7 +207,12 @@ static void test_json_bpf_unavailable(void **st)
 	assert_non_null(strstr(json_string_value(json_object_get(j, "bpf_reason")), "not permitted"));
 	assert_true(json_is_null(json_object_get(j, "perf")));
 	json_object_set_new(rep, "counters", j);
-	zc_counters_sample_metrics(sample, rep);
+	{
+		json_t *roles = json_pack("{s:O}", "proxy", rep);
+
+		zc_counters_sample_metrics(sample, roles, "proxy");
+		json_decref(roles);
+	}
 	assert_int_equal(json_object_size(sample), 0);
 	json_decref(rep);
 	json_decref(sample);

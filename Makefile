@@ -103,6 +103,12 @@ CFLAGS   += -Ibuild/bpf -DZC_HAVE_BPF_SKEL=1
 build/obj/counters_bpf.o build/asan/counters_bpf.o: build/bpf/acct.skel.h
 endif
 
+# libpfm4 names CPU-specific events where the kernel's generic ones do not map.
+ifneq ($(wildcard /usr/include/perfmon/pfmlib_perf_event.h),)
+CFLAGS   += -DZC_HAVE_LIBPFM=1
+LDLIBS   += -lpfm
+endif
+
 build/bpf/vmlinux.h:
 	@mkdir -p $(dir $@)
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@

@@ -48,29 +48,137 @@ static const struct { uint32_t type; uint64_t config; } perf_defs[ZC_PERF_NR] = 
 	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
 };
 
-static int perf_open(int ev, bool user_only)
+static int perf_open_attr(struct perf_event_attr *a, bool user_only)
 {
-	struct perf_event_attr a = {
-		.size = sizeof(a),
-		.type = perf_defs[ev].type,
-		.config = perf_defs[ev].config,
-		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,
-		.exclude_kernel = user_only,
-		.exclude_hv = 1,
-	};
+	int fd;
+
+	a->size = sizeof(*a);
+	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a->exclude_kernel = user_only;
+	a->exclude_hv = 1;
+	a->disabled = 0;
+	a->inherit = 0;
 	/* This thread, any CPU: a role is one thread; counting starts now, the
 	 * window is the difference of the reads at its edges. */
-	int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-
+	fd = (int)syscall(SYS_perf_event_open, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : fd;
+}
+
+#ifdef ZC_HAVE_LIBPFM
+#include <perfmon/pfmlib_perf_event.h>
+
+/* CPU-specific names (libpfm4) for hardware events the kernel's generic
+ * ones do not map on this PMU: Intel architectural, then AMD names. */
+static const char *const pfm_alt[ZC_PERF_NR][3] = {
+	[ZC_PERF_CYCLES] = { "UNHALTED_CORE_CYCLES", "CYCLES_NOT_IN_HALT" },
+	[ZC_PERF_INSTRUCTIONS] = { "INSTRUCTION_RETIRED", "RETIRED_INSTRUCTIONS" },
+	[ZC_PERF_CACHE_REFERENCES] = { "LLC_REFERENCES" },
+	[ZC_PERF_CACHE_MISSES] = { "LLC_MISSES" },
+	[ZC_PERF_LLC_LOAD_MISSES] = { "LONGEST_LAT_CACHE:MISS", "LLC_MISSES" },
+	[ZC_PERF_BRANCH_MISSES] = { "BRANCH_MISSES_RETIRED", "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED" },
+};
+
+/* 0 and the fd, or -errno; *name the libpfm4 event that worked. */
+static int perf_open_pfm(int ev, bool user_only, const char **name)
+{
+	static bool init_done, init_ok;
+	int fd = -ENOENT;
+
+	if (!init_done) {
+		init_done = true;
+		init_ok = pfm_initialize() == PFM_SUCCESS;
+	}
+	for (int i = 0; init_ok && i < 3 && pfm_alt[ev][i]; i++) {
+		struct perf_event_attr a;
+		pfm_perf_encode_arg_t arg;
+
+		memset(&a, 0, sizeof(a));
+		memset(&arg, 0, sizeof(arg));
+		arg.attr = &a;
+		arg.size = sizeof(arg);
+		if (pfm_get_os_event_encoding(pfm_alt[ev][i], user_only ? PFM_PLM3 : PFM_PLM0 | PFM_PLM3,
+					      PFM_OS_PERF_EVENT, &arg) != PFM_SUCCESS)
+			continue;
+		fd = perf_open_attr(&a, user_only);
+		if (fd >= 0) {
+			*name = pfm_alt[ev][i];
+			return fd;
+		}
+	}
+	return fd;
+}
+
+/* The hardware PMUs libpfm4 detects here, for the reason text. */
+static void pfm_pmus(char *buf, size_t len)
+{
+	pfm_pmu_t p;
+	size_t n = 0;
+
+	buf[0] = 0;
+	if (pfm_initialize() != PFM_SUCCESS)
+		return;
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t info;
+
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present ||
+		    info.type == PFM_PMU_TYPE_OS_GENERIC || n + 2 >= len)
+			continue;
+		n += snprintf(buf + n, len - n, "%s%s", n ? "," : "", info.name);
+	}
+}
+#else
+static int perf_open_pfm(int ev, bool user_only, const char **name)
+{
+	(void)ev, (void)user_only, (void)name;
+	return -ENOENT;
+}
+
+static void pfm_pmus(char *buf, size_t len)
+{
+	snprintf(buf, len, "?");
+}
+#endif
+
+static int perf_open(struct zc_counters *c, int ev, bool user_only)
+{
+	struct perf_event_attr a;
+	const char *name = NULL;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.type = perf_defs[ev].type;
+	a.config = perf_defs[ev].config;
+	fd = perf_open_attr(&a, user_only);
+	if ((fd == -ENOENT || fd == -EOPNOTSUPP) && perf_defs[ev].type != PERF_TYPE_SOFTWARE) {
+		int alt = perf_open_pfm(ev, user_only, &name);
+
+		if (alt >= 0) {
+			snprintf(c->perf_event_name[ev], sizeof(c->perf_event_name[ev]), "%s", name);
+			return alt;
+		}
+	}
+	return fd;
 }
 
 static void perf_why(char *buf, size_t len, int err)
 {
+	static char pmus[64] = "";
+	bool kernel_pmu = access("/sys/bus/event_source/devices/cpu", F_OK) == 0 ||
+			  access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0;
+
 	switch (err) {
 	case ENOENT: case EOPNOTSUPP: case ENODEV:
-		snprintf(buf, len, "not supported: %s (no such PMU event here, e.g. a VM "
-			 "without a virtual PMU)", strerror(err));
+		if (!pmus[0])
+			pfm_pmus(pmus, sizeof(pmus));
+		if (!kernel_pmu)
+			snprintf(buf, len, "not supported: %s (the kernel exposes no hardware PMU: "
+				 "no /sys/bus/event_source/devices/cpu, e.g. a VM without a virtual "
+				 "PMU; libpfm4 sees the CPU as %s)", strerror(err), pmus[0] ? pmus : "?");
+		else
+			snprintf(buf, len, "not supported: %s (this PMU has no such event, nor "
+				 "libpfm4's names for it on %s)", strerror(err), pmus[0] ? pmus : "?");
 		break;
 	case EACCES: case EPERM:
 		snprintf(buf, len, "not permitted: %s (needs root or CAP_PERFMON, or a lower "
@@ -95,11 +203,11 @@ static void perf_open_all(struct zc_counters *c)
 				 "(kernel.perf_event_paranoid without CAP_PERFMON)");
 			continue;
 		}
-		fd = perf_open(ev, c->perf_user_only);
+		fd = perf_open(c, ev, c->perf_user_only);
 
 		/* paranoid 2 without CAP_PERFMON still allows counting user space */
 		if ((fd == -EACCES || fd == -EPERM) && !c->perf_user_only) {
-			fd = perf_open(ev, true);
+			fd = perf_open(c, ev, true);
 			if (fd >= 0)
 				c->perf_user_only = true;
 		}
@@ -320,6 +428,14 @@ static json_t *perf_json(const struct zc_counters *c, const struct zc_counters_s
 	json_object_set_new(o, "status", json_string(got == ZC_PERF_NR ? "ok" : got ? "partial"
 							    : "unavailable"));
 	json_object_set_new(o, "user_only", json_boolean(c->perf_user_only));
+	{
+		json_t *alt = json_object();
+
+		for (int e = 0; e < ZC_PERF_NR; e++)
+			if (c->perf_event_name[e][0])
+				json_object_set_new(alt, zc_perf_names[e], json_string(c->perf_event_name[e]));
+		json_object_set_new(o, "libpfm4_events", alt);
+	}
 	json_object_set_new(o, "events", ev);
 	json_object_set_new(o, "reasons", why);
 	json_object_set_new(o, "cycles_per_byte", num_or_null(zc_ratio(v[ZC_PERF_CYCLES], (double)bytes)));

@@ -41,7 +41,8 @@ struct zc_bpf; /* counters_bpf.c */
 struct zc_counters {
 	int mask;			/* ZC_CTR_* requested */
 	int perf_fd[ZC_PERF_NR];	/* -1: not counting, reason in perf_why */
-	char perf_why[ZC_PERF_NR][128];
+	char perf_why[ZC_PERF_NR][256];
+	char perf_event_name[ZC_PERF_NR][48];	/* libpfm4 name used instead of the generic one */
 	bool perf_user_only;		/* kernel counting refused: user space only */
 	struct zc_bpf *bpf;		/* NULL: not loaded, reason in bpf_why */
 	char bpf_why[256];

@@ -46,6 +46,9 @@ const struct zc_opt zc_opts[] = {
 	{ "counters", ZC_OPT_STR, "none", 0, 0, F(counters), -1, 0,
 	  "per-role counters: none, perf (perf_event_open), bpf (syscalls, softirq, "
 	  "copied bytes), all" },
+	{ "counters_roles", ZC_OPT_STR, "dut", 0, 0, F(counters_roles), -1, 0,
+	  "roles that load the BPF programs: dut (the device under test only: every role's "
+	  "programs run on every event of the host), all" },
 };
 const size_t zc_nopts = ZC_ARRAY_SIZE(zc_opts);
 
@@ -231,6 +234,12 @@ int zc_cfg_validate(const struct zc_cfg *cfg, char *err, size_t errlen, const ch
 		snprintf(err, errlen, "key 'counters': '%s' is not one of %s", cfg->counters,
 			 zc_counters_choices);
 		*badkey = "counters";
+		return -EINVAL;
+	}
+	if (strcmp(cfg->counters_roles, "dut") && strcmp(cfg->counters_roles, "all")) {
+		snprintf(err, errlen, "key 'counters_roles': '%s' is not one of dut, all",
+			 cfg->counters_roles);
+		*badkey = "counters_roles";
 		return -EINVAL;
 	}
 	if (cfg->period % 8 || cfg->period % page) {

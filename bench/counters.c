@@ -5,6 +5,7 @@
  * the window edges (role.c's take()), never per call.
  */
 #include "counters.h"
+#include "cfg.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -25,6 +26,16 @@ int zc_counters_parse(const char *s)
 		if (!strcmp(s, names[i]))
 			return i; /* index == ZC_CTR_PERF | ZC_CTR_BPF bits */
 	return -EINVAL;
+}
+
+const char *zc_counters_for_role(const struct zc_cfg *cfg, int role)
+{
+	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
+	int mask = zc_counters_parse(cfg->counters);
+
+	if (mask < 0 || role == dut || !strcmp(cfg->counters_roles, "all"))
+		return cfg->counters;
+	return mask & ZC_CTR_PERF ? "perf" : "none";
 }
 
 /* ---- perf_event_open ---------------------------------------------------- */

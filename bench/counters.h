@@ -22,6 +22,11 @@
 /* "none", "perf", "bpf", "all" -> mask, or -EINVAL. */
 int zc_counters_parse(const char *s);
 extern const char *const zc_counters_choices; /* "none, perf, bpf, all" */
+struct zc_cfg;
+/* The --counters value a role gets: BPF only on the device under test
+ * unless counters_roles = all (each role's programs run on every event of
+ * the host, so three roles triple the DUT's cost); perf everywhere. */
+const char *zc_counters_for_role(const struct zc_cfg *cfg, int role);
 
 enum zc_perf_event {
 	ZC_PERF_CYCLES, ZC_PERF_INSTRUCTIONS, ZC_PERF_CACHE_REFERENCES, ZC_PERF_CACHE_MISSES,

@@ -81,7 +81,7 @@ static int role_argv(struct ctl *c, const struct zc_cfg *cfg, int role, int cpu,
 	argv[n++] = store[s++];
 	snprintf(store[s], 600, "--file-dir=%s", cfg->file_dir);
 	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--counters=%s", cfg->counters);
+	snprintf(store[s], 600, "--counters=%s", zc_counters_for_role(cfg, role));
 	argv[n++] = store[s++];
 	argv[n] = NULL;
 	return n < max ? n : -E2BIG;

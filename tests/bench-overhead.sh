@@ -11,6 +11,7 @@ set -u
 cd "$(dirname "$0")/.."
 Z=${ZCBENCH:-bench/zcbench}
 out=${ZC_OVERHEAD_OUT:-$(mktemp -d)}
+mkdir -p "$out" || exit 1
 med='def med: map(select(. != null)) | sort | if length == 0 then null else .[(length - 1) / 2 | floor] end;'
 # shellcheck disable=SC2086
 "$Z" run workloads/overhead.ini --out "$out" ${ZC_OVERHEAD_ARGS:-} >"$out/table.txt" || {
@@ -46,11 +47,22 @@ fi
 ZC_BPF_STATS=1 "$Z" run workloads/overhead.ini --only copy-all-1 --only splice-all-1 \
 	--out "$out" ${ZC_OVERHEAD_ARGS:-} >/dev/null 2>&1
 g=$(ls -t "$out"/*.json | head -n1)
-jq -r '.runs[] | .samples[0] as $s | $s.roles.proxy.counters.bpf as $b
-	| "   \(.key.proxy) proxy: every role'\''s programs take \(($s.dut_bpf_cost_share // 0) * 100 | . * 10 | round / 10)% of the DUT core"
-	  + " (kernel BPF stats, which add their own clock reads); per run of the DUT'\''s own: "
-	  + ([$b.self_cost.programs | to_entries[] | "\(.key) \(.value.mean_ns | round) ns x \(.value.runs)"] | join(", "))' "$g"
-echo "   each role loads its own programs, so every syscall, softirq and TCP send on the"
-echo "   host runs three copies of each (two fail the tid/CPU filter at once)."
+jq -r '.runs[] | .samples[0] as $s | $s.roles as $roles | $roles.proxy.counters.bpf as $b
+	| ($roles.proxy.window.busy_s * 1e9) as $busy
+	| ([$b.softirq.vectors[].count] | add // 0) as $sirq
+	| ([$b.tcp_sendmsg_locked[]] | add // 0) as $sends
+	# mean ns of one program summed over the three roles (each runs its own copy)
+	| def m(p): [$roles[].counters.bpf.self_cost.programs[p].mean_ns // 0] | add;
+	  def pct(x): x / $busy * 1000 | round / 10;
+	"   \(.key.proxy) proxy: the loaded programs take \(($s.dut_bpf_cost_share // 0) * 1000 | round / 10)% of the DUT core:"
+	+ " syscalls \(pct($b.syscalls_total * (m("sys_enter") + m("sys_exit"))))%,"
+	+ " softirqs \(pct($sirq * (m("softirq_entry") + m("softirq_exit"))))%,"
+	+ " skb copies \(pct($b.rx_copy_calls * m("skb_copy_datagram_iovec")))%,"
+	+ " TCP sends \(pct($sends * m("tcp_sendmsg_locked")))%"
+	+ "\n     per run of the DUT'\''s own programs (stats add two clock reads each): "
+	+ ([$b.self_cost.programs | to_entries[] | "\(.key) \(.value.mean_ns | round) ns"] | join(", "))' "$g"
+echo "   every loaded set runs on every syscall, softirq and TCP send of the host (other sets"
+echo "   fail their tid/CPU filter at once): counters_roles = dut (default) loads one set, on the"
+echo "   DUT; counters_roles = all loads three and costs the DUT about three times as much."
 echo "target: overhead under 3%; the figure in 1. needs a quiet machine to mean anything"
 exit "$fail"

@@ -57,6 +57,8 @@ check "copy_iter: counted or says why" \
 	"[$C.bpf | (.copy_iter != null) or (.copy_iter_reason | type == \"string\")] | .[0]"
 check "sample metrics for the DUT" \
 	'[.runs[] | .summary.dut_syscalls_per_mb.median > 0 and .summary.dut_rx_copied_per_byte.n == 1] | all'
+check "only the DUT loads BPF by default (counters_roles = dut)" \
+	'[.runs[].samples[0].roles | .sink.counters.requested == "perf" and .proxy.counters.requested == "all"] | all'
 grep -q "sys/MB" "$out/table" || { echo "FAIL: table has no counters columns"; fail=1; }
 [ "$fail" -eq 0 ] && echo "ok: counters tell splice from copy"
 exit "$fail"

@@ -41,6 +41,35 @@ static void test_cfg_rejects_bad_counters(void **st)
 	assert_non_null(strstr(err, "bogus"));
 }
 
+static void test_counters_for_role(void **st)
+{
+	struct zc_cfg cfg;
+	char err[256];
+
+	(void)st;
+	zc_cfg_defaults(&cfg);
+	assert_string_equal(cfg.counters_roles, "dut");
+	zc_opt_set(&cfg, zc_opt_find("counters"), "all", err, sizeof(err));
+	/* proxy topology: the proxy is the DUT and alone loads BPF */
+	assert_string_equal(zc_counters_for_role(&cfg, ZC_ROLE_PROXY), "all");
+	assert_string_equal(zc_counters_for_role(&cfg, ZC_ROLE_SOURCE), "perf");
+	assert_string_equal(zc_counters_for_role(&cfg, ZC_ROLE_SINK), "perf");
+	zc_opt_set(&cfg, zc_opt_find("topology"), "direct", err, sizeof(err));
+	assert_string_equal(zc_counters_for_role(&cfg, ZC_ROLE_SOURCE), "all");
+	assert_string_equal(zc_counters_for_role(&cfg, ZC_ROLE_SINK), "perf");
+	zc_opt_set(&cfg, zc_opt_find("counters"), "bpf", err, sizeof(err));
+	assert_string_equal(zc_counters_for_role(&cfg, ZC_ROLE_SINK), "none");
+	zc_opt_set(&cfg, zc_opt_find("counters_roles"), "all", err, sizeof(err));
+	assert_string_equal(zc_counters_for_role(&cfg, ZC_ROLE_SINK), "bpf");
+	zc_opt_set(&cfg, zc_opt_find("counters_roles"), "some", err, sizeof(err));
+	{
+		const char *bad = NULL;
+
+		assert_int_equal(zc_cfg_validate(&cfg, err, sizeof(err), &bad), -EINVAL);
+		assert_string_equal(bad, "counters_roles");
+	}
+}
+
 static void test_perf_delta(void **st)
 {
 	struct zc_perf_snap a = { 0 }, b = { 0 };
@@ -224,6 +253,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_cfg_rejects_bad_counters),
+		cmocka_unit_test(test_counters_for_role),
 		cmocka_unit_test(test_perf_delta),
 		cmocka_unit_test(test_ratios),
 		cmocka_unit_test(test_syscall_names),

@@ -37,17 +37,21 @@ done
 
 echo
 echo "2. where the time goes"
+own_ns=0
 if [ -x build/ctr_syscall_cost ]; then
-	build/ctr_syscall_cost | awk '
+	build/ctr_syscall_cost >"$out/syscall_cost.txt"
+	own_ns=$(awk '$1 == "own" { print $3 }' "$out/syscall_cost.txt")
+	own_ns=${own_ns:-0}
+	awk '
 		$1 == "none" { printf "   getppid() alone:                   %6.0f ns\n", $2 }
 		$1 == "own" { printf "   + the role'\''s own programs:        %+6.0f ns per syscall\n", $3 }
 		$1 == "own+2" { printf "   + two other roles'\'' (filter fails): %+6.0f ns per syscall, all three\n", $3 }
-		$1 == "skip:" { print "   " $0 }'
+		$1 == "skip:" { print "   " $0 }' "$out/syscall_cost.txt"
 fi
 ZC_BPF_STATS=1 "$Z" run workloads/overhead.ini --only copy-all-1 --only splice-all-1 \
 	--out "$out" ${ZC_OVERHEAD_ARGS:-} >/dev/null 2>&1
 g=$(ls -t "$out"/*.json | head -n1)
-jq -r '.runs[] | .samples[0] as $s | $s.roles as $roles | $roles.proxy.counters.bpf as $b
+jq -r --argjson own "$own_ns" '.runs[] | .samples[0] as $s | $s.roles as $roles | $roles.proxy.counters.bpf as $b
 	| ($roles.proxy.window.busy_s * 1e9) as $busy
 	| ([$b.softirq.vectors[].count] | add // 0) as $sirq
 	| ([$b.tcp_sendmsg_locked[]] | add // 0) as $sends
@@ -59,6 +63,7 @@ jq -r '.runs[] | .samples[0] as $s | $s.roles as $roles | $roles.proxy.counters.
 	+ " softirqs \(pct($sirq * (m("softirq_entry") + m("softirq_exit"))))%,"
 	+ " skb copies \(pct($b.rx_copy_calls * m("skb_copy_datagram_iovec")))%,"
 	+ " TCP sends \(pct($sends * m("tcp_sendmsg_locked")))%"
+	+ "\n     counting the tracepoint slow path too (the loop'\''s +\($own | round) ns per syscall), syscalls take \(pct($b.syscalls_total * $own))%"
 	+ "\n     per run of the DUT'\''s own programs (stats add two clock reads each): "
 	+ ([$b.self_cost.programs | to_entries[] | "\(.key) \(.value.mean_ns | round) ns"] | join(", "))' "$g"
 echo "   every loaded set runs on every syscall, softirq and TCP send of the host (other sets"

@@ -13,6 +13,7 @@
 	X("source", zc_role_main, "role: generate payload (started by run)")           \
 	X("proxy", zc_role_main, "role: forward payload, the device under test")       \
 	X("sink", zc_role_main, "role: receive and verify payload")                    \
-	X("keys", zc_cmd_keys, "list workload keys / flags with defaults and help")
+	X("keys", zc_cmd_keys, "list workload keys / flags with defaults and help")    \
+	X("probe", zc_cmd_probe, "kernel fingerprint: is vmsplice/splice zero-copy here?")
 
 #endif

@@ -220,7 +220,10 @@ int zc_cmd_before_after(int argc, char **argv)
 		}
 		root = json_load_file(argv[i], 0, &je);
 		if (!root) {
-			zc_err("before-after: %s:%d: %s", argv[i], je.line, je.text);
+			if (je.line > 0)
+				zc_err("before-after: %s:%d: %s", argv[i], je.line, je.text);
+			else
+				zc_err("before-after: %s", je.text);
 			ret = ZC_EXIT_USAGE;
 			goto out;
 		}

@@ -224,13 +224,11 @@ int zc_cmd_pipebench(int argc, char **argv)
 	char file_dir[256] = "/dev/shm", path[1024], date[32], err[256];
 	double duration = 0.5;
 	long reps = 3, cpu = -1;
-	json_t *root, *runs, *cmd = json_array();
+	json_t *root, *runs, *cmd;
 	struct utsname u;
 	time_t now = time(NULL);
 	int failed = 0;
 
-	for (int i = 0; i < argc; i++)
-		json_array_append_new(cmd, json_string(argv[i]));
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val;
 		size_t kl = strcspn(a, "=");
@@ -330,6 +328,9 @@ int zc_cmd_pipebench(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/%s-pipebench-%s.json", outdir, date, u.release);
 	for (int i = 2; access(path, F_OK) == 0 && i < 100; i++)
 		snprintf(path, sizeof(path), "%s/%s-pipebench-%s-%d.json", outdir, date, u.release, i);
+	cmd = json_array();
+	for (int i = 0; i < argc; i++)
+		json_array_append_new(cmd, json_string(argv[i]));
 	root = json_object();
 	json_object_set_new(root, "schema", json_string("zcbench-pipebench"));
 	json_object_set_new(root, "schema_version", json_string("1.0"));

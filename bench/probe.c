@@ -620,8 +620,8 @@ static void verdicts(json_t *fp)
 	json_t *p = json_object_get(fp, "probes"), *v = json_array(), *modes;
 	const char *vm = verdict_of(p, "vmsplice_to_pipe"), *nb = verdict_of(p, "vmsplice_nonblock_pipe");
 	const char *ov = verdict_of(p, "vmsplice_overfill_poll"), *snw = verdict_of(p, "splice_needs_write");
-	const char *fs = verdict_of(p, "splice_file_unpriv"), *sf = verdict_of(p, "sendfile_file_root");
-	const char *sr = verdict_of(p, "splice_file_root"), *te = verdict_of(p, "tee_pipe");
+	const char *fs = verdict_of(p, "splice_file_unpriv"), *sf = verdict_of(p, "sendfile_file");
+	const char *sr = verdict_of(p, "splice_file"), *te = verdict_of(p, "tee_pipe");
 	char label[256];
 	const char *key;
 	json_t *val;
@@ -767,9 +767,9 @@ json_t *zc_probe_collect(const struct zc_probe_opts *o)
 		json_object_set_new(probes, name, res_json(what, &r));           \
 	} while (0)
 
-	FPROBE("splice_file_root", "splice a file into a pipe as root, change the file, read the pipe",
+	FPROBE("splice_file", "splice a file into a pipe as the caller (root: the owner), change the file, read the pipe",
 	       0, NULL, "");
-	FPROBE("sendfile_file_root", "sendfile a file into a pipe as root, change the file, read the pipe",
+	FPROBE("sendfile_file", "sendfile a file into a pipe as the caller, change the file, read the pipe",
 	       1, NULL, "");
 	FPROBE("splice_file_unpriv", "the same as the unprivileged user, on a file it cannot write",
 	       0, as_user, user_why);

@@ -25,7 +25,8 @@ static const struct ba_pair pairs[] = {
 	{ "source", "vmsplice", "vmsplice-as-writev", "vmsplice user buf -> pipe -> socket" },
 	{ "source", "vmsplice-gift", "vmsplice-as-writev", "vmsplice(GIFT) -> pipe -> socket" },
 	{ "source", "tee", "tee-as-writev", "vmsplice once + tee -> socket (62 vs 31)" },
-	{ "source", "sendfile", "sendfile-as-copy", "sendfile file -> socket" },
+	{ "source", "sendfile", "sendfile-as-copy", "sendfile file -> socket (as read+write)" },
+	{ "source", "sendfile", "sendfile-bounce", "sendfile file -> socket (Falcato degrade)" },
 	{ "source", "splice-file", "sendfile-as-copy", "splice file -> pipe -> socket" },
 	{ "proxy", "splice", "splice-as-copy", "socket -> pipe -> socket (HAProxy)" },
 };

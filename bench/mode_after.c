@@ -20,6 +20,16 @@
  *     Falcato's v2 degrades splice/sendfile of a file the caller cannot write
  *     to copy_splice_read(), one copy into fresh pages that then go to the
  *     socket by reference: read+write is its upper bound, not its equal.
+ * sendfile-bounce  Falcato's degraded path itself: the kernel already
+ *     sends O_DIRECT files through copy_splice_read() (do_splice_read:
+ *     "O_DIRECT and DAX don't deal with the pagecache"), the very function
+ *     his patch falls back to. On tmpfs an O_DIRECT read is a copy from the
+ *     page cache (tmpfs' O_DIRECT support, 6.6+), so sendfile() of an
+ *     O_DIRECT tmpfs file runs, on today's kernel, exactly the code a
+ *     caller that cannot write the file gets under fs.splice_needs_write=1:
+ *     one copy into fresh pages, handed to the socket by reference. Its
+ *     file lives on /dev/shm whatever file_dir says (on a disk, O_DIRECT
+ *     would read the disk).
  * splice-as-copy (proxy)  if splice() copied, socket -> pipe would copy the
  *     skb payload into pipe pages and pipe -> socket would copy them into a
  *     new skb: two copies and two calls per chunk, with the data parked in
@@ -39,7 +49,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
+#include <sys/vfs.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -215,6 +227,97 @@ const struct zc_mode zc_mode_sendfile_as_copy = {
 	.setup = sac_file_setup,
 	.pump = sac_file_pump,
 	.probe_step = sac_file_step,
+	.teardown = sac_file_teardown,
+};
+
+/* ---- sendfile-bounce ---------------------------------------------------- */
+
+#define SFB_DIR "/dev/shm"
+#define SFB_TMPFS_MAGIC 0x01021994
+
+static const char *sfb_unavailable(void)
+{
+	struct statfs st;
+	char path[] = SFB_DIR "/zcbench-odirect-XXXXXX";
+	int fd, dfd;
+
+	if (statfs(SFB_DIR, &st) || st.f_type != SFB_TMPFS_MAGIC)
+		return "needs tmpfs at " SFB_DIR " (its O_DIRECT reads copy from the page cache)";
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return "cannot create a file in " SFB_DIR;
+	dfd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
+	unlink(path);
+	close(fd);
+	if (dfd < 0)
+		return "tmpfs refuses O_DIRECT here (added in Linux 6.6)";
+	close(dfd);
+	return NULL;
+}
+
+static int sfb_setup(struct zc_io *io)
+{
+	char path[] = SFB_DIR "/zcbench-payload-XXXXXX";
+	size_t done = 0;
+	int fd = mkostemp(path, O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (done < io->period) {
+		ssize_t n = write(fd, io->buf + done, io->period - done);
+
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;
+			break;
+		}
+		done += n;
+	}
+	/* O_DIRECT is what sends do_splice_read() to copy_splice_read(). */
+	io->file_fd = ret ? -1 : open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
+	if (!ret && io->file_fd < 0)
+		ret = -errno;
+	unlink(path);
+	close(fd);
+	return ret;
+}
+
+static ssize_t sfb_step(struct zc_io *io)
+{
+	off_t off = io->fill_off % io->period;
+	ssize_t n = sendfile(io->out_fd, io->file_fd, &off, zc_src_len(io));
+
+	io->calls++;
+	if (n < 0)
+		return -errno;
+	if (n == 0)
+		return -EIO;
+	io->fill_off += n;
+	io->bytes += n;
+	return n;
+}
+
+static int sfb_pump(struct zc_io *io)
+{
+	while (!*io->stop) {
+		ssize_t n = sfb_step(io);
+
+		if (n == -EINTR)
+			continue;
+		if (n < 0)
+			return (int)n;
+	}
+	return 0;
+}
+
+const struct zc_mode zc_mode_sendfile_bounce = {
+	.name = "sendfile-bounce",
+	.role = ZC_ROLE_SOURCE,
+	.flags = ZC_MODE_EMULATED | ZC_MODE_FILE,
+	.summary = "sendfile via copy_splice_read (O_DIRECT tmpfs file): Falcato's degraded path",
+	.unavailable = sfb_unavailable,
+	.setup = sfb_setup,
+	.pump = sfb_pump,
+	.probe_step = sfb_step,
 	.teardown = sac_file_teardown,
 };
 

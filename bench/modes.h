@@ -20,6 +20,7 @@
 	X(vmsplice_as_writev)	\
 	X(tee_as_writev)	\
 	X(sendfile_as_copy)	\
+	X(sendfile_bounce)	\
 	X(splice_as_copy)
 
 #endif

@@ -27,6 +27,7 @@ struct zc_probe_opts {
 	int timeout_ms;		/* a probe child still running after this is killed */
 	int block_ms;		/* a call not back after this "blocks" */
 	bool modes;		/* also probe every mode's probe_step */
+	bool emulate_safin;	/* vmsplice probes call Safin's wrapper instead */
 };
 
 void zc_probe_opts_default(struct zc_probe_opts *o);

@@ -12,7 +12,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 	--warmup 0.1 --duration 0.3 --tail 0.1 >"$tmp/run.txt" 2>&1 || { cat "$tmp/run.txt"; fail "smoke run exited $?"; }
 f=$(ls "$tmp"/*.json | head -1)
 jq -e '.fingerprint | type == "object" and (.probes.vmsplice_to_pipe.verdict | length > 0)
-       and (.verdicts | length > 3) and (.label | length > 0)' "$f" >/dev/null ||
+       and (.verdicts | length > 3) and (.label | length > 0) and .emulated == false' "$f" >/dev/null ||
 	fail "results file has no fingerprint: $(jq -c .fingerprint "$f" | head -c 300)"
 jq -e '.runs[] | select(.name == "src-vmsplice-as-writev") | .emulated == true' "$f" >/dev/null ||
 	fail "vmsplice-as-writev run not labelled emulated"

@@ -42,6 +42,18 @@ if [ "$expect" = zero-copy ]; then
 	done
 fi
 
+# The same probes on Safin's pwritev2 wrapper must give the patched kernel's
+# answers: the detectors can see "after" behaviour, not only "before".
+"$Z" probe --json --no-modes --emulate-safin >"$tmp/safin.json" || fail "--emulate-safin exited $?"
+jq -e '.emulated == "safin-vmsplice" and .probes.vmsplice_to_pipe.verdict == "copy"
+       and .probes.vmsplice_nonblock_pipe.verdict == "EAGAIN"
+       and .probes.vmsplice_overfill_poll.verdict == "blocks"
+       and .probes.vmsplice_to_user.verdict == "works"
+       and (.verdicts | index("vmsplice: copy (pwritev2 semantics)"))
+       and (.label | startswith("EMULATED"))' "$tmp/safin.json" >/dev/null ||
+	fail "emulated Safin fingerprint wrong: $(jq -c '[.probes[] | .verdict]' "$tmp/safin.json")"
+jq -e '.emulated == false' "$tmp/fp.json" >/dev/null || fail "real fingerprint marked emulated"
+
 # A sysctl this kernel lacks: the probes that need it say why they skipped.
 if [ ! -e /proc/sys/fs/splice_needs_write ]; then
 	v=$(jq -r '.probes.splice_needs_write.verdict' "$tmp/fp.json")

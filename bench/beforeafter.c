@@ -101,6 +101,15 @@ static void size_str(json_int_t b, char *out, size_t len)
 		snprintf(out, len, "%lld", (long long)b);
 }
 
+/* A figure, or "-" when the run has none (failed, or no such metric). */
+static const char *fig(double v, const char *fmt, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		return "-";
+	snprintf(buf, len, fmt, v);
+	return buf;
+}
+
 static double change_pct(double before, double after)
 {
 	return isfinite(before) && isfinite(after) && before > 0 ? (after / before - 1) * 100 : NAN;
@@ -142,9 +151,13 @@ static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
 				av = med(a, "gbps_per_core");
 				size_str(kint(r, "chunk"), ch, sizeof(ch));
 				fp_short(files[f], fpb, sizeof(fpb));
-				printf("%-42s %5s %-14s %9.2f %-19s %9.2f %-9s %+7.1f%%  %s%s%s\n",
-				       pairs[p].path, ch, pairs[p].before, b, amode, av, kind,
-				       change_pct(b, av), fpb, strcmp(kind, "measured") ? "" : " -> ",
+				char f1[32], f2[32], f3[32];
+
+				printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s  %s%s%s\n",
+				       pairs[p].path, ch, pairs[p].before, fig(b, "%.2f", f1, sizeof(f1)),
+				       amode, fig(av, "%.2f", f2, sizeof(f2)), kind,
+				       fig(change_pct(b, av), "%+.1f%%", f3, sizeof(f3)), fpb,
+				       strcmp(kind, "measured") ? "" : " -> ",
 				       strcmp(kind, "measured") ? "" : fpa);
 				rows++;
 			}
@@ -161,8 +174,8 @@ static void pipe_table(json_t **files, int nfiles)
 
 	printf("%-14s %5s %11s %11s %8s %10s %10s %8s  %s\n", "pattern", "chunk", "calls/s bef",
 	       "calls/s aft", "change", "MB/s/core b", "MB/s/core a", "change", "kernel (fingerprint)");
-	for (int f = 0; f < nfiles; f++) {
-		json_t *runs = json_object_get(files[f], "runs"), *r, *a;
+	for (int f0 = 0; f0 < nfiles; f0++) {
+		json_t *runs = json_object_get(files[f0], "runs"), *r, *a;
 		size_t i, j;
 
 		json_array_foreach(runs, i, r) {
@@ -182,9 +195,13 @@ static void pipe_table(json_t **files, int nfiles)
 				mb = med(r, "mb_per_s_per_core");
 				ma = med(a, "mb_per_s_per_core");
 				size_str(json_integer_value(json_object_get(r, "chunk")), ch, sizeof(ch));
-				printf("%-14s %5s %11.0f %11.0f %+7.1f%% %10.0f %10.0f %+7.1f%%  %s (after emulated)\n",
-				       name, ch, cb, ca, change_pct(cb, ca), mb, ma, change_pct(mb, ma),
-				       fp_short(files[f], fpb, sizeof(fpb)));
+				char f[6][32];
+
+				printf("%-14s %5s %11s %11s %8s %10s %10s %8s  %s (after emulated)\n",
+				       name, ch, fig(cb, "%.0f", f[0], 32), fig(ca, "%.0f", f[1], 32),
+				       fig(change_pct(cb, ca), "%+.1f%%", f[2], 32), fig(mb, "%.0f", f[3], 32),
+				       fig(ma, "%.0f", f[4], 32), fig(change_pct(mb, ma), "%+.1f%%", f[5], 32),
+				       fp_short(files[f0], fpb, sizeof(fpb)));
 				rows++;
 			}
 		}

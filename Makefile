@@ -87,6 +87,26 @@ bench-lean: deps
 clean:
 	rm -rf build $(BIN)
 
+# ---- kernel fingerprint and before/after (issue 3) ----
+# jq reads results files in tests; setpriv (util-linux) runs the probe as nobody.
+DEB_PKGS += jq util-linux
+BA_STAMP := $(shell date +%Y%m%dT%H%M%S)
+BA_OUT ?= results/before-after-$(BA_STAMP)
+.PHONY: probe before-after
+
+probe: $(BIN)
+	$(BIN) probe
+
+# Each patched path against its emulated after-mode (~4 min), the pipe-only
+# regression patterns (~30 s), then the table, even when a run failed (its
+# row is missing and the run table above says why). Results stay in $(BA_OUT).
+before-after: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	-$(BIN) run workloads/before-after.ini --out $(BA_OUT)
+	-$(BIN) pipebench --out $(BA_OUT)
+	@echo
+	$(BIN) before-after $(BA_OUT)/*.json
+
 # ---- counters (issue 4): BPF accounting program, skeleton, overhead bench ----
 # CO-RE: vmlinux.h comes from the build machine's kernel BTF; the object
 # relocates against the target kernel's BTF at load time. Without clang,

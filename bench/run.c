@@ -11,6 +11,7 @@
 #include "host.h"
 #include "meta.h"
 #include "mode.h"
+#include "probe.h"
 #include "proc.h"
 #include "results.h"
 #include "run.h"
@@ -564,6 +565,7 @@ int zc_cmd_run(int argc, char **argv)
 		c.host.transport->teardown(&c.host);
 	zc_print_table(stdout, runs);
 	zc_print_headline(stdout, json_object_get(c.root, "headline"));
+	zc_fingerprint_print_brief(stdout, json_object_get(c.root, "fingerprint"));
 	printf("\nresults: %s%s\n", c.path, zc_interrupted ? " (interrupted)" : "");
 	json_decref(c.root);
 	if (zc_interrupted)

@@ -272,10 +272,22 @@ void zc_counters_open(struct zc_counters *c, int mask, int cpu)
 	}
 }
 
-void zc_counters_snap(const struct zc_counters *c, struct zc_counters_snap *s)
+static void snap_bpf(const struct zc_counters *c, struct zc_counters_snap *s)
 {
-	const struct zc_acct *live;
+	const struct zc_acct *live = zc_bpf_acct(c->bpf);
 
+	s->acct_ok = live != NULL;
+	if (live)
+		memcpy(&s->acct, live, sizeof(s->acct));
+	s->prog_ok = c->prog_stats && zc_bpf_prog_stats(c->bpf, s->prog_runs, s->prog_ns) == 0;
+}
+
+void zc_counters_snap(const struct zc_counters *c, struct zc_counters_snap *s, bool closing)
+{
+	/* The BPF copy is the innermost read at both edges, so the perf reads
+	 * (and the caller's other edge work) are not syscalls of the window. */
+	if (closing)
+		snap_bpf(c, s);
 	for (int ev = 0; ev < ZC_PERF_NR; ev++) {
 		uint64_t v[3];
 
@@ -287,11 +299,8 @@ void zc_counters_snap(const struct zc_counters *c, struct zc_counters_snap *s)
 			s->perf.running_ns[ev] = v[2];
 		}
 	}
-	live = zc_bpf_acct(c->bpf);
-	s->acct_ok = live != NULL;
-	if (live)
-		memcpy(&s->acct, live, sizeof(s->acct));
-	s->prog_ok = c->prog_stats && zc_bpf_prog_stats(c->bpf, s->prog_runs, s->prog_ns) == 0;
+	if (!closing)
+		snap_bpf(c, s);
 }
 
 void zc_counters_close(struct zc_counters *c)

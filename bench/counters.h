@@ -74,8 +74,9 @@ struct zc_counters_snap {
 /* Open what mask asks for on the calling thread (pinned to cpu, -1: any).
  * Never fails: what cannot be had is recorded with its reason. */
 void zc_counters_open(struct zc_counters *c, int mask, int cpu);
-/* Window edge: read every counter (perf reads + a memcpy of BPF memory). */
-void zc_counters_snap(const struct zc_counters *c, struct zc_counters_snap *s);
+/* Window edge: read every counter (perf reads + a memcpy of BPF memory);
+ * closing: the window's end (the BPF copy goes first, not last). */
+void zc_counters_snap(const struct zc_counters *c, struct zc_counters_snap *s, bool closing);
 /* The role's "counters" object for the window [a, b] that moved bytes. */
 json_t *zc_counters_json(const struct zc_counters *c, const struct zc_counters_snap *a,
 			 const struct zc_counters_snap *b, uint64_t bytes, double window_s);

@@ -46,16 +46,21 @@ struct snap {
 	struct zc_counters_snap ctr;	/* only at the window's two edges */
 };
 
-/* A window edge. ctr: the role's counters, NULL where no figure is derived. */
-static void take(struct snap *s, const struct zc_io *io, int cpu, const struct zc_counters *ctr)
+/* A window edge. ctr: the role's counters, NULL where no figure is derived;
+ * they are read innermost (last at the opening edge, first at the closing
+ * one) so that this function's own syscalls stay out of the window. */
+static void take(struct snap *s, const struct zc_io *io, int cpu, const struct zc_counters *ctr,
+		 bool closing)
 {
+	if (ctr && closing)
+		zc_counters_snap(ctr, &s->ctr, true);
 	s->t = zc_now();
 	s->bytes = io->bytes;
 	s->calls = io->calls;
 	getrusage(RUSAGE_SELF, &s->ru);
 	s->cs_ok = cpu >= 0 && zc_cpustat_read(cpu, &s->cs) == 0;
-	if (ctr)
-		zc_counters_snap(ctr, &s->ctr);
+	if (ctr && !closing)
+		zc_counters_snap(ctr, &s->ctr, false);
 }
 
 static void arm(double seconds)
@@ -316,12 +321,12 @@ int zc_role_main(int argc, char **argv)
 	sigaction(SIGALRM, &sa, NULL);
 	arm(ra.cfg.warmup_s);
 	ret = m->pump(&io);
-	take(&s0, &io, ra.cpu, &ctr);
+	take(&s0, &io, ra.cpu, &ctr, false);
 	if (ret == 0) {
 		arm(ra.cfg.duration_s);
 		ret = m->pump(&io);
 	}
-	take(&s1, &io, ra.cpu, &ctr);
+	take(&s1, &io, ra.cpu, &ctr, true);
 	end_ret = ret;
 	if (ret == 0) {
 		/* The source stops after its tail; the others drain until EOF. */
@@ -330,7 +335,7 @@ int zc_role_main(int argc, char **argv)
 			stop_flag = 0;
 		ret = m->pump(&io);
 	}
-	take(&s2, &io, ra.cpu, NULL);
+	take(&s2, &io, ra.cpu, NULL, false);
 	if (ra.role == ZC_ROLE_SOURCE && ret >= 0)
 		shutdown(io.out_fd, SHUT_WR);
 

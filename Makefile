@@ -111,13 +111,15 @@ before-after: deps
 # CO-RE: vmlinux.h comes from the build machine's kernel BTF; the object
 # relocates against the target kernel's BTF at load time. Without clang,
 # bpftool or kernel BTF the harness builds without BPF and says so at run time.
-DEB_PKGS += clang llvm bpftool libbpf-dev libpfm4-dev jq
+DEB_PKGS += clang bpftool libbpf-dev libpfm4-dev jq
 PKGS     += libbpf
 BPFTOOL  ?= $(shell command -v bpftool 2>/dev/null || ls /usr/sbin/bpftool 2>/dev/null)
 BPF_CLANG?= clang
 BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' \
 		-e 's/riscv64/riscv/' -e 's/s390x/s390/')
 BPF_OK   := $(if $(BPFTOOL),$(if $(shell command -v $(BPF_CLANG) 2>/dev/null),$(wildcard /sys/kernel/btf/vmlinux)))
+# bench/bpf/acct.h is included by counters.h, outside HDRS' folder.
+$(OBJS) $(SAN_OBJS): bench/bpf/acct.h
 ifneq ($(BPF_OK),)
 CFLAGS   += -Ibuild/bpf -DZC_HAVE_BPF_SKEL=1
 build/obj/counters_bpf.o build/asan/counters_bpf.o: build/bpf/acct.skel.h

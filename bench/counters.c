@@ -402,6 +402,20 @@ static const struct { int nr; const char *name; bool bytes; } sys_table[] = {
 #undef SYS
 #undef SYSB
 
+int zc_syscall_pipe_dir(int nr)
+{
+	static const int w[] = { SYS_write, SYS_writev, SYS_pwrite64, SYS_pwritev, SYS_pwritev2 };
+	static const int r[] = { SYS_read, SYS_readv, SYS_pread64, SYS_preadv, SYS_preadv2 };
+
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(w); i++)
+		if (w[i] == nr)
+			return 1;
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(r); i++)
+		if (r[i] == nr)
+			return 2;
+	return 0;
+}
+
 const char *zc_syscall_name(int nr, char *buf, size_t len)
 {
 	for (size_t i = 0; i < ZC_ARRAY_SIZE(sys_table); i++)
@@ -523,18 +537,29 @@ static json_t *bpf_json(const struct zc_counters *c, const struct zc_counters_sn
 	json_object_set_new(sirq, "share_of_core", num_or_null(zc_ratio((double)sirq_ns / 1e9, window_s)));
 	json_object_set_new(sirq, "vectors", vec);
 	json_object_set_new(o, "softirq", c->cpu >= 0 ? sirq : (json_decref(sirq), json_null()));
+	/* Copied to user memory: from skbs (tracepoint), and out of pipes and
+	 * the page cache (read family on a pipe or a file). */
+	uint64_t rx = d->rx_copy_bytes + d->rx_pipe_copy_bytes + d->rx_file_copy_bytes;
+	uint64_t tx = d->tx_copy_bytes + d->tx_pipe_copy_bytes + d->tx_file_copy_bytes;
+
 	json_object_set_new(o, "rx_copy_calls", have_copy_tp ? json_integer((json_int_t)d->rx_copy_calls)
 							     : json_null());
-	json_object_set_new(o, "rx_copied_bytes", have_copy_tp ? json_integer((json_int_t)d->rx_copy_bytes)
-							       : json_null());
-	json_object_set_new(o, "rx_copied_per_payload_byte",
-			    have_copy_tp ? num_or_null(zc_ratio((double)d->rx_copy_bytes, (double)bytes))
-					 : json_null());
-	json_object_set_new(o, "tx_copied_bytes", have_send_tp ? json_integer((json_int_t)d->tx_copy_bytes)
-							       : json_null());
-	json_object_set_new(o, "tx_copied_per_payload_byte",
-			    have_send_tp ? num_or_null(zc_ratio((double)d->tx_copy_bytes, (double)bytes))
-					 : json_null());
+	json_object_set_new(o, "rx_skb_copied_bytes", have_copy_tp ?
+			    json_integer((json_int_t)d->rx_copy_bytes) : json_null());
+	json_object_set_new(o, "rx_pipe_copied_bytes", json_integer((json_int_t)d->rx_pipe_copy_bytes));
+	json_object_set_new(o, "rx_file_copied_bytes", json_integer((json_int_t)d->rx_file_copy_bytes));
+	json_object_set_new(o, "rx_copied_bytes", have_copy_tp ? json_integer((json_int_t)rx) : json_null());
+	json_object_set_new(o, "rx_copied_per_payload_byte", have_copy_tp ?
+			    num_or_null(zc_ratio((double)rx, (double)bytes)) : json_null());
+	/* Copied from user memory: into skbs (tcp_sendmsg_locked without page
+	 * flags), into pipes and into the page cache (write family). */
+	json_object_set_new(o, "tx_skb_copied_bytes", have_send_tp ?
+			    json_integer((json_int_t)d->tx_copy_bytes) : json_null());
+	json_object_set_new(o, "tx_pipe_copied_bytes", json_integer((json_int_t)d->tx_pipe_copy_bytes));
+	json_object_set_new(o, "tx_file_copied_bytes", json_integer((json_int_t)d->tx_file_copy_bytes));
+	json_object_set_new(o, "tx_copied_bytes", have_send_tp ? json_integer((json_int_t)tx) : json_null());
+	json_object_set_new(o, "tx_copied_per_payload_byte", have_send_tp ?
+			    num_or_null(zc_ratio((double)tx, (double)bytes)) : json_null());
 	json_object_set_new(o, "tx_splice_pages_bytes",
 			    have_send_tp ? json_integer((json_int_t)d->tx_splice_pages_bytes) : json_null());
 	json_object_set_new(o, "tx_zerocopy_bytes",

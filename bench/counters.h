@@ -92,6 +92,9 @@ void zc_acct_delta(const struct zc_acct *a, const struct zc_acct *b, struct zc_a
 uint64_t zc_acct_softirq_ns(const struct zc_acct *d);
 const char *zc_syscall_name(int nr, char *buf, size_t len);	/* "splice", or "nr_N" */
 bool zc_syscall_returns_bytes(int nr);
+/* 1: writes user memory to its fd (write, writev, pwrite*), 2: reads into
+ * user memory from it (read, readv, pread*), 0: neither. */
+int zc_syscall_pipe_dir(int nr);
 const char *zc_softirq_name(int vec);				/* "NET_RX" ... */
 
 /* Sample-level metrics of the device under test, from the role reports

@@ -76,9 +76,16 @@ int zc_bpf_open(struct zc_bpf **out, uint32_t tid, int cpu, char *why, size_t wh
 	}
 	s->rodata->target_tid = tid;
 	s->rodata->target_cpu = cpu;
-	for (int nr = 0; nr < ZC_ACCT_SYS_NR; nr++)
+	for (int nr = 0; nr < ZC_ACCT_SYS_NR; nr++) {
+		int dir = zc_syscall_pipe_dir(nr);
+
 		if (zc_syscall_returns_bytes(nr))
 			s->rodata->byte_nr_mask[nr / 64] |= 1ULL << (nr % 64);
+		if (dir == 1)
+			s->rodata->pipe_w_mask[nr / 64] |= 1ULL << (nr % 64);
+		else if (dir == 2)
+			s->rodata->pipe_r_mask[nr / 64] |= 1ULL << (nr % 64);
+	}
 	if (!kp) {
 		bpf_program__set_autoload(s->progs.zc_copy_to_iter, false);
 		bpf_program__set_autoload(s->progs.zc_copy_from_iter, false);

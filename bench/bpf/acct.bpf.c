@@ -23,6 +23,10 @@ const volatile __u32 target_tid;
 const volatile __s32 target_cpu = -1;
 /* Syscall numbers (this arch's) whose return value is a byte count. */
 const volatile __u64 byte_nr_mask[ZC_ACCT_SYS_NR / 64];
+/* write- and read-family syscalls whose first argument is an fd that may be
+ * a pipe or a file: their bytes are copies from or to user memory. */
+const volatile __u64 pipe_w_mask[ZC_ACCT_SYS_NR / 64];
+const volatile __u64 pipe_r_mask[ZC_ACCT_SYS_NR / 64];
 
 struct zc_acct acct;
 
@@ -30,6 +34,11 @@ struct zc_acct acct;
 static __u64 sys_t0;
 static __s64 sys_nr = -1;
 static __u32 send_kinds;	/* ZC_SEND_* seen by tcp_sendmsg_locked during it */
+static __u32 sys_fd_kind;	/* FD_PIPE or FD_FILE, for read/write-family calls */
+static bool sys_fd_write;	/* ... writing to it (else reading from it) */
+
+#define FD_PIPE 1
+#define FD_FILE 2
 static __u64 sirq_t0;
 static __u32 sirq_vec;
 
@@ -48,6 +57,35 @@ static __always_inline bool mine(void)
 	return (__u32)bpf_get_current_pid_tgid() == target_tid;
 }
 
+static __always_inline bool in_mask(const volatile __u64 *mask, long nr)
+{
+	return nr >= 0 && nr < ZC_ACCT_SYS_NR &&
+	       ((mask[(nr >> 6) & (ZC_ACCT_SYS_NR / 64 - 1)] >> (nr & 63)) & 1);
+}
+
+#define S_IFMT_ 00170000
+#define S_IFIFO_ 0010000
+#define S_IFREG_ 0100000
+
+/* FD_PIPE, FD_FILE or 0 (a socket: its copies are seen by the skb and TCP
+ * tracepoints). current->files->fdt->fd[fd]->f_inode->i_mode, with CO-RE. */
+static __always_inline int fd_kind(long fd)
+{
+	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
+	struct file **fds = BPF_CORE_READ(fdt, fd);
+	struct file *f = NULL;
+	umode_t mode;
+
+	if (fd < 0 || fd >= BPF_CORE_READ(fdt, max_fds))
+		return 0;
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	if (!f)
+		return 0;
+	mode = BPF_CORE_READ(f, f_inode, i_mode) & S_IFMT_;
+	return mode == S_IFIFO_ ? FD_PIPE : mode == S_IFREG_ ? FD_FILE : 0;
+}
+
 SEC("raw_tp/sys_enter")
 int BPF_PROG(zc_sys_enter, struct pt_regs *regs, long id)
 {
@@ -55,6 +93,11 @@ int BPF_PROG(zc_sys_enter, struct pt_regs *regs, long id)
 		return 0;
 	sys_nr = id;
 	send_kinds = 0;
+	sys_fd_kind = 0;
+	if (in_mask(pipe_w_mask, id) || in_mask(pipe_r_mask, id)) {
+		sys_fd_kind = fd_kind(PT_REGS_PARM1_CORE_SYSCALL(regs));
+		sys_fd_write = in_mask(pipe_w_mask, id);
+	}
 	sys_t0 = bpf_ktime_get_ns();
 	return 0;
 }
@@ -79,6 +122,17 @@ int BPF_PROG(zc_sys_exit, struct pt_regs *regs, long ret)
 			ADD(s->bytes, ret);
 		if (ret < 0)
 			ADD(s->errors, 1);
+	}
+	if (ret > 0 && sys_fd_kind == FD_PIPE) {
+		if (sys_fd_write)
+			ADD(acct.tx_pipe_copy_bytes, ret);
+		else
+			ADD(acct.rx_pipe_copy_bytes, ret);
+	} else if (ret > 0 && sys_fd_kind == FD_FILE) {
+		if (sys_fd_write)
+			ADD(acct.tx_file_copy_bytes, ret);
+		else
+			ADD(acct.rx_file_copy_bytes, ret);
 	}
 	/* Attribute the bytes a send-side syscall moved by how TCP took them. */
 	if (ret > 0 && send_kinds) {

@@ -25,6 +25,11 @@ struct zc_acct {
 	__u64 rx_copy_calls, rx_copy_bytes;
 	__u64 tcp_send_copy, tcp_send_splice_pages, tcp_send_zerocopy;
 	__u64 tx_copy_bytes, tx_splice_pages_bytes, tx_zerocopy_bytes;
+	/* read/write-family syscalls on a pipe or a regular file: copies between
+	 * user memory and pipe or page-cache pages (an emulated "after" vmsplice
+	 * is a writev into the pipe; sendfile-as-copy preads the file) */
+	__u64 tx_pipe_copy_bytes, rx_pipe_copy_bytes;
+	__u64 tx_file_copy_bytes, rx_file_copy_bytes;
 	/* kprobes, where the kernel has them: bytes asked of the copy helpers */
 	__u64 copy_to_iter_bytes, copy_from_iter_bytes, copy_page_to_iter_bytes;
 };

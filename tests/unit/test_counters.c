@@ -120,6 +120,11 @@ static void test_syscall_names(void **st)
 	assert_true(zc_syscall_returns_bytes(SYS_sendto));
 	assert_false(zc_syscall_returns_bytes(SYS_close));
 	assert_false(zc_syscall_returns_bytes(SYS_recvmmsg)); /* returns messages */
+	assert_int_equal(zc_syscall_pipe_dir(SYS_writev), 1);
+	assert_int_equal(zc_syscall_pipe_dir(SYS_pwritev2), 1);
+	assert_int_equal(zc_syscall_pipe_dir(SYS_read), 2);
+	assert_int_equal(zc_syscall_pipe_dir(SYS_sendto), 0);
+	assert_int_equal(zc_syscall_pipe_dir(SYS_vmsplice), 0);
 	assert_string_equal(zc_softirq_name(3), "NET_RX");
 	assert_string_equal(zc_softirq_name(2), "NET_TX");
 }
@@ -176,7 +181,10 @@ static void test_json_and_sample_metrics(void **st)
 	b->acct.softirq[3].count = 10;
 	b->acct.softirq[3].time_ns = 250000000; /* 0.25 s of NET_RX in a 0.5 s window */
 	b->acct.rx_copy_bytes = bytes;
+	/* half into skbs by send(), a quarter into a pipe, a quarter into a file */
 	b->acct.tx_copy_bytes = bytes / 2;
+	b->acct.tx_pipe_copy_bytes = bytes / 4;
+	b->acct.tx_file_copy_bytes = bytes / 4;
 	snprintf(c.copy_iter_why, sizeof(c.copy_iter_why), "not available: no kprobes");
 
 	j = zc_counters_json(&c, a, b, bytes, 0.5);
@@ -198,7 +206,9 @@ static void test_json_and_sample_metrics(void **st)
 	assert_true(fabs(json_number_value(json_object_get(json_object_get(bpf, "softirq"),
 							   "share_of_core")) - 0.5) < 1e-9);
 	assert_true(fabs(json_number_value(json_object_get(bpf, "rx_copied_per_payload_byte")) - 1) < 1e-9);
-	assert_true(fabs(json_number_value(json_object_get(bpf, "tx_copied_per_payload_byte")) - 0.5) < 1e-9);
+	assert_true(fabs(json_number_value(json_object_get(bpf, "tx_copied_per_payload_byte")) - 1) < 1e-9);
+	assert_int_equal(json_integer_value(json_object_get(bpf, "tx_skb_copied_bytes")), bytes / 2);
+	assert_int_equal(json_integer_value(json_object_get(bpf, "tx_pipe_copied_bytes")), bytes / 4);
 	assert_true(json_is_null(json_object_get(bpf, "copy_iter")));
 	assert_string_equal(json_string_value(json_object_get(bpf, "copy_iter_reason")),
 			    "not available: no kprobes");

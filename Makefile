@@ -86,3 +86,18 @@ bench-lean: deps
 
 clean:
 	rm -rf build $(BIN)
+
+# --- compare / report / export / plots (issue 5) ---
+# GSL: t and normal distributions for the significance tests, MT19937 for
+# the fixed-seed bootstrap. gnuplot-nox draws the plots, chromium checks the
+# dashboard page in the integration test.
+PKGS     += gsl
+DEB_PKGS += libgsl-dev gnuplot-nox chromium
+PLOT_OUT ?= plots/out
+# Every results file; the stored fixtures when there are none yet.
+PLOT_INPUT ?= $(or $(wildcard results/*.json),$(wildcard results/fixtures/*.json))
+
+.PHONY: plots
+plots: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	$(BIN) plot --out $(PLOT_OUT) $(PLOT_INPUT)

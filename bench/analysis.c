@@ -69,7 +69,7 @@ const char *zc_an_dut_mode(json_t *run)
 
 	if (!*dut)
 		dut = strcmp(zc_an_str(k, "topology"), "proxy") ? "source" : "proxy";
-	/* A direct run whose source is plain send measures the sink's mode. */
+	/* The run's own "dut" says which role the per-core figures belong to. */
 	return zc_an_str(k, dut);
 }
 

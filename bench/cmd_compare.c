@@ -307,10 +307,10 @@ int zc_cmd_compare(int argc, char **argv)
 	} else {
 		char lab[64];
 
-		fprintf(f, "%-50s", "");
+		fprintf(f, "%-56s", "");
 		for (int i = 0; i < nfiles; i++)
 			fprintf(f, " %22.22s", zc_an_kernel(roots[i]));
-		fprintf(f, "\n%-50s", "");
+		fprintf(f, "\n%-56s", "");
 		for (int i = 0; i < nfiles; i++)
 			fprintf(f, " %22.22s", file_label(paths[i], lab, sizeof(lab)));
 		fprintf(f, "\n");
@@ -358,7 +358,7 @@ int zc_cmd_compare(int argc, char **argv)
 			} else {
 				fmt_value(mt->higher_is_better == 1 ? zc_hmean(sides[0].v, sides[0].n) :
 								      sides[0].s.mean, bv, sizeof(bv));
-				fprintf(f, "%-9s %-40.40s %12s (%7.2f%%)",
+				fprintf(f, "%-9s %-46.46s %12s (%7.2f%%)",
 					mt->higher_is_better == 1 ? "Hmean" : "Amean", full, bv, 0.0);
 			}
 			char notes[256] = "";

@@ -90,9 +90,9 @@ clean:
 # --- compare / report / export / plots (issue 5) ---
 # GSL: t and normal distributions for the significance tests, MT19937 for
 # the fixed-seed bootstrap. gnuplot-nox draws the plots, chromium checks the
-# dashboard page in the integration test.
+# dashboard page in the integration test; python3 checks export shapes.
 PKGS     += gsl
-DEB_PKGS += libgsl-dev gnuplot-nox chromium
+DEB_PKGS += libgsl-dev gnuplot-nox chromium python3
 PLOT_OUT ?= plots/out
 # Every results file; the stored fixtures when there are none yet.
 PLOT_INPUT ?= $(or $(wildcard results/*.json),$(wildcard results/fixtures/*.json))

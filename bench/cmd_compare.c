@@ -396,10 +396,10 @@ int zc_cmd_compare(int argc, char **argv)
 					fprintf(f, " %10s %10s %5s", ch, nv, nsd);
 					nl += snprintf(notes + nl, sizeof(notes) - nl, "%s%s%s%s",
 						       nl ? "; " : "", ps,
-						       v.robot ? ", outside range" : "",
+						       v.robot ? ", medians outside ranges" : "",
 						       v.significant && v.robot ?
-							       (v.direction < 0 ? " REGRESSION" :
-							        v.direction > 0 ? " improvement" : "") : "");
+							       (v.direction < 0 ? ": REGRESSION" :
+							        v.direction > 0 ? ": improvement" : "") : "");
 				} else {
 					/* The gain of the statistic shown: Hmean for throughputs. */
 					double bc = mt->higher_is_better == 1 ?

@@ -332,6 +332,8 @@ int zc_cmd_compare(int argc, char **argv)
 		}
 		if (!runs[0] || present < 2)
 			continue; /* listed below */
+		int lines = 0;
+
 		if (o.layout == LAYOUT_LKP)
 			fprintf(f, "\n%16s  # %s (%s)\n", "", key, name);
 		for (size_t m = 0; m < zc_nmetrics; m++) {
@@ -350,6 +352,7 @@ int zc_cmd_compare(int argc, char **argv)
 				if (!any)
 					continue; /* metric absent everywhere (run failed) */
 			}
+			lines++;
 			snprintf(full, sizeof(full), "%s.%s", name, mt->key);
 			if (o.layout == LAYOUT_LKP) {
 				fmt_value(sides[0].s.mean, bv, sizeof(bv));
@@ -412,7 +415,9 @@ int zc_cmd_compare(int argc, char **argv)
 					if (mt->higher_is_better == 0)
 						gain = -gain;
 					fmt_value(nc, nv, sizeof(nv));
-					if (v.significant)
+					if (!isfinite(gain))
+						fprintf(f, " %12s (%8s)", nv, "-");
+					else if (v.significant)
 						fprintf(f, " %12s *%7.2f%%*", nv, gain);
 					else
 						fprintf(f, " %12s (%7.2f%%)", nv, gain);
@@ -435,6 +440,13 @@ int zc_cmd_compare(int argc, char **argv)
 				fprintf(f, "  %s  (%s)\n", full, notes);
 			else
 				fprintf(f, "%s%s\n", *notes ? "  " : "", notes);
+		}
+		if (!lines) {
+			/* Failed or unavailable everywhere: say so rather than vanish. */
+			fprintf(f, "%-9s %s: no ok sample on any side (status", "", name);
+			for (int fi = 0; fi < nfiles; fi++)
+				fprintf(f, " %s", runs[fi] ? zc_an_str(runs[fi], "status") : "missing");
+			fprintf(f, ")\n");
 		}
 	}
 

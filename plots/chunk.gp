@@ -6,6 +6,8 @@ set xlabel 'chunk size (bytes per system call)'
 set logscale x 2
 set format x '%.0b %BB'
 set yrange [0:*]
+# Keep the end points and their bars off the frame.
+set offsets graph 0.03, graph 0.03, 0, 0
 set key outside right top title 'data path'
 if (nchunks < 2) {
     set xrange [chunkmin / 2.0 : chunkmax * 2.0]

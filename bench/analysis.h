@@ -40,8 +40,13 @@ const char *zc_an_date(json_t *root);
 /* Epoch seconds of meta.date ("2026-12-02T21:46:38Z"), or -1. */
 long long zc_an_epoch(json_t *root);
 /* The top-level fingerprint as one line: "none" when null or absent, else
- * compact JSON; *id gets a short stable hash ("fp-1a2b3c4d") or "none". */
+ * compact JSON; *id gets the probe's one-line "label" when there is one,
+ * else a short stable hash ("fp-1a2b3c4d"), or "none". */
 void zc_an_fingerprint(json_t *root, char *line, size_t len, char *id, size_t idlen);
+
+/* "before" or "after" when the fingerprint tells (zcbench probe's
+ * vmsplice_state, from behaviour), else NULL. */
+const char *zc_an_kernel_side(json_t *root);
 
 /* Headline ratios: numerator mode over denominator mode for one role, all
  * other key fields equal. The emulated "after" side of a numerator mode X is

@@ -162,7 +162,7 @@ static void fill_side(struct side *s, json_t *run, const char *metric)
 static void header(FILE *f, const struct cmp_opts *o, char **paths, json_t **roots, int nfiles)
 {
 	for (int i = 0; i < nfiles; i++) {
-		char fp[256], id[32];
+		char fp[256], id[512];
 
 		zc_an_fingerprint(roots[i], fp, sizeof(fp), id, sizeof(id));
 		fprintf(f, "# %-5s %s: kernel %s, host %s, %s, fingerprint %s\n",
@@ -178,7 +178,9 @@ static void header(FILE *f, const struct cmp_opts *o, char **paths, json_t **roo
 	fprintf(f, "\n");
 }
 
-static const char *file_label(const char *path, char *buf, size_t len)
+/* Column title: the file's base name, or "base"/"new N" when it does not fit
+ * (the full names are in the # lines above the table). */
+static const char *file_label(const char *path, int idx, size_t width, char *buf, size_t len)
 {
 	const char *b = strrchr(path, '/');
 	size_t l;
@@ -187,7 +189,12 @@ static const char *file_label(const char *path, char *buf, size_t len)
 	l = strlen(b);
 	if (l > 5 && !strcmp(b + l - 5, ".json"))
 		l -= 5;
-	snprintf(buf, len, "%.*s", (int)l, b);
+	if (l <= width)
+		snprintf(buf, len, "%.*s", (int)l, b);
+	else if (idx)
+		snprintf(buf, len, "new %d", idx);
+	else
+		snprintf(buf, len, "base");
 	return buf;
 }
 
@@ -291,9 +298,9 @@ int zc_cmd_compare(int argc, char **argv)
 	if (o.layout == LAYOUT_LKP) {
 		char lab[64];
 
-		fprintf(f, "%16s", file_label(paths[0], lab, sizeof(lab)));
+		fprintf(f, "%16s", file_label(paths[0], 0, 16, lab, sizeof(lab)));
 		for (int i = 1; i < nfiles; i++)
-			fprintf(f, " %27s", file_label(paths[i], lab, sizeof(lab)));
+			fprintf(f, " %27s", file_label(paths[i], i, 27, lab, sizeof(lab)));
 		fprintf(f, "\n----------------");
 		for (int i = 1; i < nfiles; i++)
 			fprintf(f, " ---------------------------");
@@ -312,7 +319,7 @@ int zc_cmd_compare(int argc, char **argv)
 			fprintf(f, " %22.22s", zc_an_kernel(roots[i]));
 		fprintf(f, "\n%-56s", "");
 		for (int i = 0; i < nfiles; i++)
-			fprintf(f, " %22.22s", file_label(paths[i], lab, sizeof(lab)));
+			fprintf(f, " %22.22s", file_label(paths[i], i, 22, lab, sizeof(lab)));
 		fprintf(f, "\n");
 	}
 

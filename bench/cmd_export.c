@@ -37,7 +37,7 @@ static void export_csv(FILE *f, json_t *root)
 {
 	json_t *run, *smp;
 	size_t i, j;
-	char fp[4096], fpid[32];
+	char fp[8192], fpid[512];
 	const char *cols[] = { "date",	 "kernel", "host",	  "fingerprint", "run",
 			       "topology", "source", "proxy", "sink",	       "chunk",
 			       "pipe_size", "connections", "emulated", "rep", "status" };
@@ -164,7 +164,7 @@ static void prom_label(FILE *f, const char *name, const char *val,
 
 static void export_prometheus(FILE *f, json_t *root)
 {
-	char fp[4096], fpid[32];
+	char fp[8192], fpid[512];
 	json_t *runs = json_object_get(root, "runs"), *run;
 	size_t i;
 

@@ -333,6 +333,7 @@ static int plot_chunk(struct plot_ctx *c)
 static int plot_before_after(struct plot_ctx *c)
 {
 	json_t *runs = json_object_get(c->roots[c->latest], "runs"), *run;
+	const char *side;
 	char extra[256];
 	int rows = 0;
 	size_t i;
@@ -355,13 +356,16 @@ static int plot_before_after(struct plot_ctx *c)
 		if (!peer || gpc_of(run, &a) || gpc_of(peer, &b))
 			continue;
 		zc_an_size(zc_an_int(json_object_get(run, "key"), "chunk"), sz, sizeof(sz));
-		snprintf(lab, sizeof(lab), "%s:%s %s vs %s", dut, native, sz, mode);
+		/* "vmsplice / writev (source, 64k)": native, then what it became. */
+		snprintf(lab, sizeof(lab), "%s / %s (%s, %s)", native, as + 4, dut, sz);
 		fprintf(f, "\"%s\",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", lab, b.median, b.min, b.max,
 			a.median, a.min, a.max);
 		rows++;
 	}
 	fclose(f);
-	snprintf(extra, sizeof(extra), "nrows=%d", rows);
+	side = zc_an_kernel_side(c->roots[c->latest]);
+	snprintf(extra, sizeof(extra), "nrows=%d; nativetitle='native on this kernel%s%s%s'", rows,
+		 side ? " (" : "", side ? side : "", side ? " side, by fingerprint)" : "");
 	return plot_both(c, "before_after", extra, c->caption);
 }
 
@@ -488,7 +492,12 @@ static void html_ratios(FILE *f, json_t *root)
 		snprintf(prefix, sizeof(prefix), "%s-as-", rd->num);
 		json_array_foreach(runs, i, run) {
 			json_t *k = json_object_get(run, "key"), *den, *sides[2];
-			const char *side_names[2] = { "this kernel", "after (emulated)" };
+			const char *ks = zc_an_kernel_side(root);
+			const char *side_names[2] = {
+				!ks ? "this kernel" : !strcmp(ks, "after") ? "after (measured)" :
+									      "before (measured)",
+				"after (emulated)"
+			};
 
 			if (strcmp(zc_an_str(k, "topology"), rd->topology) ||
 			    strcmp(zc_an_str(k, rd->role), rd->num))
@@ -565,7 +574,7 @@ static int write_index(struct plot_ctx *c, const int *order)
 		{ "history", "History: Gbps per core of every results file" },
 	};
 	json_t *root = c->roots[c->latest];
-	char path[PATH_MAX], tmp[PATH_MAX], fp[4096], fpid[32], url[PATH_MAX * 3];
+	char path[PATH_MAX], tmp[PATH_MAX], fp[8192], fpid[512], url[PATH_MAX * 3];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/index.html", c->outdir);

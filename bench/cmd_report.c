@@ -26,21 +26,24 @@ static void print_ratio(FILE *f, const char *name, const char *side, json_t *num
 	zc_an_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
 	snprintf(mode, sizeof(mode), "%s/%s", zc_an_dut_mode(num), zc_an_dut_mode(den));
 	if (isnan(r.value)) {
-		fprintf(f, "  %-26s %-15s %-5s %-5s %7s  %-17s %s\n", name, side, chunk, pipe, "n/a",
+		fprintf(f, "  %-26s %-16s %-5s %-5s %7s  %-17s %s\n", name, side, chunk, pipe, "n/a",
 			"", "(a side has no successful sample)");
 		return;
 	}
 	if (!isnan(r.lo))
 		snprintf(ci, sizeof(ci), "[%.2f-%.2f]", r.lo, r.hi);
-	fprintf(f, "  %-26s %-15s %-5s %-5s %6.2fx  %-17s %7.2f / %-7.2f %zu/%zu  %s\n", name, side,
+	fprintf(f, "  %-26s %-16s %-5s %-5s %6.2fx  %-17s %7.2f / %-7.2f %zu/%zu  %s\n", name, side,
 		chunk, pipe, r.value, ci, r.num_gpc, r.den_gpc, r.nn, r.nd, mode);
 }
 
+/* The probe's fingerprint is large (every probe and mode): print its label,
+ * verdicts and scalars, and only count the bulky parts. */
 static void print_fingerprint(FILE *f, json_t *root)
 {
-	json_t *fp = json_object_get(root, "fingerprint"), *v;
+	json_t *fp = json_object_get(root, "fingerprint"), *v, *e;
 	const char *k;
-	char line[2048], id[32];
+	char line[2048], id[512];
+	size_t i;
 
 	zc_an_fingerprint(root, line, sizeof(line), id, sizeof(id));
 	if (!json_is_object(fp)) {
@@ -48,10 +51,24 @@ static void print_fingerprint(FILE *f, json_t *root)
 			   "`zcbench probe`; before/after is not known from behaviour)\n");
 		return;
 	}
-	fprintf(f, "  kernel fingerprint %s:\n", id);
+	fprintf(f, "  kernel fingerprint: %s\n", id);
+	if (zc_an_kernel_side(root))
+		fprintf(f, "    this kernel behaves like the %s side (vmsplice_state)\n",
+			zc_an_kernel_side(root));
+	json_array_foreach(json_object_get(fp, "verdicts"), i, e)
+		if (json_is_string(e))
+			fprintf(f, "    - %s\n", json_string_value(e));
 	json_object_foreach(fp, k, v) {
-		char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+		char *s;
 
+		if (!strcmp(k, "label") || !strcmp(k, "verdicts"))
+			continue;
+		if (json_is_object(v) || json_is_array(v)) {
+			fprintf(f, "    %-28s (%zu entries)\n", k,
+				json_is_object(v) ? json_object_size(v) : json_array_size(v));
+			continue;
+		}
+		s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
 		fprintf(f, "    %-28s %s\n", k, s ? s : "?");
 		free(s);
 	}
@@ -60,6 +77,9 @@ static void print_fingerprint(FILE *f, json_t *root)
 static void report_file(FILE *f, const char *path, json_t *root)
 {
 	json_t *runs = json_object_get(root, "runs"), *run;
+	const char *side = zc_an_kernel_side(root);
+	const char *native = !side ? "this kernel" :
+			     !strcmp(side, "after") ? "after, measured" : "before, measured";
 	size_t i;
 	int printed = 0;
 
@@ -68,7 +88,7 @@ static void report_file(FILE *f, const char *path, json_t *root)
 	print_fingerprint(f, root);
 	fprintf(f, "\n  Gbps per core ratio: median over median of repetitions, 95%% bootstrap CI "
 		   "(%d resamples, seed %lu)\n", ZC_BOOT_ROUNDS, ZC_BOOT_SEED);
-	fprintf(f, "  %-26s %-15s %-5s %-5s %7s  %-17s %-17s %-4s %s\n", "ratio", "side", "chunk",
+	fprintf(f, "  %-26s %-16s %-5s %-5s %7s  %-17s %-17s %-4s %s\n", "ratio", "side", "chunk",
 		"pipe", "value", "95% CI", "Gbps/core num/den", "n", "modes");
 	for (size_t d = 0; d < zc_nratio_defs; d++) {
 		const struct zc_ratio_def *rd = &zc_ratio_defs[d];
@@ -84,13 +104,13 @@ static void report_file(FILE *f, const char *path, json_t *root)
 			den = zc_an_peer(runs, run, rd->role, rd->den, false);
 			if (!den)
 				continue;
-			print_ratio(f, rd->name, "this kernel", run, den);
+			print_ratio(f, rd->name, native, run, den);
 			printed++;
 			after = zc_an_peer(runs, run, rd->role, after_prefix, true);
 			if (after)
 				print_ratio(f, rd->name, "after, emulated", after, den);
 			else if (rd->principal)
-				fprintf(f, "  %-26s %-15s (no %s* run in this file)\n", rd->name,
+				fprintf(f, "  %-26s %-16s (no %s* run in this file)\n", rd->name,
 					"after, emulated", after_prefix);
 		}
 	}

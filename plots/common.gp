@@ -10,7 +10,7 @@ set output outfile
 set datafile separator ','
 set grid ytics
 set bmargin 8
-set label 99 caption at screen 0.5, screen 0.025 center font ',10' textcolor '#444444'
+set label 99 caption at screen 0.5, screen 0.018 center font ',10' textcolor '#444444'
 # Twelve colours and point shapes that stay apart, so no two paths look alike.
 array colours[12] = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', \
                      '#e377c2', '#7f7f7f', '#bcbd22', '#17becf', '#000000', '#aec7e8']

@@ -482,7 +482,7 @@ static void html_ratios(FILE *f, json_t *root)
 	size_t i;
 	int rows = 0;
 
-	fprintf(f, "<table id=\"headline\">\n<tr><th>ratio</th><th>side</th><th>chunk</th>"
+	fprintf(f, "<table id=\"headline\">\n<tr><th>ratio</th><th class=\"t\">side</th><th>chunk</th>"
 		   "<th>pipe</th><th>Gbps/core ratio</th><th>95%% CI (bootstrap)</th>"
 		   "<th>numerator Gbps/core</th><th>denominator Gbps/core</th><th>n</th></tr>\n");
 	for (size_t d = 0; d < zc_nratio_defs; d++) {
@@ -540,7 +540,7 @@ static void html_runs(FILE *f, json_t *root)
 	json_t *run;
 	size_t i;
 
-	fprintf(f, "<table id=\"runs\">\n<tr><th>run</th><th>key</th><th>Gbps/core median</th>"
+	fprintf(f, "<table id=\"runs\">\n<tr><th>run</th><th class=\"t\">key</th><th>Gbps/core median</th>"
 		   "<th>min</th><th>max</th><th>n</th><th>status</th></tr>\n");
 	json_array_foreach(json_object_get(root, "runs"), i, run) {
 		struct gpc g;
@@ -563,6 +563,34 @@ static void html_runs(FILE *f, json_t *root)
 		fprintf(f, "</td></tr>\n");
 	}
 	fprintf(f, "</table>\n");
+}
+
+/* The probe's label and verdicts in plain words; the whole object folded. */
+static void html_fingerprint(FILE *f, json_t *root, const char *fp, const char *fpid)
+{
+	json_t *verdicts = json_object_get(json_object_get(root, "fingerprint"), "verdicts"), *v;
+	size_t i;
+
+	fprintf(f, "<p id=\"fingerprint\">Kernel fingerprint: <b>");
+	html_text(f, fpid);
+	fprintf(f, "</b>");
+	if (zc_an_kernel_side(root))
+		fprintf(f, " &mdash; behaves like the <b>%s</b> side", zc_an_kernel_side(root));
+	fprintf(f, "</p>\n");
+	if (json_array_size(verdicts)) {
+		fprintf(f, "<ul>\n");
+		json_array_foreach(verdicts, i, v) {
+			fprintf(f, "<li>");
+			html_text(f, json_string_value(v) ? json_string_value(v) : "?");
+			fprintf(f, "</li>\n");
+		}
+		fprintf(f, "</ul>\n");
+	}
+	if (strcmp(fp, "none")) {
+		fprintf(f, "<details><summary>fingerprint JSON</summary><pre>");
+		html_text(f, fp);
+		fprintf(f, "</pre></details>\n");
+	}
 }
 
 static int write_index(struct plot_ctx *c, const int *order)
@@ -593,7 +621,8 @@ static int write_index(struct plot_ctx *c, const int *order)
 		   "td,th{border:1px solid #bbb;padding:.2em .6em;text-align:right}\n"
 		   "td:first-child,th:first-child,td.t,th.t{text-align:left}\n"
 		   "tr.principal{font-weight:bold}\nimg{max-width:100%%;border:1px solid #ddd}\n"
-		   "figure{margin:1em 0}\ncode{font-size:90%%}\n</style>\n</head>\n<body>\n");
+		   "figure{margin:1em 0}\ncode{font-size:90%%}\n"
+		   "pre{white-space:pre-wrap;word-break:break-all;font-size:80%%}\n</style>\n</head>\n<body>\n");
 	fprintf(f, "<h1>zcbench: Gbps per core of Linux zero-copy data paths</h1>\n<p>Latest results: <code>");
 	html_text(f, c->paths[c->latest]);
 	fprintf(f, "</code>, host <b>");
@@ -602,9 +631,9 @@ static int write_index(struct plot_ctx *c, const int *order)
 	html_text(f, zc_an_kernel(root));
 	fprintf(f, "</b>, ");
 	html_text(f, zc_an_date(root));
-	fprintf(f, ".<br>Kernel fingerprint: <code>");
-	html_text(f, fp);
-	fprintf(f, "</code></p>\n<h2>Headline</h2>\n<p>Ratio of Gbps per core (median over median of "
+	fprintf(f, ".</p>\n");
+	html_fingerprint(f, root, fp, fpid);
+	fprintf(f, "<h2>Headline</h2>\n<p>Ratio of Gbps per core (median over median of "
 		   "repetitions), 95%% percentile bootstrap CI (%d resamples, fixed seed).</p>\n",
 		ZC_BOOT_ROUNDS);
 	html_ratios(f, root);

@@ -63,5 +63,15 @@ done
 "$Z" report "$B" >"$tmp/rep" || fail "report exit"
 grep -Eq '^  splice/copy proxy +this kernel +64k +256k +[0-9.]+x +\[[0-9.]+-[0-9.]+\]' "$tmp/rep" ||
 	fail "report: splice/copy ratio with CI"
-grep -q 'kernel fingerprint' "$tmp/rep" || fail "report: fingerprint"
+grep -q 'kernel fingerprint: none recorded' "$tmp/rep" || fail "report: null fingerprint"
+# A file with the probe's fingerprint and emulated X-as-Y runs: both sides.
+E=results/fixtures/emulated.json
+"$Z" report "$E" >"$tmp/rep2" || fail "report emulated exit"
+for r in 'splice/copy proxy' 'tee/send source'; do
+	grep -Eq "^  $r +before, measured +64k .*x +\[" "$tmp/rep2" || fail "report: $r before"
+	grep -Eq "^  $r +after, emulated +64k .*x +\[" "$tmp/rep2" || fail "report: $r after"
+done
+grep -q 'kernel fingerprint: vmsplice=zero-copy' "$tmp/rep2" || fail "report: probe label"
+# Same CI twice: the bootstrap is seeded.
+"$Z" report "$E" | cmp -s - "$tmp/rep2" || fail "report not deterministic"
 echo "compare: ok"

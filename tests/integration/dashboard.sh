@@ -11,7 +11,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 command -v gnuplot >/dev/null || { echo "skip: gnuplot missing (make deps installs gnuplot-nox)"; exit 77; }
 command -v chromium >/dev/null || { echo "skip: chromium missing (make deps installs it)"; exit 77; }
 
-"$Z" plot --out "$tmp/out" results/fixtures/base.json results/fixtures/new.json >/dev/null 2>&1 ||
+"$Z" plot --out "$tmp/out" results/fixtures/base.json results/fixtures/new.json \
+	results/fixtures/emulated.json >/dev/null 2>&1 ||
 	fail "plot exit"
 url="file://$tmp/out/index.html"
 browse() {
@@ -32,7 +33,10 @@ if grep -q ':CONSOLE' "$tmp/console.log"; then
 	fail "console messages"
 fi
 grep -q '<table id="headline">' "$tmp/dom.html" || fail "no headline table"
-grep -Eq '<td>splice/copy proxy</td>.*<td>[0-9.]+×</td>' "$tmp/dom.html" || fail "no splice/copy row"
+grep -Eq '<td>splice/copy proxy</td><td class="t">before \(measured\)</td>.*<td>[0-9.]+×</td>' \
+	"$tmp/dom.html" || fail "no splice/copy row"
+grep -q '<td class="t">after (emulated)</td>' "$tmp/dom.html" || fail "no emulated after row"
+[ "$(grep -c '<li><a href=' "$tmp/dom.html")" -eq 3 ] || fail "not 3 results links"
 # The page's own script counts images that decoded (naturalWidth > 0).
 grep -Eq 'data-images-loaded="4/4"' "$tmp/dom.html" ||
 	fail "images not all loaded: $(grep -o 'data-images-loaded="[^"]*"' "$tmp/dom.html")"

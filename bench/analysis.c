@@ -111,7 +111,10 @@ const struct zc_metric *zc_an_metric(const char *key)
 
 bool zc_an_metric_is_pct(const struct zc_metric *m)
 {
-	return m->unit && (!strcmp(m->unit, "%") || !strcmp(m->unit, "percent"));
+	size_t l = strlen(m->key);
+
+	return (m->unit && (!strcmp(m->unit, "%") || !strcmp(m->unit, "percent"))) ||
+	       (l > 4 && !strcmp(m->key + l - 4, "_pct"));
 }
 
 const char *zc_an_kernel(json_t *root)

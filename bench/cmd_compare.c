@@ -386,7 +386,8 @@ int zc_cmd_compare(int argc, char **argv)
 				fmt_p(&v, ps, sizeof(ps));
 				if (!v.tested) {
 					any_untested = true;
-				} else if (v.t.kind == ZC_TEST_MWU) {
+				} else if (v.t.kind == ZC_TEST_MWU && sides[0].n <= ZC_MWU_EXACT_MAX &&
+					   sides[fi].n <= ZC_MWU_EXACT_MAX) {
 					double mp = zc_mann_whitney_min_p(sides[0].n, sides[fi].n);
 
 					if (mp >= o.alpha) {

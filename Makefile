@@ -75,18 +75,6 @@ check: deps
 check-unit: $(UNITS)
 	@bash tests/run.sh $(UNITS)
 
-bench: deps
-	@$(MAKE) --no-print-directory $(BIN)
-	$(BIN) run workloads/default.ini
-
-# Harness overhead: zcbench's proxy against a bare ~30-line loop, side by side.
-bench-lean: deps
-	@$(MAKE) --no-print-directory $(BIN) build/bare_proxy
-	@bash tests/bench-lean.sh
-
-clean:
-	rm -rf build $(BIN)
-
 # --- compare / report / export / plots (issue 5) ---
 # GSL: t and normal distributions for the significance tests, MT19937 for
 # the fixed-seed bootstrap. gnuplot-nox draws the plots, chromium checks the
@@ -101,3 +89,15 @@ PLOT_INPUT ?= $(or $(wildcard results/*.json),$(wildcard results/fixtures/*.json
 plots: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	$(BIN) plot --out $(PLOT_OUT) $(PLOT_INPUT)
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	$(BIN) run workloads/default.ini
+
+# Harness overhead: zcbench's proxy against a bare ~30-line loop, side by side.
+bench-lean: deps
+	@$(MAKE) --no-print-directory $(BIN) build/bare_proxy
+	@bash tests/bench-lean.sh
+
+clean:
+	rm -rf build $(BIN)

@@ -9,14 +9,14 @@
 
 #define ZC_COMMANDS(X)                                                              \
 	X("run", zc_cmd_run, "run a workload: start roles, measure, write results/")   \
+	X("compare", zc_cmd_compare, "A/B table (lkp or mmtests layout), regression gate") \
+	X("report", zc_cmd_report, "headline ratios with bootstrap CIs, fingerprints") \
+	X("export", zc_cmd_export, "results as csv, bmf (Bencher), prometheus, gab")   \
+	X("plot", zc_cmd_plot, "gnuplot pictures and the HTML dashboard")             \
 	X("list", zc_cmd_list, "list every mode, with why it is unavailable here")     \
 	X("source", zc_role_main, "role: generate payload (started by run)")           \
 	X("proxy", zc_role_main, "role: forward payload, the device under test")       \
 	X("sink", zc_role_main, "role: receive and verify payload")                    \
-	X("keys", zc_cmd_keys, "list workload keys / flags with defaults and help")   \
-	X("compare", zc_cmd_compare, "A/B table (lkp or mmtests layout), regression gate") \
-	X("report", zc_cmd_report, "headline ratios with bootstrap CIs, fingerprints") \
-	X("export", zc_cmd_export, "results as csv, bmf (Bencher), prometheus, gab")   \
-	X("plot", zc_cmd_plot, "gnuplot pictures and the HTML dashboard")
+	X("keys", zc_cmd_keys, "list workload keys / flags with defaults and help")
 
 #endif

@@ -4,9 +4,9 @@
 #include "cfg.h"
 #include "commands.h"
 #include "mode.h"
-#include "report.h"
 #include "role.h"
 #include "run.h"
+#include "report.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Statistics behind compare and report. Reference values were computed
+ * Significance tests and the bootstrap behind compare and report. Reference values were computed
  * independently in Python without scipy (see the comment of each vector):
  * exact U p-values by enumerating every split of the pooled samples, the
  * normal approximation by the textbook formula (midranks, tie correction,

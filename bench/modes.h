@@ -16,6 +16,12 @@
 	X(copy)			\
 	X(splice)		\
 	X(recv)			\
-	X(splice_null)
+	X(splice_null)		\
+	X(msg_zerocopy)		\
+	X(uring_send)		\
+	X(uring_send_zc)	\
+	X(uring_vmsplice)	\
+	X(uring_copy)		\
+	X(uring_splice)
 
 #endif

@@ -86,7 +86,3 @@ bench-lean: deps
 
 clean:
 	rm -rf build $(BIN)
-
-# MSG_ZEROCOPY / io_uring modes (uring branch): tests/integration/uring.sh reads
-# the results JSON with jq.
-DEB_PKGS += jq

@@ -3,21 +3,17 @@
 # msg-zerocopy and uring-send-zc report how much the kernel copied (all of it
 # on loopback); with io_uring_setup denied (seccomp) the modes say why in
 # `zcbench list` and the run is marked unavailable, not failed.
-set -u
-ZCBENCH=${ZCBENCH:-bench/zcbench}
-command -v jq >/dev/null || { echo "skip: jq not installed (make deps)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
-list=$("$ZCBENCH" list) || fail "zcbench list"
+list=$($ZCBENCH list) || { bad "zcbench list"; finish; }
 for m in msg-zerocopy uring-send uring-send-zc uring-vmsplice uring-copy uring-splice; do
-	grep -q "^  $m " <<<"$list" || fail "zcbench list does not show $m"
+	check "zcbench list shows $m" grep -q "^  $m " <<<"$list"
 done
 why=$(grep -A1 '^  uring-send ' <<<"$list" | sed -n 's/.*unavailable: //p')
-[ -z "$why" ] || { echo "skip: io_uring unavailable here: $why"; exit 77; }
+[ -z "$why" ] || skip "io_uring unavailable here: $why"
+jqe() { jq -e "$@" >/dev/null; }
 
-cat >"$tmp/w.ini" <<'INI'
+cat >"$TMP/w.ini" <<'INI'
 [workload]
 name = uring-test
 warmup = 0.1
@@ -52,48 +48,46 @@ proxy = uring-splice
 chunk = 1M
 pipe_size = 64k
 INI
-"$ZCBENCH" run "$tmp/w.ini" --out "$tmp/out" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "zcbench run"; }
-res=$(ls "$tmp"/out/*.json)
-
-# Every run ok, and the sink verified bytes in its window.
-bad=$(jq -r '.runs[] | select(.status != "ok" or .verified != true
-	or ([.samples[] | select(.roles.sink.status == "ok" and .roles.sink.verified == true
-	     and .roles.sink.window.bytes > 0)] | length) != (.samples | length))
-	| "\(.name): \(.status) \(.reason // "")"' "$res")
-[ -z "$bad" ] || fail "runs without verified bytes at the sink: $bad"
-n=$(jq '.runs | length' "$res")
-[ "$n" -eq 7 ] || fail "expected 7 runs, got $n"
+$ZCBENCH run "$TMP/w.ini" --out "$TMP/out" >"$TMP/log" 2>&1
+rc=$?
+check "run exits 0 (got $rc)" [ "$rc" -eq 0 ] || cat "$TMP/log"
+f=$(result_in "$TMP/out")
+check "7 runs in the results" [ "$(jq '.runs | length' "$f")" -eq 7 ]
+while IFS='|' read -r name status reason bytes verified; do
+	check "$name: ok, sink verified $bytes bytes ($status $reason)" \
+		[ "$status" = ok -a "$verified" = true -a "$bytes" -gt 0 ]
+done < <(jq -r '.runs[] | [.name, .status, (.reason // ""),
+	(.samples[0].roles.sink.window.bytes // 0),
+	(.verified and .samples[0].roles.sink.verified)] | map(tostring) | join("|")' "$f")
 
 # Loopback delivers to a local socket, which always copies: the modes must say so.
-jq -e '.runs[] | select(.name == "msg-zerocopy") | .samples[0].roles.source.mode_report
-	| .notified_sends > 0 and (.copied_fraction | type) == "number" and .copied_fraction > 0
-	  and .copied_fraction <= 1 and .copied_sends <= .notified_sends' "$res" >/dev/null ||
-	fail "msg-zerocopy does not report its copied fraction on loopback: $(jq -c \
-	     '.runs[] | select(.name == "msg-zerocopy") | .samples[0].roles.source.mode_report' "$res")"
-jq -e '.runs[] | select(.name == "uring-send-zc") | .samples[0].roles.source.mode_report
-	| .notifications > 0 and (.usage_reported | not) or
-	  (.copied_fraction > 0 and .copied_fraction <= 1)' "$res" >/dev/null ||
-	fail "uring-send-zc does not report its copied fraction: $(jq -c \
-	     '.runs[] | select(.name == "uring-send-zc") | .samples[0].roles.source.mode_report' "$res")"
+mzc=$(jq -c '.runs[] | select(.name == "msg-zerocopy") | .samples[0].roles.source.mode_report' "$f")
+check "msg-zerocopy reports its copied fraction on loopback: $mzc" jqe '.notified_sends > 0
+	and (.copied_fraction | type) == "number" and .copied_fraction > 0
+	and .copied_fraction <= 1 and .copied_sends <= .notified_sends' <<<"$mzc"
+check "msg-zerocopy warns that the kernel copied" grep -q "msg-zerocopy: the kernel copied" "$TMP/log"
+szc=$(jq -c '.runs[] | select(.name == "uring-send-zc") | .samples[0].roles.source.mode_report' "$f")
+check "uring-send-zc reports notifications and what was copied: $szc" jqe '.notifications > 0
+	and ((.usage_reported | not) or (.copied_fraction > 0 and .copied_fraction <= 1))' <<<"$szc"
 # io-wq splice work must run on the core being measured.
-jq -e '[.runs[] | select(.name | startswith("uring")) | .samples[0].roles
-	| (.source.mode_report // .proxy.mode_report).iowq_pinned] | all' "$res" >/dev/null ||
-	fail "io-wq workers not pinned to the role's CPU"
+check "io-wq workers pinned to the role's CPU" jqe '[.runs[] | select(.name | startswith("uring"))
+	| .samples[0].roles | (.source.mode_report // .proxy.mode_report).iowq_pinned] | all' "$f"
 
 # io_uring_setup denied: listed as unavailable with the reason, run marked unavailable.
-if cc -o "$tmp/deny_uring" "$(dirname "$0")/deny_uring.c" 2>"$tmp/cc.log"; then
-	"$tmp/deny_uring" "$ZCBENCH" list >"$tmp/list" 2>&1; rc=$?
-	[ $rc -eq 77 ] && { echo "skip: no seccomp here"; exit 77; }
-	grep -A1 '^  uring-splice ' "$tmp/list" | grep -q 'unavailable: io_uring_setup: ' ||
-		fail "uring-splice not listed as unavailable under seccomp: $(cat "$tmp/list")"
-	grep -A1 '^  msg-zerocopy ' "$tmp/list" | grep -q 'unavailable' &&
-		fail "msg-zerocopy needs no io_uring but is listed unavailable"
-	"$tmp/deny_uring" "$ZCBENCH" run "$tmp/w.ini" --only uring-send --out "$tmp/deny" \
-		>"$tmp/dlog" 2>&1 || { cat "$tmp/dlog"; fail "an unavailable mode made the run fail"; }
-	jq -e '.runs[0] | .status == "unavailable" and (.reason | test("io_uring_setup"))' \
-		"$tmp"/deny/*.json >/dev/null ||
-		fail "run not marked unavailable: $(jq -c '.runs[0] | {status, reason}' "$tmp"/deny/*.json)"
+if cc -o "$TMP/deny_uring" tests/integration/deny_uring.c 2>"$TMP/cc.log"; then
+	"$TMP/deny_uring" $ZCBENCH list >"$TMP/list" 2>&1
+	[ $? -eq 77 ] && skip "no seccomp here"
+	check "seccomp: uring-splice listed unavailable, reason names io_uring_setup" \
+		[ "$(grep -A1 '^  uring-splice ' "$TMP/list" | grep -c 'unavailable: io_uring_setup: ')" -eq 1 ]
+	check "seccomp: msg-zerocopy (no io_uring) still available" \
+		[ "$(grep -A1 '^  msg-zerocopy ' "$TMP/list" | grep -c unavailable)" -eq 0 ]
+	"$TMP/deny_uring" $ZCBENCH run "$TMP/w.ini" --only uring-send --out "$TMP/deny" >"$TMP/dlog" 2>&1
+	rc=$?
+	check "seccomp: an unavailable mode does not fail the run (exit $rc)" [ "$rc" -eq 0 ]
+	check "seccomp: run marked unavailable, reason names io_uring_setup" \
+		jqe '.runs[0] | .status == "unavailable" and (.reason | test("io_uring_setup"))' \
+		"$(result_in "$TMP/deny")"
 else
-	echo "note: no C compiler, seccomp check skipped: $(head -1 "$tmp/cc.log")"
+	echo "note: no C compiler, seccomp check left out: $(head -1 "$TMP/cc.log")"
 fi
-echo "ok"
+finish

@@ -13,15 +13,15 @@
 	X(tee)			\
 	X(sendfile)		\
 	X(splice_file)		\
-	X(copy)			\
-	X(splice)		\
-	X(recv)			\
-	X(splice_null)		\
 	X(msg_zerocopy)		\
 	X(uring_send)		\
 	X(uring_send_zc)	\
 	X(uring_vmsplice)	\
+	X(copy)			\
+	X(splice)		\
 	X(uring_copy)		\
-	X(uring_splice)
+	X(uring_splice)		\
+	X(recv)			\
+	X(splice_null)
 
 #endif

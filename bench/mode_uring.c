@@ -246,25 +246,23 @@ static void ur_report(struct zc_io *io)
 	io->mode_report = r;
 }
 
+static int src_reap(struct zc_io *io);
+
 static void ur_teardown(struct zc_io *io)
 {
 	double until = zc_now() + 1.0;
 
 	if (ur.up) {
-		/* Wait briefly for the last send-zc notifications: the counts want them. */
-		while (ur.zc && ur.notifs_pending && zc_now() < until) {
+		/*
+		 * send-zc: wait briefly for the last send CQE and the notifications
+		 * still owed, so the counts are complete (the stream is over already).
+		 */
+		while (ur.zc && (ur.notifs_pending || ur.inflight) && zc_now() < until) {
 			struct __kernel_timespec ts = { .tv_nsec = 100 * 1000 * 1000 };
 			struct io_uring_cqe *cqe;
 
-			if (io_uring_wait_cqe_timeout(&ur.ring, &cqe, &ts) < 0)
-				continue;
-			if (cqe->flags & IORING_CQE_F_NOTIF) {
-				ur.notifs_pending--;
-				ur.notifs++;
-				if (cqe->res & IORING_NOTIF_USAGE_ZC_COPIED)
-					ur.notifs_copied++;
-			}
-			io_uring_cqe_seen(&ur.ring, cqe);
+			if (io_uring_wait_cqe_timeout(&ur.ring, &cqe, &ts) == 0 && src_reap(io) < 0)
+				break;
 		}
 		ur_report(io);
 		/* Cancels whatever is still in flight (an io-wq splice, a blocked recv). */

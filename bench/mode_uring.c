@@ -77,7 +77,12 @@ static struct {
 
 /* --- availability: real calls, the reason when they fail ------------------ */
 
-static const char *ur_check(const int *ops, size_t nops, const char *const *names)
+/*
+ * iowq: the mode's requests run in io-wq workers (IORING_OP_SPLICE always
+ * does); unless they can be pinned to the role's CPU their work escapes the
+ * core being measured, so the mode is unavailable rather than misleading.
+ */
+static const char *ur_check(const int *ops, size_t nops, const char *const *names, bool iowq)
 {
 	static char why[256];
 	struct io_uring_probe *p;
@@ -113,6 +118,18 @@ static const char *ur_check(const int *ops, size_t nops, const char *const *name
 		}
 	}
 	io_uring_free_probe(p);
+	if (iowq) {
+		cpu_set_t cpus;
+
+		if (sched_getaffinity(0, sizeof(cpus), &cpus) ||
+		    (ret = io_uring_register_iowq_aff(&r, sizeof(cpus), &cpus))) {
+			snprintf(why, sizeof(why), "cannot pin io-wq workers (IORING_REGISTER_IOWQ_AFF, "
+				 "5.14): %s; their work would escape the measured core",
+				 strerror(ret ? -ret : errno));
+			io_uring_queue_exit(&r);
+			return why;
+		}
+	}
 	io_uring_queue_exit(&r);
 	return NULL;
 }
@@ -122,7 +139,7 @@ static const char *ur_unavail_send(void)
 	static const int ops[] = { IORING_OP_SEND };
 	static const char *const names[] = { "IORING_OP_SEND (5.6)" };
 
-	return ur_check(ops, 1, names);
+	return ur_check(ops, 1, names, false);
 }
 
 static const char *ur_unavail_send_zc(void)
@@ -131,7 +148,7 @@ static const char *ur_unavail_send_zc(void)
 	static const int ops[] = { IORING_OP_SEND_ZC };
 	static const char *const names[] = { "IORING_OP_SEND_ZC (6.0)" };
 
-	return ur_check(ops, 1, names);
+	return ur_check(ops, 1, names, false);
 #else
 	return "built against a liburing without IORING_OP_SEND_ZC (needs liburing >= 2.3)";
 #endif
@@ -142,7 +159,7 @@ static const char *ur_unavail_copy(void)
 	static const int ops[] = { IORING_OP_RECV, IORING_OP_SEND };
 	static const char *const names[] = { "IORING_OP_RECV (5.6)", "IORING_OP_SEND (5.6)" };
 
-	return ur_check(ops, 2, names);
+	return ur_check(ops, 2, names, false);
 }
 
 static const char *ur_unavail_splice(void)
@@ -150,13 +167,13 @@ static const char *ur_unavail_splice(void)
 	static const int ops[] = { IORING_OP_SPLICE };
 	static const char *const names[] = { "IORING_OP_SPLICE (5.7)" };
 
-	return ur_check(ops, 1, names);
+	return ur_check(ops, 1, names, true);
 }
 
 /* --- ring -------------------------------------------------------------- */
 
-/* 0 or -errno */
-static int ur_setup_ring(struct zc_io *io)
+/* need_iowq: the mode's requests run in io-wq workers. 0 or -errno */
+static int ur_setup_ring(bool need_iowq)
 {
 	struct io_uring_params p = { 0 };
 	cpu_set_t cpus;
@@ -175,12 +192,15 @@ static int ur_setup_ring(struct zc_io *io)
 	if (ret)
 		return ret;
 	ur.up = true;
-	/* The role is already pinned: give its io-wq workers the same CPU. */
-	if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0 &&
-	    io_uring_register_iowq_aff(&ur.ring, sizeof(cpus), &cpus) == 0)
-		ur.iowq_pinned = true;
-	(void)io;
-	return 0;
+	/*
+	 * The role is already pinned: give its io-wq workers the same CPU. The
+	 * splice modes need it (their unavailable() checked); the others rarely
+	 * punt to io-wq and only record whether they could.
+	 */
+	ret = sched_getaffinity(0, sizeof(cpus), &cpus) ? -errno :
+	      io_uring_register_iowq_aff(&ur.ring, sizeof(cpus), &cpus);
+	ur.iowq_pinned = ret == 0;
+	return need_iowq ? ret : 0;
 }
 
 /* An SQE: the ring never holds more than a few, so NULL is a bug. */
@@ -351,13 +371,15 @@ static int src_pump(struct zc_io *io)
 
 static int send_setup(struct zc_io *io)
 {
-	return ur_setup_ring(io);
+	(void)io;
+	return ur_setup_ring(false);
 }
 
 static int send_zc_setup(struct zc_io *io)
 {
-	int ret = ur_setup_ring(io);
+	int ret = ur_setup_ring(false);
 
+	(void)io;
 	ur.zc = true;
 	ur.zc_flags = IORING_SEND_ZC_REPORT_USAGE;
 	return ret;
@@ -367,7 +389,7 @@ static int send_zc_setup(struct zc_io *io)
 
 static int vms_setup(struct zc_io *io)
 {
-	int ret = ur_setup_ring(io);
+	int ret = ur_setup_ring(true);
 
 	return ret ? ret : zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->cfg->pipe_size, false);
 }
@@ -448,7 +470,8 @@ static int vms_pump(struct zc_io *io)
 
 static int copy_setup(struct zc_io *io)
 {
-	return ur_setup_ring(io);
+	(void)io;
+	return ur_setup_ring(false);
 }
 
 /* 0, 1 on EOF (write side shut), or -errno. */
@@ -510,7 +533,7 @@ static int copy_pump(struct zc_io *io)
 
 static int splice_setup(struct zc_io *io)
 {
-	int ret = ur_setup_ring(io);
+	int ret = ur_setup_ring(true);
 
 	ur.linked = true;
 	/* A splice-in longer than the pipe would always come back short. */

@@ -325,6 +325,8 @@ int zc_role_main(int argc, char **argv)
 	json_object_set_new(out, "calls_total", json_integer(s2.calls));
 	if (m->teardown)
 		m->teardown(&io);
+	if (io.mode_report)
+		json_object_set_new(out, "mode_report", io.mode_report);
 	if (io.mismatch_off != UINT64_MAX) {
 		char msg[160];
 

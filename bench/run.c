@@ -176,9 +176,11 @@ static json_t *run_sample(struct ctl *c, const struct zc_cfg *cfg, int rep,
 		if (ret || sscanf(line, "READY port=%d", &port) != 1) {
 			if (ret == -EINTR)
 				goto out;
-			/* The role said why in its JSON, if it could. */
+			/* The role said why in its JSON report, if it could. */
 			if (!ret)
 				snprintf(kids[r].buf, sizeof(kids[r].buf), "%s\n", line);
+			if (!ret && line[0] == '{')
+				goto out;
 			snprintf(reason, sizeof(reason), "%s: did not get ready (%s)", zc_role_names[r],
 				 ret == -ETIMEDOUT ? "timed out" : ret == -EPIPE ? "exited" : "bad line");
 			goto out;

@@ -15,6 +15,7 @@
 #include "cfg.h"
 #include "mode.h"
 #include "net.h"
+#include "nic.h"
 #include "pattern.h"
 #include "role.h"
 #include "sys.h"
@@ -177,6 +178,11 @@ static int parse_args(int argc, char **argv, struct zc_role_args *ra)
 				zc_err("%s: --connect: '%s' is not host:port", argv[1], val);
 				return -EINVAL;
 			}
+		} else if (!strcmp(key, "bind-device")) {
+			if (zc_net_bind_device(val)) {
+				zc_err("%s: --bind-device: '%s' is not an interface name", argv[1], val);
+				return -EINVAL;
+			}
 		} else if (!strcmp(key, "mode")) {
 			snprintf(ra->cfg.mode[ra->role], sizeof(ra->cfg.mode[0]), "%s", val);
 		} else if ((o = zc_opt_find(key))) {
@@ -294,6 +300,8 @@ int zc_role_main(int argc, char **argv)
 				return fail(out, "connect", io.out_fd);
 		}
 	}
+	/* The NICs this role's connections use, seen from its own host. */
+	json_object_set_new(out, "nics", zc_nic_of_sockets(io.in_fd, io.out_fd));
 	if (m->setup && (ret = m->setup(&io)))
 		return fail(out, "mode setup", ret);
 	if ((ret = wait_go()))

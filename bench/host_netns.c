@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * transport = netns: every role in its own network namespace, so sender and
+ * receiver run separate stacks joined by veth "NICs", as on a proxy box:
+ *
+ *   source 198.18.1.1 --zc-dut/zc-src-- 198.18.1.2 dut 198.18.2.1 --zc-snk/zc-dut-- 198.18.2.2 sink
+ *   source 198.18.3.1 ---------------zc-snk/zc-src----------------- 198.18.3.2 sink
+ *
+ * The third pair is the direct topology's link: the source reaches the sink's
+ * address (198.18.2.2, a /32 route) over it, so a source under test is not
+ * measured through a router namespace it would not have on a real load
+ * generator. 198.18.0.0/15 is the benchmark range (RFC 2544); it exists only
+ * inside these namespaces, which have no route out.
+ *
+ * Names are zcb-PID-{src,dut,snk}: unique per controller, and a controller
+ * killed by SIGKILL leaves names whose PID is gone (or is not zcbench),
+ * which the next netns run removes (zc_netns_reap_stale).
+ */
+#include "host.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NETNS_DIR "/run/netns"
+
+static const char *const ns_suffix[ZC_ROLE_NR] = { "src", "dut", "snk" };
+
+struct link_def {
+	int a, b;			/* roles at each end (the data flows a -> b) */
+	const char *dev_a, *dev_b;	/* device names inside each namespace */
+	const char *addr_a, *addr_b;
+};
+
+static const struct link_def links[ZC_LINK_NR] = {
+	[ZC_LINK_SRC_DUT] = { ZC_ROLE_SOURCE, ZC_ROLE_PROXY, "zc-dut", "zc-src",
+			      "198.18.1.1/24", "198.18.1.2/24" },
+	[ZC_LINK_DUT_SINK] = { ZC_ROLE_PROXY, ZC_ROLE_SINK, "zc-snk", "zc-dut",
+			       "198.18.2.1/24", "198.18.2.2/24" },
+	[ZC_LINK_SRC_SINK] = { ZC_ROLE_SOURCE, ZC_ROLE_SINK, "zc-snk", "zc-src",
+			       "198.18.3.1/24", "198.18.3.2/24" },
+};
+static const char *const role_addr[ZC_ROLE_NR] = { "198.18.1.1", "198.18.1.2", "198.18.2.2" };
+static const char *const role_iface[ZC_ROLE_NR] = { "zc-dut", "zc-src", "zc-dut" };
+
+/* Run argv (NULL-terminated); on failure "`cmd ...` failed: output" in err. */
+static int cmdv(char *err, size_t errlen, char **argv)
+{
+	char out[512], line[512];
+	int n = 0, ret, len = 0;
+
+	while (argv[n])
+		n++;
+	ret = zc_xrun(argv, out, sizeof(out));
+	if (!ret)
+		return 0;
+	for (int i = 0; i < n && len < (int)sizeof(line) - 1; i++)
+		len += snprintf(line + len, sizeof(line) - len, "%s%s", i ? " " : "", argv[i]);
+	snprintf(err, errlen, "netns: `%s` failed (%s): %s", line,
+		 ret < 0 ? strerror(-ret) : "exit status", out[0] ? out : "no output");
+	return ret < 0 ? ret : -EIO;
+}
+
+static int cmd(char *err, size_t errlen, const char *first, ...)
+{
+	char *argv[48];
+	va_list ap;
+	int n = 0;
+
+	argv[n++] = (char *)first;
+	va_start(ap, first);
+	while (n < 47 && (argv[n] = va_arg(ap, char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	return cmdv(err, errlen, argv);
+}
+
+static bool pid_is_zcbench(long pid)
+{
+	char path[64], comm[64];
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	return !zc_read_file_trim(path, comm, sizeof(comm)) && !strncmp(comm, "zcbench", 7);
+}
+
+int zc_netns_reap_stale(void)
+{
+	DIR *d = opendir(NETNS_DIR);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char sfx[8], err[256];
+		long pid;
+		int used;
+
+		if (sscanf(e->d_name, "zcb-%ld-%3s%n", &pid, sfx, &used) != 2 ||
+		    e->d_name[used] || pid <= 0 || pid == getpid() || pid_is_zcbench(pid))
+			continue;
+		if (!cmd(err, sizeof(err), "ip", "netns", "del", e->d_name, NULL)) {
+			zc_warn("removed network namespace %s left by a dead zcbench (pid %ld)",
+				e->d_name, pid);
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+static void netns_teardown(struct zc_host *h)
+{
+	struct zc_netns *ns = &h->netns;
+	char err[512];
+
+	zc_host_irqs_restore(h);
+	for (int r = 0; r < ZC_ROLE_NR; r++) {
+		if (!ns->created[r])
+			continue;
+		/* The veth pairs go with their namespaces. */
+		if (cmd(err, sizeof(err), "ip", "netns", "del", ns->ns[r], NULL))
+			zc_warn("%s", err);
+		ns->created[r] = false;
+	}
+}
+
+static void note(struct zc_netns *ns, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct zc_netns *ns, const char *fmt, ...)
+{
+	size_t n = strlen(ns->notes);
+	va_list ap;
+
+	if (n && n < sizeof(ns->notes) - 2) {
+		ns->notes[n++] = ';';
+		ns->notes[n++] = ' ';
+		ns->notes[n] = 0;
+	}
+	va_start(ap, fmt);
+	vsnprintf(ns->notes + n, sizeof(ns->notes) - n, fmt, ap);
+	va_end(ap);
+}
+
+static int setup_link(struct zc_host *h, int l, char *err, size_t errlen)
+{
+	struct zc_netns *ns = &h->netns;
+	const struct link_def *ld = &links[l];
+	char q[16], mtu[16];
+	int ret;
+
+	snprintf(q, sizeof(q), "%d", ns->queues ? ns->queues : 1);
+	snprintf(mtu, sizeof(mtu), "%d", ns->mtu ? ns->mtu : 1500);
+	/* Created straight inside both namespaces: nothing shows in the root one. */
+	ret = cmd(err, errlen, "ip", "link", "add", "name", ld->dev_a, "netns", ns->ns[ld->a],
+		  "numtxqueues", q, "numrxqueues", q, "mtu", mtu, "type", "veth", "peer", "name",
+		  ld->dev_b, "netns", ns->ns[ld->b], "numtxqueues", q, "numrxqueues", q, "mtu", mtu,
+		  NULL);
+	for (int side = 0; !ret && side < 2; side++) {
+		const char *n = ns->ns[side ? ld->b : ld->a], *dev = side ? ld->dev_b : ld->dev_a;
+
+		ret = cmd(err, errlen, "ip", "-n", n, "addr", "add", side ? ld->addr_b : ld->addr_a,
+			  "dev", dev, NULL);
+		if (!ret && (ns->gro >= 0 || ns->gso >= 0 || ns->tso >= 0)) {
+			char *argv[16] = { "ip", "netns", "exec", (char *)n, "ethtool", "-K",
+					   (char *)dev };
+			int k = 7;
+
+			if (ns->gro >= 0)
+				argv[k++] = "gro", argv[k++] = ns->gro ? "on" : "off";
+			if (ns->gso >= 0)
+				argv[k++] = "gso", argv[k++] = ns->gso ? "on" : "off";
+			if (ns->tso >= 0)
+				argv[k++] = "tso", argv[k++] = ns->tso ? "on" : "off";
+			argv[k] = NULL;
+			ret = cmdv(err, errlen, argv);
+		}
+		if (!ret)
+			ret = cmd(err, errlen, "ip", "-n", n, "link", "set", dev, "up", NULL);
+	}
+	if (!ret && ns->netem_on[l] && (ns->netem_delay[0] || ns->netem_loss[0])) {
+		/* On the sending end's egress: the data direction. */
+		char *argv[16] = { "tc", "-n", ns->ns[ld->a], "qdisc", "add", "dev",
+				   (char *)ld->dev_a, "root", "netem" };
+		int k = 9;
+
+		if (ns->netem_delay[0])
+			argv[k++] = "delay", argv[k++] = ns->netem_delay;
+		if (ns->netem_loss[0])
+			argv[k++] = "loss", argv[k++] = ns->netem_loss;
+		argv[k] = NULL;
+		ret = cmdv(err, errlen, argv);
+		if (ret && strstr(err, "qdisc kind is unknown")) {
+			size_t n = strlen(err);
+
+			snprintf(err + n, errlen - n, " (this kernel has no sch_netem: netem "
+				 "delay/loss is unavailable here)");
+		}
+	}
+	return ret;
+}
+
+static int netns_setup(struct zc_host *h, char *err, size_t errlen)
+{
+	struct zc_netns *ns = &h->netns;
+	int ret, reaped;
+
+	if (geteuid() != 0) {
+		snprintf(err, errlen, "netns transport: creating network namespaces needs root "
+			 "(CAP_SYS_ADMIN); run as root or use hosts/loopback.ini");
+		return -EPERM;
+	}
+	reaped = zc_netns_reap_stale();
+	if (reaped)
+		note(ns, "removed %d stale namespace(s) of dead controllers", reaped);
+	for (int r = 0; r < ZC_ROLE_NR; r++) {
+		snprintf(ns->ns[r], sizeof(ns->ns[r]), "zcb-%d-%s", (int)getpid(), ns_suffix[r]);
+		if ((ret = cmd(err, errlen, "ip", "netns", "add", ns->ns[r], NULL)))
+			goto fail;
+		ns->created[r] = true;
+		if ((ret = cmd(err, errlen, "ip", "-n", ns->ns[r], "link", "set", "lo", "up", NULL)))
+			goto fail;
+	}
+	for (int l = 0; l < ZC_LINK_NR; l++)
+		if ((ret = setup_link(h, l, err, errlen)))
+			goto fail;
+	ret = cmd(err, errlen, "ip", "-n", ns->ns[ZC_ROLE_SOURCE], "route", "add", "198.18.2.2/32",
+		  "dev", "zc-snk", "src", "198.18.3.1", NULL);
+	if (ret)
+		goto fail;
+	for (int r = 0; r < ZC_ROLE_NR; r++) {
+		if (h->address_set[r] && strcmp(h->address[r], role_addr[r]))
+			note(ns, "[%s] address %s ignored: the netns transport assigns %s",
+			     zc_role_names[r], h->address[r], role_addr[r]);
+		snprintf(h->address[r], sizeof(h->address[r]), "%s", role_addr[r]);
+		snprintf(h->iface[r], sizeof(h->iface[r]), "%s", role_iface[r]);
+	}
+	note(ns, "direct topology: source reaches the sink over its own veth pair (source-sink)");
+	return 0;
+fail:
+	netns_teardown(h);
+	return ret;
+}
+
+static int netns_prefix(const struct zc_host *h, int role, char **argv, int max)
+{
+	if (max < 5)
+		return -E2BIG;
+	argv[0] = "ip";
+	argv[1] = "netns";
+	argv[2] = "exec";
+	argv[3] = (char *)h->netns.ns[role];
+	return 4;
+}
+
+const struct zc_transport zc_transport_netns = {
+	.name = "netns",
+	.setup = netns_setup,
+	.prefix = netns_prefix,
+	.teardown = netns_teardown,
+};

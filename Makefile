@@ -86,3 +86,14 @@ bench-lean: deps
 
 clean:
 	rm -rf build $(BIN)
+
+# --- hosts beyond loopback (issue 6): namespaces, ssh, NIC metadata ---
+# ethtool: veth offloads; openssh: the ssh transport and its test's
+# throwaway sshd; jq: the tests and the side-by-side headline.
+DEB_PKGS += ethtool openssh-client openssh-server jq
+.PHONY: bench-netns
+# workloads/netns.ini on loopback and across network namespaces (root),
+# headline ratios side by side.
+bench-netns: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@bash tests/bench-netns.sh

@@ -413,12 +413,10 @@ int zc_cmd_run(int argc, char **argv)
 	const char *wpath = "workloads/default.ini", *hpath = NULL, *only[32];
 	int nonly = 0, nruns = 0, ret, failed = 0;
 	char err[1024];
-	json_t *cmd = json_array(), *runs;
+	json_t *cmd, *runs;
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	memset(&ov, 0, sizeof(ov));
-	for (int i = 0; i < argc; i++)
-		json_array_append_new(cmd, json_string(argv[i]));
 	for (int i = 1; i < argc; i++) {
 		char key[64], *eq;
 		const char *val;
@@ -498,6 +496,10 @@ int zc_cmd_run(int argc, char **argv)
 		snprintf(v, sizeof(v), "%d.%d", ZC_SCHEMA_MAJOR, ZC_SCHEMA_MINOR);
 		json_object_set_new(c.root, "schema_version", json_string(v));
 	}
+	/* Built here: the usage errors above return without freeing anything. */
+	cmd = json_array();
+	for (int i = 0; i < argc; i++)
+		json_array_append_new(cmd, json_string(argv[i]));
 	json_object_set_new(c.root, "command", cmd);
 	json_object_set_new(c.root, "workload",
 			    json_pack("{s:s,s:s,s:s}", "file", wpath, "name", w.name,

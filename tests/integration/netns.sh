@@ -11,8 +11,8 @@ ip netns del "zcprobe-$$"
 dir=$(mktemp -d)
 pids=
 # Whatever happens, no namespace of ours outlives the test.
-trap 'rm -rf "$dir"; for p in $pids; do for n in $(ip netns list | grep -o "^zcb-$p-[a-z]*"); do ip netns del $n; done; done' EXIT
-ns_of() { ip netns list | grep -c "^zcb-$1-" ; }
+trap 'rm -rf "$dir"; for p in $pids; do for n in $(ip netns list 2>/dev/null | grep -o "^zcb-$p-[a-z]*"); do ip netns del $n; done; done' EXIT
+ns_of() { ip netns list 2>/dev/null | grep -c "^zcb-$1-" ; }
 
 "$ZCBENCH" run workloads/smoke.ini --host hosts/netns.ini --out "$dir/out" \
 	--only proxy-splice --only src-send >"$dir/log" 2>&1 &

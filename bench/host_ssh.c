@@ -117,20 +117,30 @@ static const char *ssh_explain(const struct zc_host *h, int role, int status)
 {
 	static char buf[256];
 
-	if (!h->ssh[role][0] || !WIFEXITED(status) || WEXITSTATUS(status) != 255)
+	if (!h->ssh[role][0] || !WIFEXITED(status))
 		return NULL;
-	snprintf(buf, sizeof(buf), "ssh to %s failed or the connection was lost (exit 255)",
-		 h->ssh[role]);
+	if (WEXITSTATUS(status) == 255)
+		snprintf(buf, sizeof(buf), "ssh to %s: connection failed or lost, or the remote role was killed (exit 255)",
+			 h->ssh[role]);
+	else if (WEXITSTATUS(status) > 128)
+		/* The remote shell reports a role killed by signal N as 128 + N. */
+		snprintf(buf, sizeof(buf), "killed by signal %d on %s (ssh exit %d)",
+			 WEXITSTATUS(status) - 128, h->ssh[role], WEXITSTATUS(status));
+	else
+		return NULL;
 	return buf;
 }
 
 /* Every machine must run the zcbench this controller is: same git sha. */
 static int ssh_setup(struct zc_host *h, char *err, size_t errlen)
 {
-	char want[128];
+	char want[128], *self[] = { "/proc/self/exe", "--version", NULL };
 
-	snprintf(want, sizeof(want), "zcbench %s %s%s", ZC_VERSION, ZC_GIT_SHA,
-		 ZC_GIT_DIRTY ? "-dirty" : "");
+	/* What this binary answers, not this file's idea of it: objects built
+	 * at different commits must not pass for one version. */
+	if (zc_xrun(self, want, sizeof(want)))
+		snprintf(want, sizeof(want), "zcbench %s %s%s", ZC_VERSION, ZC_GIT_SHA,
+			 ZC_GIT_DIRTY ? "-dirty" : "");
 	for (int r = 0; r < ZC_ROLE_NR; r++) {
 		char *cmd[] = { h->exe[r], "--version", NULL }, *argv[48], store[1024], out[512];
 		int n, ret;

@@ -84,6 +84,28 @@ ok=$(jq '[.runs[] | select(.status == "ok" and .verified and .summary.gbps.media
 ver=$(jq -r '.host.roles.sink.remote_version' "$f")
 [ "$ver" = "$("$ZCBENCH" --version)" ] || { echo "FAIL: remote_version '$ver'"; exit 1; }
 
+# A remote role dies mid-run: the run fails and says which role, where.
+"$ZCBENCH" run workloads/smoke.ini --host "$dir/ssh.ini" --out "$dir/die" --only src-send \
+	--duration=4 >"$dir/die.log" 2>&1 &
+run=$!
+descendants() { local p; for p in $(pgrep -P "$1"); do echo "$p"; descendants "$p"; done; }
+victim=
+for i in $(seq 100); do
+	for p in $(descendants "$sshd_pid"); do
+		{ tr '\0' '\n' <"/proc/$p/cmdline"; } 2>/dev/null | grep -qx sink && victim=$p
+	done
+	[ -n "$victim" ] && break
+	sleep 0.05
+done
+[ -n "$victim" ] || { echo "FAIL: remote sink never started"; kill $run; cat "$dir/die.log"; exit 1; }
+sleep 1
+kill -KILL "$victim"
+wait $run
+rc=$?
+reason=$(jq -r '.runs[0].reason' "$dir"/die/*.json)
+[ $rc -eq 1 ] && echo "$reason" | grep -q "sink: ssh to $user@127.0.0.1: .*remote role was killed" ||
+	{ echo "FAIL: remote death: exit $rc, reason '$reason'"; cat "$dir/die.log"; exit 1; }
+
 # Unreachable: a port nobody listens on.
 hostfile 1 "$ZCBENCH" >"$dir/bad.ini"
 "$ZCBENCH" run workloads/smoke.ini --host "$dir/bad.ini" --out "$dir/out2" --only src-send \
@@ -98,4 +120,4 @@ hostfile "$port" /bin/echo >"$dir/ver.ini"
 rc=$?
 [ $rc -eq 1 ] && grep -q "build the same git sha" "$dir/ver.log" ||
 	{ echo "FAIL: version mismatch not refused: exit $rc"; cat "$dir/ver.log"; exit 1; }
-echo "ok: ssh smoke moved verified bytes; unreachable and version mismatch refused"
+echo "ok: ssh smoke moved verified bytes; remote death, unreachable host, version mismatch reported"

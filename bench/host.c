@@ -10,12 +10,14 @@
 #include "nic.h"
 #include "sys.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <numa.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,6 +30,7 @@ static int local_prefix(const struct zc_host *h, int role, char **argv, int max)
 /* A role named by interface only gets that interface's address. */
 static int local_setup(struct zc_host *h, char *err, size_t errlen)
 {
+	zc_host_irqs_reap_stale();
 	for (int r = 0; r < ZC_ROLE_NR; r++) {
 		if (!h->iface[r][0] || h->address_set[r] || h->ssh[r][0])
 			continue;
@@ -465,11 +468,73 @@ static int irq_target(const struct zc_host *h, int dut_cpu, char *why, size_t le
 	return -EOPNOTSUPP;
 }
 
+/*
+ * Pinned affinities are also written to IRQ_STATE_DIR/irq-PID before they
+ * change, so a controller killed by SIGKILL cannot leave them changed for
+ * good: the next run restores them (zc_host_irqs_reap_stale).
+ */
+#define IRQ_STATE_DIR "/run/zcbench"
+
+static void irq_state_path(char *buf, size_t len, long pid)
+{
+	snprintf(buf, len, IRQ_STATE_DIR "/irq-%ld", pid);
+}
+
+static void irq_state_save(const struct zc_host *h)
+{
+	char path[128];
+	FILE *f;
+
+	mkdir(IRQ_STATE_DIR, 0755);
+	irq_state_path(path, sizeof(path), getpid());
+	if (!(f = fopen(path, "we")))
+		return;
+	for (int i = 0; i < h->nirq_saved; i++)
+		fprintf(f, "%d %s\n", h->irq_saved[i].irq, h->irq_saved[i].affinity);
+	fclose(f);
+}
+
+int zc_host_irqs_reap_stale(void)
+{
+	DIR *d = opendir(IRQ_STATE_DIR);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char path[300], comm[64], aff[256], irqpath[64];
+		long pid;
+		int irq;
+		FILE *f;
+
+		if (sscanf(e->d_name, "irq-%ld", &pid) != 1 || pid == getpid())
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+		if (!zc_read_file_trim(path, comm, sizeof(comm)) && !strncmp(comm, "zcbench", 7))
+			continue;
+		snprintf(path, sizeof(path), IRQ_STATE_DIR "/%s", e->d_name);
+		if (!(f = fopen(path, "re")))
+			continue;
+		while (fscanf(f, "%d %255s", &irq, aff) == 2) {
+			snprintf(irqpath, sizeof(irqpath), "/proc/irq/%d/smp_affinity_list", irq);
+			if (!write_str(irqpath, aff))
+				n++;
+		}
+		fclose(f);
+		unlink(path);
+		zc_warn("restored IRQ affinities left pinned by a dead zcbench (pid %ld)", pid);
+	}
+	closedir(d);
+	return n;
+}
+
 void zc_host_irqs_pin(struct zc_host *h, int dut, const struct zc_placement *pl)
 {
 	char buf[IF_NAMESIZE], why[256] = "", cpu_s[16];
 	const char *ifn;
 	int irqs[64], n, target;
+	json_t *list;
 
 	json_decref(h->irq_json);
 	h->irq_json = NULL;
@@ -492,20 +557,35 @@ void zc_host_irqs_pin(struct zc_host *h, int dut, const struct zc_placement *pl)
 	if (target < 0)
 		goto out;
 	snprintf(cpu_s, sizeof(cpu_s), "%d", target);
+	json_object_set_new(h->irq_json, "interface", json_string(ifn));
 	json_object_set_new(h->irq_json, "cpu", json_integer(target));
+	zc_host_irqs_reap_stale();
 	for (int i = 0; i < n && h->nirq_saved < (int)ZC_ARRAY_SIZE(h->irq_saved); i++) {
 		struct zc_irq_save *s = &h->irq_saved[h->nirq_saved];
 		char path[128];
-		int ret;
 
 		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", irqs[i]);
 		if (zc_read_file_trim(path, s->affinity, sizeof(s->affinity)))
 			continue;
 		s->irq = irqs[i];
 		h->nirq_saved++;
-		if ((ret = write_str(path, cpu_s)))
-			snprintf(why, sizeof(why), "irq %d: %s", irqs[i], strerror(-ret));
 	}
+	irq_state_save(h);
+	list = json_array();
+	for (int i = 0; i < h->nirq_saved; i++) {
+		char path[128];
+		int ret;
+
+		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", h->irq_saved[i].irq);
+		/* Some vectors (a virtio config IRQ, managed IRQs) refuse: say which. */
+		ret = write_str(path, cpu_s);
+		json_array_append_new(list, json_pack("{s:i,s:s,s:s*}", "irq", h->irq_saved[i].irq,
+						      "previous_affinity", h->irq_saved[i].affinity,
+						      "error", ret ? strerror(-ret) : NULL));
+		if (ret && !why[0])
+			snprintf(why, sizeof(why), "irq %d: %s", h->irq_saved[i].irq, strerror(-ret));
+	}
+	json_object_set_new(h->irq_json, "irqs", list);
 out:
 	json_object_set_new(h->irq_json, "applied", json_boolean(!why[0]));
 	json_object_set_new(h->irq_json, "note", why[0] ? json_string(why) : json_null());
@@ -520,6 +600,12 @@ void zc_host_irqs_restore(struct zc_host *h)
 		if (write_str(path, h->irq_saved[i].affinity))
 			zc_warn("could not restore IRQ %d affinity to %s", h->irq_saved[i].irq,
 				h->irq_saved[i].affinity);
+	}
+	if (h->nirq_saved) {
+		char path[128];
+
+		irq_state_path(path, sizeof(path), getpid());
+		unlink(path);
 	}
 	h->nirq_saved = 0;
 }

@@ -97,6 +97,8 @@ int zc_host_dut_node(const struct zc_host *h, int dut, char *why, size_t len);
 /* Pin the DUT NIC's IRQs as irq_cpu asks (saving affinities); fills h->irq_json. */
 void zc_host_irqs_pin(struct zc_host *h, int dut, const struct zc_placement *pl);
 void zc_host_irqs_restore(struct zc_host *h);
+/* Affinities left pinned by dead controllers: restored; count. */
+int zc_host_irqs_reap_stale(void);
 
 /* Shared by transports: run argv (no shell), output in out. Exit status or -errno. */
 int zc_xrun(char *const argv[], char *out, size_t outlen);

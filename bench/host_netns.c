@@ -213,6 +213,7 @@ static int netns_setup(struct zc_host *h, char *err, size_t errlen)
 			 "(CAP_SYS_ADMIN); run as root or use hosts/loopback.ini");
 		return -EPERM;
 	}
+	zc_host_irqs_reap_stale();
 	reaped = zc_netns_reap_stale();
 	if (reaped)
 		note(ns, "removed %d stale namespace(s) of dead controllers", reaped);

@@ -141,6 +141,7 @@ static int ssh_setup(struct zc_host *h, char *err, size_t errlen)
 	if (zc_xrun(self, want, sizeof(want)))
 		snprintf(want, sizeof(want), "zcbench %s %s%s", ZC_VERSION, ZC_GIT_SHA,
 			 ZC_GIT_DIRTY ? "-dirty" : "");
+	zc_host_irqs_reap_stale();
 	for (int r = 0; r < ZC_ROLE_NR; r++) {
 		char *cmd[] = { h->exe[r], "--version", NULL }, *argv[48], store[1024], out[512];
 		int n, ret;

@@ -113,13 +113,27 @@ bool zc_nic_is_virtual(const char *ifname)
 	return access(path, F_OK) != 0;
 }
 
+/*
+ * A bus attribute of ifname's device, or of its parent: a virtio NIC's
+ * device is the virtio device, whose PCI function (IRQs, NUMA node) is one
+ * level up. 0 or -errno; path in out.
+ */
+static int dev_attr(const char *ifname, const char *leaf, char *out, size_t len)
+{
+	snprintf(out, len, "/sys/class/net/%s/device/%s", ifname, leaf);
+	if (!access(out, F_OK))
+		return 0;
+	snprintf(out, len, "/sys/class/net/%s/device/../%s", ifname, leaf);
+	return access(out, F_OK) ? -ENOENT : 0;
+}
+
 int zc_nic_numa_node(const char *ifname)
 {
-	char buf[32];
+	char path[256], buf[32];
 	long v;
 
-	if (zc_nic_is_virtual(ifname) || sysfs_str(ifname, "device/numa_node", buf, sizeof(buf)) ||
-	    zc_parse_long(buf, &v))
+	if (zc_nic_is_virtual(ifname) || dev_attr(ifname, "numa_node", path, sizeof(path)) ||
+	    zc_read_file_trim(path, buf, sizeof(buf)) || zc_parse_long(buf, &v))
 		return -1;
 	return (int)v;
 }
@@ -164,15 +178,15 @@ int zc_nic_irqs(const char *ifname, int *irqs, int max)
 	long v;
 	int n = 0;
 
-	snprintf(path, sizeof(path), "/sys/class/net/%s/device/msi_irqs", ifname);
-	if ((d = opendir(path))) {
+	if (!dev_attr(ifname, "msi_irqs", path, sizeof(path)) && (d = opendir(path))) {
 		while ((e = readdir(d)) && n < max)
 			if (!zc_parse_long(e->d_name, &v))
 				irqs[n++] = (int)v;
 		closedir(d);
 		return n;
 	}
-	if (!sysfs_str(ifname, "device/irq", buf, sizeof(buf)) && !zc_parse_long(buf, &v) && v > 0 &&
+	if (!dev_attr(ifname, "irq", path, sizeof(path)) &&
+	    !zc_read_file_trim(path, buf, sizeof(buf)) && !zc_parse_long(buf, &v) && v > 0 &&
 	    max > 0) {
 		irqs[0] = (int)v;
 		return 1;

@@ -653,6 +653,8 @@ json_t *zc_host_json(const struct zc_host *h)
 			if (ns->netem_on[l] && (ns->netem_delay[0] || ns->netem_loss[0]))
 				json_array_append_new(links, json_string(lnames[l]));
 		json_object_set_new(n, "netem_links", links);
+		json_object_set_new(n, "loss_method", ns->loss_method[0] ? json_string(ns->loss_method)
+									 : json_null());
 		json_object_set_new(n, "notes", json_string(ns->notes));
 		json_object_set_new(o, "netns", n);
 	}

@@ -44,7 +44,8 @@ struct zc_netns {
 	bool netem_on[ZC_LINK_NR];	/* which links get the netem qdisc */
 	char ns[ZC_ROLE_NR][64];	/* namespace of each role (proxy: the dut) */
 	bool created[ZC_ROLE_NR];
-	char notes[512];		/* what setup did or could not do */
+	char loss_method[48];		/* "tc netem", or the fallback used */
+	char notes[1024];		/* what setup did or could not do */
 };
 
 struct zc_irq_save {

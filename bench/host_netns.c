@@ -145,6 +145,42 @@ static void note(struct zc_netns *ns, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * Random loss without sch_netem: the statistic match drops packets as they
+ * arrive at the receiving end, which TCP sees as loss on the wire (a drop
+ * in the sender's OUTPUT chain would be a local error instead). Recorded
+ * as the loss method; the rule goes with the namespace.
+ */
+static int loss_by_iptables(struct zc_host *h, int l, char *err, size_t errlen)
+{
+	struct zc_netns *ns = &h->netns;
+	const struct link_def *ld = &links[l];
+	char prob[32], *end;
+	double pct = strtod(ns->netem_loss, &end);
+	int ret;
+
+	if (end == ns->netem_loss || strcmp(end, "%") || pct < 0 || pct > 100) {
+		snprintf(err, errlen, "netns: netem_loss = %s: without sch_netem only a plain "
+			 "percentage (like 2%%) can be emulated", ns->netem_loss);
+		return -EINVAL;
+	}
+	snprintf(prob, sizeof(prob), "%.6f", pct / 100);
+	ret = cmd(err, errlen, "ip", "netns", "exec", ns->ns[ld->b], "iptables", "-w", "-A", "INPUT",
+		  "-i", ld->dev_b, "-m", "statistic", "--mode", "random", "--probability", prob,
+		  "-j", "DROP", NULL);
+	if (ret) {
+		size_t n = strlen(err);
+
+		snprintf(err + n, errlen - n, " (no sch_netem in this kernel, and the iptables "
+			 "statistic match fallback failed too)");
+		return ret;
+	}
+	note(ns, "%s: loss %s by iptables statistic match on %s ingress (kernel has no sch_netem)",
+	     ns->ns[ld->b], ns->netem_loss, ld->dev_b);
+	snprintf(ns->loss_method, sizeof(ns->loss_method), "iptables statistic (no sch_netem)");
+	return 0;
+}
+
 static int setup_link(struct zc_host *h, int l, char *err, size_t errlen)
 {
 	struct zc_netns *ns = &h->netns;
@@ -196,8 +232,15 @@ static int setup_link(struct zc_host *h, int l, char *err, size_t errlen)
 		if (ret && strstr(err, "qdisc kind is unknown")) {
 			size_t n = strlen(err);
 
+			if (!ns->netem_delay[0])
+				return loss_by_iptables(h, l, err, errlen);
 			snprintf(err + n, errlen - n, " (this kernel has no sch_netem: netem "
-				 "delay/loss is unavailable here)");
+				 "delay is unavailable here)");
+		} else if (!ret) {
+			note(ns, "%s: tc netem%s%s%s%s on %s egress", ns->ns[ld->a],
+			     ns->netem_delay[0] ? " delay " : "", ns->netem_delay,
+			     ns->netem_loss[0] ? " loss " : "", ns->netem_loss, ld->dev_a);
+			snprintf(ns->loss_method, sizeof(ns->loss_method), "tc netem");
 		}
 	}
 	return ret;

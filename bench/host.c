@@ -224,6 +224,10 @@ static int hhandler(void *user, const char *section, const char *key, const char
 		if (set_bool(&b, value))
 			BAD("key '%s': '%s' is not on or off", key, value);
 		*(key[1] == 'r' ? &ns->gro : key[1] == 's' && key[0] == 'g' ? &ns->gso : &ns->tso) = b;
+	} else if (role < 0 && !strcmp(key, "rps")) {
+		if (set_bool(&b, value))
+			BAD("key 'rps': '%s' is not on or off", value);
+		ns->rps = b;
 	} else if (role < 0 && !strcmp(key, "queues")) {
 		if (zc_parse_long(value, &n) || n < 1 || n > 64)
 			BAD("key 'queues': '%s' is not a queue count (1..64)", value);
@@ -529,19 +533,17 @@ int zc_host_irqs_reap_stale(void)
 	return n;
 }
 
-void zc_host_irqs_pin(struct zc_host *h, int dut, const struct zc_placement *pl)
+static json_t *irqs_pin(struct zc_host *h, int dut, const struct zc_placement *pl)
 {
 	char buf[IF_NAMESIZE], why[256] = "", cpu_s[16];
 	const char *ifn;
 	int irqs[64], n, target;
-	json_t *list;
+	json_t *list, *o;
 
-	json_decref(h->irq_json);
-	h->irq_json = NULL;
 	if (!h->irq_cpu[0])
-		return;
-	h->irq_json = json_object();
-	json_object_set_new(h->irq_json, "requested", json_string(h->irq_cpu));
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "requested", json_string(h->irq_cpu));
 	ifn = dut_iface(h, dut, buf, sizeof(buf));
 	if (!ifn) {
 		snprintf(why, sizeof(why), "irq_cpu: the DUT's NIC is not known here (name interface =)");
@@ -557,8 +559,8 @@ void zc_host_irqs_pin(struct zc_host *h, int dut, const struct zc_placement *pl)
 	if (target < 0)
 		goto out;
 	snprintf(cpu_s, sizeof(cpu_s), "%d", target);
-	json_object_set_new(h->irq_json, "interface", json_string(ifn));
-	json_object_set_new(h->irq_json, "cpu", json_integer(target));
+	json_object_set_new(o, "interface", json_string(ifn));
+	json_object_set_new(o, "cpu", json_integer(target));
 	zc_host_irqs_reap_stale();
 	for (int i = 0; i < n && h->nirq_saved < (int)ZC_ARRAY_SIZE(h->irq_saved); i++) {
 		struct zc_irq_save *s = &h->irq_saved[h->nirq_saved];
@@ -585,10 +587,23 @@ void zc_host_irqs_pin(struct zc_host *h, int dut, const struct zc_placement *pl)
 		if (ret && !why[0])
 			snprintf(why, sizeof(why), "irq %d: %s", h->irq_saved[i].irq, strerror(-ret));
 	}
-	json_object_set_new(h->irq_json, "irqs", list);
+	json_object_set_new(o, "irqs", list);
 out:
-	json_object_set_new(h->irq_json, "applied", json_boolean(!why[0]));
-	json_object_set_new(h->irq_json, "note", why[0] ? json_string(why) : json_null());
+	json_object_set_new(o, "applied", json_boolean(!why[0]));
+	json_object_set_new(o, "note", why[0] ? json_string(why) : json_null());
+	return o;
+}
+
+void zc_host_run_begin(struct zc_host *h, int dut, const struct zc_placement *pl, json_t *place)
+{
+	json_object_set_new(place, "irqs", irqs_pin(h, dut, pl));
+	if (h->transport->placed)
+		h->transport->placed(h, pl, place);
+}
+
+void zc_host_run_end(struct zc_host *h)
+{
+	zc_host_irqs_restore(h);
 }
 
 void zc_host_irqs_restore(struct zc_host *h)
@@ -645,6 +660,7 @@ json_t *zc_host_json(const struct zc_host *h)
 		json_object_set_new(n, "gso", ns->gso < 0 ? json_null() : json_boolean(ns->gso));
 		json_object_set_new(n, "tso", ns->tso < 0 ? json_null() : json_boolean(ns->tso));
 		json_object_set_new(n, "queues", json_integer(ns->queues ? ns->queues : 1));
+		json_object_set_new(n, "rps", json_boolean(ns->rps));
 		json_object_set_new(n, "netem_delay", ns->netem_delay[0] ? json_string(ns->netem_delay)
 									 : json_null());
 		json_object_set_new(n, "netem_loss", ns->netem_loss[0] ? json_string(ns->netem_loss)

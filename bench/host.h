@@ -28,6 +28,9 @@ struct zc_transport {
 	 */
 	int (*finish)(const struct zc_host *h, int role, char **argv, int first, int n,
 		      char *store, size_t storelen);
+	/* Optional, per run: adapt the place to the roles' CPUs (netns: RPS);
+	 * what it did goes into the run's placement object. */
+	void (*placed)(struct zc_host *h, const struct zc_placement *pl, json_t *place);
 	/* Optional: why a role that exited with this wait status died, or NULL. */
 	const char *(*explain_exit)(const struct zc_host *h, int role, int status);
 	void (*teardown)(struct zc_host *h);	/* idempotent, every exit path */
@@ -39,6 +42,7 @@ struct zc_netns {
 	int mtu;			/* 0: the veth default */
 	int gro, gso, tso;		/* -1 unchanged, 0 off, 1 on */
 	int queues;			/* rx and tx queues per veth, 0: default (1) */
+	int rps;			/* steer each veth's receive work to its role's CPU */
 	char netem_delay[32];		/* tc netem "delay" argument, "" none */
 	char netem_loss[32];		/* tc netem "loss" argument, "" none */
 	bool netem_on[ZC_LINK_NR];	/* which links get the netem qdisc */
@@ -74,7 +78,6 @@ struct zc_host {
 	char irq_cpu[16];		/* "", "same", "sibling", "other-node" or a CPU */
 	struct zc_irq_save irq_saved[64];
 	int nirq_saved;
-	json_t *irq_json;		/* what the last pinning did */
 	struct zc_netns netns;
 	void *priv;
 };
@@ -95,8 +98,13 @@ const char *zc_host_explain_exit(const struct zc_host *h, int role, int status);
  * -EOPNOTSUPP with the reason when placement = remote cannot be honoured.
  */
 int zc_host_dut_node(const struct zc_host *h, int dut, char *why, size_t len);
-/* Pin the DUT NIC's IRQs as irq_cpu asks (saving affinities); fills h->irq_json. */
-void zc_host_irqs_pin(struct zc_host *h, int dut, const struct zc_placement *pl);
+/*
+ * Before one run's samples: pin the DUT NIC's IRQs as irq_cpu asks (saving
+ * the affinities) and let the transport adapt (placed); notes into place.
+ * zc_host_run_end undoes it, on every path.
+ */
+void zc_host_run_begin(struct zc_host *h, int dut, const struct zc_placement *pl, json_t *place);
+void zc_host_run_end(struct zc_host *h);
 void zc_host_irqs_restore(struct zc_host *h);
 /* Affinities left pinned by dead controllers: restored; count. */
 int zc_host_irqs_reap_stale(void);

@@ -17,8 +17,13 @@
  * which the next netns run removes (zc_netns_reap_stale).
  */
 #include "host.h"
+#include "sys.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -289,6 +294,96 @@ fail:
 	return ret;
 }
 
+/* "4" for CPU 2, "1,00000000" for CPU 32: the sysfs CPU mask of one CPU. */
+static void cpu_mask(int cpu, char *buf, size_t len)
+{
+	size_t k = snprintf(buf, len, "%x", 1u << (cpu % 32));
+
+	for (int g = cpu / 32; g > 0 && k < len; g--)
+		k += snprintf(buf + k, len - k, ",00000000");
+}
+
+/*
+ * Write rps_cpus of every rx queue of devs in namespace name. sysfs shows
+ * the namespace of whoever mounted it, so (like `ip netns exec`) a child
+ * enters the namespace with a private mount table and mounts its own /sys.
+ * 0 or -errno.
+ */
+static int write_rps(const char *name, const char *const devs[2], const char *mask, int queues)
+{
+	char path[128];
+	int status, fd;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), NETNS_DIR "/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(fd);
+		return -errno;
+	}
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) || mount("", "/", NULL, MS_SLAVE | MS_REC, NULL) ||
+		    setns(fd, CLONE_NEWNET))
+			_exit(1);
+		umount2("/sys", MNT_DETACH);
+		if (mount(name, "/sys", "sysfs", 0, NULL))
+			_exit(2);
+		for (int d = 0; d < 2; d++) {
+			for (int q = 0; q < queues; q++) {
+				int w;
+
+				snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-%d/rps_cpus",
+					 devs[d], q);
+				w = open(path, O_WRONLY | O_CLOEXEC);
+				if (w < 0 || write(w, mask, strlen(mask)) < 0)
+					_exit(3);
+				close(w);
+			}
+		}
+		_exit(0);
+	}
+	close(fd);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
+}
+
+/*
+ * veth has no IRQ: the receiving side's softirq runs on the sending CPU
+ * (netif_rx / NAPI scheduled where veth_xmit ran), which folds receive work
+ * onto the sender's core as loopback does. rps = on steers each namespace's
+ * receive processing to its own role's CPU, as a NIC's IRQ on the receiving
+ * machine would: each role's core then carries its own stack.
+ */
+static void netns_placed(struct zc_host *h, const struct zc_placement *pl, json_t *place)
+{
+	static const char *const devs[ZC_ROLE_NR][2] = {
+		{ "zc-dut", "zc-snk" }, { "zc-src", "zc-snk" }, { "zc-dut", "zc-src" },
+	};
+	json_t *o;
+
+	if (!h->netns.rps) {
+		json_object_set_new(place, "rps", json_string("off: receive work runs on the sender's CPU"));
+		return;
+	}
+	o = json_object();
+	for (int r = 0; r < ZC_ROLE_NR; r++) {
+		char mask[600];
+		int ret;
+
+		cpu_mask(pl->cpu[r], mask, sizeof(mask));
+		ret = write_rps(h->netns.ns[r], devs[r], mask, h->netns.queues ? h->netns.queues : 1);
+		json_object_set_new(o, zc_role_names[r],
+				    ret ? json_sprintf("failed: %s", strerror(-ret))
+					: json_sprintf("cpu %d (mask %s)", pl->cpu[r], mask));
+	}
+	json_object_set_new(place, "rps", o);
+}
+
 static int netns_prefix(const struct zc_host *h, int role, char **argv, int max)
 {
 	if (max < 5)
@@ -304,5 +399,6 @@ const struct zc_transport zc_transport_netns = {
 	.name = "netns",
 	.setup = netns_setup,
 	.prefix = netns_prefix,
+	.placed = netns_placed,
 	.teardown = netns_teardown,
 };

@@ -330,9 +330,8 @@ static json_t *do_run(struct ctl *c, const struct zc_cfg *cfg, int idx, int tota
 	json_object_set_new(place, "note", json_string(pl.note));
 	json_object_set_new(place, "policy", json_string(place_why));
 	json_object_set_new(place, "dut_numa_node_wanted", json_integer(dut_node));
-	zc_host_irqs_pin(&c->host, dut, &pl);
-	json_object_set_new(place, "irqs", c->host.irq_json ? json_incref(c->host.irq_json)
-							    : json_null());
+	/* IRQ pinning, RPS steering ...: what the host does for this placement. */
+	zc_host_run_begin(&c->host, dut, &pl, place);
 	json_object_set_new(run, "placement", place);
 	json_object_set_new(run, "samples", samples);
 	for (long rep = 0; rep < cfg->repetitions && !zc_interrupted; rep++) {
@@ -353,7 +352,7 @@ static json_t *do_run(struct ctl *c, const struct zc_cfg *cfg, int idx, int tota
 		if (!strcmp(st, "unavailable") || !strcmp(st, "interrupted"))
 			break;
 	}
-	zc_host_irqs_restore(&c->host);
+	zc_host_run_end(&c->host);
 	if (!strcmp(status, "failed") && nok)
 		status = "partial";
 	json_object_set_new(run, "status", json_string(status));
@@ -546,7 +545,6 @@ int zc_cmd_run(int argc, char **argv)
 	ret = save(&c, zc_interrupted ? "interrupted" : "complete");
 	if (c.host.transport->teardown)
 		c.host.transport->teardown(&c.host);
-	json_decref(c.host.irq_json);
 	zc_print_table(stdout, runs);
 	zc_print_headline(stdout, json_object_get(c.root, "headline"));
 	printf("\nresults: %s%s\n", c.path, zc_interrupted ? " (interrupted)" : "");

@@ -165,7 +165,14 @@ static int parse_args(int argc, char **argv, struct zc_role_args *ra)
 		}
 		if (!strcmp(key, "cpu")) {
 			long c;
+			struct zc_placement pl;
 
+			/* auto: a role on another machine places itself there, as the
+			 * controller would here (its last physical core). */
+			if (!strcmp(val, "auto")) {
+				ra->cpu = zc_place(ra->role, NULL, &pl) ? -1 : pl.cpu[ra->role];
+				continue;
+			}
 			if (zc_parse_long(val, &c) || c < -1 || c > 4095) {
 				zc_err("%s: --cpu: '%s' is not a CPU number", argv[1], val);
 				return -EINVAL;

@@ -51,7 +51,10 @@ static int role_argv(struct ctl *c, const struct zc_cfg *cfg, int role, int cpu,
 
 	argv[n++] = c->role_exec[role] ? (char *)c->role_exec[role] : c->host.exe[role];
 	argv[n++] = (char *)zc_role_names[role];
-	snprintf(store[s], 600, "--cpu=%d", cpu);
+	if (c->host.ssh[role][0] && c->host.cpu[role] < 0)
+		snprintf(store[s], 600, "--cpu=auto");	/* this machine's topology is not its */
+	else
+		snprintf(store[s], 600, "--cpu=%d", cpu);
 	argv[n++] = store[s++];
 	snprintf(store[s], 600, "--listen=%s", c->host.address[role]);
 	argv[n++] = store[s++];
@@ -324,8 +327,11 @@ static json_t *do_run(struct ctl *c, const struct zc_cfg *cfg, int idx, int tota
 	for (int r = 0; r < ZC_ROLE_NR; r++)
 		if (r != ZC_ROLE_PROXY || cfg->topology == ZC_TOPO_PROXY)
 			json_object_set_new(place, zc_role_names[r],
-					    json_pack("{s:i,s:i,s:i}", "cpu", pl.cpu[r], "core",
-						      pl.core[r], "numa_node", pl.node[r]));
+					    c->host.ssh[r][0] && c->host.cpu[r] < 0
+					    ? json_pack("{s:n,s:s}", "cpu", "placed_by",
+							"the role, on its own host (see its report)")
+					    : json_pack("{s:i,s:i,s:i}", "cpu", pl.cpu[r], "core",
+							pl.core[r], "numa_node", pl.node[r]));
 	json_object_set_new(place, "dut_alone", json_boolean(pl.dut_alone));
 	json_object_set_new(place, "note", json_string(pl.note));
 	json_object_set_new(place, "policy", json_string(place_why));

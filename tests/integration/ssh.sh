@@ -81,6 +81,10 @@ f=$(ls "$dir"/out/*.json 2>/dev/null | head -1)
 if [ $rc -ne 0 ] || [ -z "$f" ]; then echo "FAIL: ssh smoke run exit $rc"; cat "$dir/run.log"; exit 1; fi
 ok=$(jq '[.runs[] | select(.status == "ok" and .verified and .summary.gbps.median > 0)] | length' "$f")
 [ "$ok" = 2 ] || { echo "FAIL: expected 2 verified ok runs over ssh, got $ok"; cat "$dir/run.log"; exit 1; }
+# cpu = auto on an ssh role: the role placed itself on its own host.
+jq -e '.runs[1] | (.placement.source.placed_by | test("the role")) and .samples[0].roles.source.cpu >= 0
+	and (.samples[0].roles.source.nics.out.name == "lo") and .summary.gbps_per_core.median > 0' "$f" >/dev/null ||
+	{ echo "FAIL: remote source placement/NIC/per-core figures"; jq '.runs[1].placement' "$f"; exit 1; }
 ver=$(jq -r '.host.roles.sink.remote_version' "$f")
 [ "$ver" = "$("$ZCBENCH" --version)" ] || { echo "FAIL: remote_version '$ver'"; exit 1; }
 

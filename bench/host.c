@@ -641,6 +641,10 @@ json_t *zc_host_json(const struct zc_host *h)
 		json_object_set_new(rj, "interface", h->iface[r][0] ? json_string(h->iface[r])
 								  : json_null());
 		json_object_set_new(rj, "bind_device", json_boolean(h->bind_device[r]));
+		/* A named NIC of this machine, as the controller sees it (the roles
+		 * report the NICs their connections really used). */
+		if (h->iface[r][0] && !h->ssh[r][0] && h->transport != &zc_transport_netns)
+			json_object_set_new(rj, "nic", zc_nic_json(h->iface[r]));
 		if (h->ssh[r][0]) {
 			json_object_set_new(rj, "ssh", json_string(h->ssh[r]));
 			json_object_set_new(rj, "exe", json_string(h->exe[r]));

@@ -33,6 +33,14 @@ nic=$(jq -c '.runs[0].samples[0].roles.proxy.nics | [.in.name, .in.driver, .in.v
 nic=$(jq -c '.runs[1].samples[0].roles.sink.nics.in | [.name, .local_address]' "$f")
 [ "$nic" = '["zc-src","198.18.2.2"]' ] || { echo "FAIL: direct run not over the source-sink link: $nic"; exit 1; }
 
+# The knobs reach the veths: MTU, queues, offloads, as the roles saw them.
+sed 's/^mtu = .*/mtu = 9000/; s/^queues = .*/queues = 2/; s/^gro = .*/gro = off/; s/^tso = .*/tso = off/' \
+	hosts/netns.ini >"$dir/knobs.ini"
+"$ZCBENCH" run workloads/smoke.ini --host "$dir/knobs.ini" --out "$dir/knobs" --only src-send \
+	>"$dir/knobs.log" 2>&1 || { echo "FAIL: knobs run"; cat "$dir/knobs.log"; exit 1; }
+nic=$(jq -c '.runs[0].samples[0].roles.sink.nics.in | [.mtu, .rx_queues, .offloads.gro, .offloads.tso, .offloads.gso]' "$dir"/knobs/*.json)
+[ "$nic" = '[9000,2,false,false,true]' ] || { echo "FAIL: knobs not applied: $nic"; exit 1; }
+
 # Ctrl-C mid-run: interrupted (exit 130), namespaces removed.
 "$ZCBENCH" run workloads/smoke.ini --host hosts/netns.ini --out "$dir/int" --duration=5 \
 	--only src-send >"$dir/int.log" 2>&1 &

@@ -294,7 +294,12 @@ int zc_host_load(const char *path, struct zc_host *h, char *err, size_t errlen)
 				 path, zc_role_names[r], h->ssh[r]);
 			return -EINVAL;
 		}
-		if (h->bind_device[r] && !h->iface[r][0] && h->transport != &zc_transport_netns) {
+		if (h->bind_device[r] && h->transport == &zc_transport_netns) {
+			snprintf(err, errlen, "%s: [%s] bind_device: the netns transport routes each "
+				 "role over its own veth already", path, zc_role_names[r]);
+			return -EINVAL;
+		}
+		if (h->bind_device[r] && !h->iface[r][0]) {
 			snprintf(err, errlen, "%s: [%s] bind_device = yes needs interface = NAME",
 				 path, zc_role_names[r]);
 			return -EINVAL;
@@ -346,6 +351,10 @@ int zc_xrun(char *const argv[], char *out, size_t outlen)
 	}
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_RDONLY);
+
+		/* Out of the terminal's process group: a Ctrl-C is the controller's
+		 * to handle, and must not kill the `ip netns del` of its teardown. */
+		setpgid(0, 0);
 
 		dup2(devnull, 0);
 		dup2(pfd[1], 1);

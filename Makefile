@@ -6,7 +6,7 @@ PKGS      := liburing numa hwloc jansson inih
 TEST_PKGS := cmocka
 # Debian packages behind every library and tool the build and tests use.
 DEB_PKGS  := build-essential pkg-config liburing-dev libnuma-dev libhwloc-dev \
-             libjansson-dev libinih-dev libcmocka-dev libbpf-dev iproute2 procps
+             libjansson-dev libinih-dev libcmocka-dev libbpf-dev iproute2 procps jq
 
 CC       ?= cc
 OPT      ?= -O2 -g
@@ -86,6 +86,26 @@ bench-lean: deps
 
 clean:
 	rm -rf build $(BIN)
+
+# ---- kernel fingerprint and before/after (issue 3) ----
+# jq reads results files in tests; setpriv (util-linux) runs the probe as nobody.
+DEB_PKGS += jq util-linux
+BA_STAMP := $(shell date +%Y%m%dT%H%M%S)
+BA_OUT ?= results/before-after-$(BA_STAMP)
+.PHONY: probe before-after
+
+probe: $(BIN)
+	$(BIN) probe
+
+# Each patched path against its emulated after-mode (~4 min), the pipe-only
+# regression patterns (~30 s), then the table, even when a run failed (its
+# row is missing and the run table above says why). Results stay in $(BA_OUT).
+before-after: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	-$(BIN) run workloads/before-after.ini --out $(BA_OUT)
+	-$(BIN) pipebench --out $(BA_OUT)
+	@echo
+	$(BIN) before-after $(BA_OUT)/*.json
 
 # --- hosts beyond loopback (issue 6): namespaces, ssh, NIC metadata ---
 # ethtool: veth offloads; openssh: the ssh transport and its test's

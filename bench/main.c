@@ -4,6 +4,7 @@
 #include "cfg.h"
 #include "commands.h"
 #include "mode.h"
+#include "probe.h"
 #include "role.h"
 #include "run.h"
 

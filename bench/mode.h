@@ -49,6 +49,12 @@ struct zc_mode {
 	int (*setup)(struct zc_io *io);		/* 0 or -errno */
 	/* Move data until *io->stop: 0 on stop, 1 on EOF, -errno on error. */
 	int (*pump)(struct zc_io *io);
+	/*
+	 * One step of the same data path, for zcbench probe (probe.c): move up
+	 * to one chunk from the mode's source into io->out_fd, which the probe
+	 * makes a pipe. Bytes moved or -errno. NULL: the probe skips the mode.
+	 */
+	ssize_t (*probe_step)(struct zc_io *io);
 	void (*teardown)(struct zc_io *io);
 };
 
@@ -71,6 +77,8 @@ void zc_pipe_close(int *r, int *w);
 int zc_pipe_drain(struct zc_io *io);
 /* Generic source pump: fill(io) puts bytes into io->pipe_w, then drain. */
 int zc_pipe_source_pump(struct zc_io *io, ssize_t (*fill)(struct zc_io *io));
+/* One fill then drain, as one turn of zc_pipe_source_pump: bytes or -errno. */
+ssize_t zc_pipe_source_step(struct zc_io *io, ssize_t (*fill)(struct zc_io *io));
 void zc_io_teardown_pipes(struct zc_io *io);
 /* Create the payload file in cfg->file_dir (unlinked at once). */
 int zc_payload_file(struct zc_io *io);

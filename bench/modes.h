@@ -16,6 +16,11 @@
 	X(copy)			\
 	X(splice)		\
 	X(recv)			\
-	X(splice_null)
+	X(splice_null)		\
+	X(vmsplice_as_writev)	\
+	X(tee_as_writev)	\
+	X(sendfile_as_copy)	\
+	X(sendfile_bounce)	\
+	X(splice_as_copy)
 
 #endif

@@ -22,7 +22,9 @@ printf '[host]\nname = irq\nirq_cpu = same\n[proxy]\ninterface = %s\naddress = 1
 "$ZCBENCH" run workloads/smoke.ini --host "$dir/h.ini" --out "$dir/out" --only proxy-copy \
 	--duration=2 >"$dir/log" 2>&1 &
 pid=$!
-sleep 1
+# Pinned when the run starts (after setup and metadata): wait for the state file.
+for i in $(seq 100); do [ -e /run/zcbench/irq-$pid ] && break; sleep 0.05; done
+sleep 0.2
 during=$(affs)
 wait $pid || { echo "FAIL: run exit $?"; cat "$dir/log"; exit 1; }
 after=$(affs)
@@ -35,7 +37,8 @@ n=$(jq '.runs[0].placement.irqs.irqs | map(select(.error == null)) | length' "$d
 "$ZCBENCH" run workloads/smoke.ini --host "$dir/h.ini" --out "$dir/kill" --only proxy-copy \
 	--duration=3 >"$dir/kill.log" 2>&1 &
 pid=$!
-sleep 1
+for i in $(seq 100); do [ -e /run/zcbench/irq-$pid ] && break; sleep 0.05; done
+sleep 0.2
 kill -KILL $pid
 wait $pid 2>/dev/null
 "$ZCBENCH" run workloads/smoke.ini --host "$dir/h.ini" --out "$dir/next" --only proxy-copy \

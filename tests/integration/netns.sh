@@ -48,10 +48,15 @@ pid=$!
 pids="$pids $pid"
 for i in $(seq 100); do [ "$(ns_of $pid)" = 3 ] && break; sleep 0.05; done
 [ "$(ns_of $pid)" = 3 ] || { echo "FAIL: namespaces of $pid never appeared"; cat "$dir/int.log"; exit 1; }
-sleep 0.5
-# rps = on in hosts/netns.ini: the sink's receive work is steered to its CPU.
-rps=$(ip netns exec "zcb-$pid-snk" cat /sys/class/net/zc-src/queues/rx-0/rps_cpus 2>&1)
+# rps = on in hosts/netns.ini: the sink's receive work is steered to its CPU
+# (set when the run starts, after setup and metadata: poll).
+for i in $(seq 100); do
+	rps=$(ip netns exec "zcb-$pid-snk" cat /sys/class/net/zc-src/queues/rx-0/rps_cpus 2>&1)
+	case $rps in *[1-9a-f]*) break ;; esac
+	sleep 0.05
+done
 case $rps in *[1-9a-f]*) ;; *) echo "FAIL: sink's rps_cpus is '$rps'"; kill $pid; exit 1 ;; esac
+sleep 0.3
 kill -INT $pid
 wait $pid
 rc=$?

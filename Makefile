@@ -75,6 +75,21 @@ check: deps
 check-unit: $(UNITS)
 	@bash tests/run.sh $(UNITS)
 
+# --- compare / report / export / plots (issue 5) ---
+# GSL: t and normal distributions for the significance tests, MT19937 for
+# the fixed-seed bootstrap. gnuplot-nox draws the plots, chromium checks the
+# dashboard page in the integration test; python3 checks export shapes.
+PKGS     += gsl
+DEB_PKGS += libgsl-dev gnuplot-nox chromium python3
+PLOT_OUT ?= plots/out
+# Every results file; the stored fixtures when there are none yet.
+PLOT_INPUT ?= $(or $(wildcard results/*.json),$(wildcard results/fixtures/*.json))
+
+.PHONY: plots
+plots: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	$(BIN) plot --out $(PLOT_OUT) $(PLOT_INPUT)
+
 bench: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	$(BIN) run workloads/default.ini

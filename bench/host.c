@@ -536,6 +536,7 @@ int zc_host_irqs_reap_stale(void)
 		}
 		fclose(f);
 		unlink(path);
+		rmdir(IRQ_STATE_DIR);
 		zc_warn("restored IRQ affinities left pinned by a dead zcbench (pid %ld)", pid);
 	}
 	closedir(d);
@@ -630,6 +631,7 @@ void zc_host_irqs_restore(struct zc_host *h)
 
 		irq_state_path(path, sizeof(path), getpid());
 		unlink(path);
+		rmdir(IRQ_STATE_DIR);	/* only when no other run's state is in it */
 	}
 	h->nirq_saved = 0;
 }

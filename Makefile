@@ -121,3 +121,15 @@ before-after: deps
 	-$(BIN) pipebench --out $(BA_OUT)
 	@echo
 	$(BIN) before-after $(BA_OUT)/*.json
+
+# --- hosts beyond loopback (issue 6): namespaces, ssh, NIC metadata ---
+# ethtool: veth offloads; openssh: the ssh transport and its test's
+# throwaway sshd; jq: the tests and the side-by-side headline; iptables:
+# netem_loss where the kernel has no sch_netem.
+DEB_PKGS += ethtool openssh-client openssh-server jq iptables
+.PHONY: bench-netns
+# workloads/netns.ini on loopback and across network namespaces (root),
+# headline ratios side by side.
+bench-netns: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@bash tests/bench-netns.sh

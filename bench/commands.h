@@ -9,6 +9,10 @@
 
 #define ZC_COMMANDS(X)                                                              \
 	X("run", zc_cmd_run, "run a workload: start roles, measure, write results/")   \
+	X("compare", zc_cmd_compare, "A/B table (lkp or mmtests layout), regression gate") \
+	X("report", zc_cmd_report, "headline ratios with bootstrap CIs, fingerprints") \
+	X("export", zc_cmd_export, "results as csv, bmf (Bencher), prometheus, gab")   \
+	X("plot", zc_cmd_plot, "gnuplot pictures and the HTML dashboard")             \
 	X("list", zc_cmd_list, "list every mode, with why it is unavailable here")     \
 	X("source", zc_role_main, "role: generate payload (started by run)")           \
 	X("proxy", zc_role_main, "role: forward payload, the device under test")       \

@@ -7,6 +7,7 @@
 #include "probe.h"
 #include "role.h"
 #include "run.h"
+#include "report.h"
 
 #include <string.h>
 

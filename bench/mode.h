@@ -11,6 +11,8 @@
 
 #include <sys/types.h>
 
+struct json_t;
+
 #define ZC_MODE_VERIFIES	0x01	/* sink: checks every byte */
 #define ZC_MODE_EMULATED	0x02	/* emulates a patched kernel's behaviour */
 #define ZC_MODE_STATIC_CHUNK	0x04	/* source re-sends one chunk: period = chunk */
@@ -37,6 +39,12 @@ struct zc_io {
 	uint64_t calls;			/* data syscalls issued */
 	uint64_t mismatch_off;		/* UINT64_MAX: none */
 	bool verified;
+	/*
+	 * Added by the uring branch: figures only this mode knows (msg-zerocopy's
+	 * copied fraction, io_uring enters...), a jansson object the mode builds
+	 * by teardown; the role puts it in its report as "mode_report".
+	 */
+	struct json_t *mode_report;
 };
 
 struct zc_mode {

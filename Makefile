@@ -28,6 +28,10 @@ UNIT_SRCS:= $(wildcard tests/unit/test_*.c)
 UNITS    := $(UNIT_SRCS:tests/unit/%.c=build/tests/%)
 SAN_UNITS:= $(UNIT_SRCS:tests/unit/%.c=build/asan-tests/%)
 HDRS     := $(wildcard bench/*.h)
+# Rewritten only when the sha or dirty flag changes, so every object that
+# embeds them is rebuilt then and one binary never mixes two shas.
+VERSION_STAMP := build/version.stamp
+$(shell mkdir -p build; v='$(GIT_SHA) $(GIT_DIRTY)'; [ "$$(cat $(VERSION_STAMP) 2>/dev/null)" = "$$v" ] || echo "$$v" > $(VERSION_STAMP))
 
 BIN      := bench/zcbench
 SAN_BIN  := build/asan/zcbench
@@ -39,11 +43,11 @@ all: $(BIN)
 deps:
 	@bash tests/deps.sh $(DEB_PKGS)
 
-build/obj/%.o: bench/%.c $(HDRS)
+build/obj/%.o: bench/%.c $(HDRS) $(VERSION_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-build/asan/%.o: bench/%.c $(HDRS)
+build/asan/%.o: bench/%.c $(HDRS) $(VERSION_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 

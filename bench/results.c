@@ -252,6 +252,9 @@ static const struct ratio_def ratio_defs[] = {
 	{ "vmsplice-gift/send source", "direct", "source", "vmsplice-gift", "send" },
 	{ "sendfile/send source", "direct", "source", "sendfile", "send" },
 	{ "splice-file/send source", "direct", "source", "splice-file", "send" },
+	{ "msg-zerocopy/send source", "direct", "source", "msg-zerocopy", "send" },
+	{ "uring-send-zc/send source", "direct", "source", "uring-send-zc", "send" },
+	{ "uring-splice/copy proxy", "proxy", "proxy", "uring-splice", "copy" },
 };
 
 /* Same key as run but with role's mode replaced by mode. */

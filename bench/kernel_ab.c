@@ -555,11 +555,11 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 	if (!failed) {
 		compared = run_compare(outdir, !strcmp(accel, "tcg"), res[0].results, res[1].results);
 	} else {
-		printf("comparison skipped: %s%s%s%s%s\n", res[0].ok ? "" : "base failed (",
-		       res[0].ok ? "" : res[0].reason, res[0].ok ? "" : ") ",
-		       res[1].ok ? "" : "new failed (", res[1].ok ? "" : res[1].reason);
-		if (!res[1].ok)
-			fputs(")\n", stdout);
+		printf("comparison skipped, a side failed (its console log is kept):\n");
+		for (int s = 0; s < 2; s++)
+			if (!res[s].ok)
+				printf("  %s: %s\n      console: %s/console.log\n", names[s],
+				       res[s].reason, dirs[s]);
 	}
 	json_object_set_new(summary, "compared", json_boolean(compared));
 	{

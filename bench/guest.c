@@ -687,8 +687,7 @@ static void qemu_argv(const struct zc_guest_opts *o, const char *cpio, const cha
 	argv[n++] = (char *)cpio;
 	argv[n++] = "-append";
 	/* panic=-1 + -no-reboot: a panicking guest makes qemu exit at once. */
-	snprintf(store[s], sizeof(store[s]), "console=ttyS0 panic=-1 oops=panic rdinit=/init "
-		 "loglevel=4%s%s", o->append ? " " : "", o->append ? o->append : "");
+	snprintf(store[s], sizeof(store[s]), "console=ttyS0 panic=-1 oops=panic rdinit=/init%s%s", o->append ? " " : "", o->append ? o->append : "");
 	argv[n++] = store[s++];
 	argv[n++] = "-chardev";
 	snprintf(store[s], sizeof(store[s]), "file,id=con,path=%s", console);

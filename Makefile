@@ -6,7 +6,7 @@ PKGS      := liburing numa hwloc jansson inih
 TEST_PKGS := cmocka
 # Debian packages behind every library and tool the build and tests use.
 DEB_PKGS  := build-essential pkg-config liburing-dev libnuma-dev libhwloc-dev \
-             libjansson-dev libinih-dev libcmocka-dev libbpf-dev iproute2 procps
+             libjansson-dev libinih-dev libcmocka-dev libbpf-dev iproute2 procps jq
 
 CC       ?= cc
 OPT      ?= -O2 -g

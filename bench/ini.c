@@ -5,6 +5,13 @@
 #include <ini.h>
 #include <stdio.h>
 
+static int section_line; /* header line of the section being parsed */
+
+int zc_ini_section_line(void)
+{
+	return section_line;
+}
+
 struct lines {
 	FILE *f;
 	int line;
@@ -18,8 +25,15 @@ static char *reader(char *str, int num, void *stream)
 	struct lines *l = stream;
 	char *s = fgets(str, num, l->f);
 
-	if (s)
+	if (s) {
+		const char *p = s;
+
 		l->line++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '[')
+			section_line = l->line;
+	}
 	return s;
 }
 
@@ -35,6 +49,7 @@ int zc_ini_parse(const char *path, zc_ini_handler handler, void *user)
 	struct lines l = { .handler = handler, .user = user };
 	int ret;
 
+	section_line = 0;
 	l.f = fopen(path, "re");
 	if (!l.f)
 		return -errno;

@@ -10,5 +10,7 @@
 typedef int (*zc_ini_handler)(void *user, const char *section, const char *key,
 			      const char *value, int line);
 int zc_ini_parse(const char *path, zc_ini_handler handler, void *user);
+/* In a handler: the line of the current [section] header (0 before any). */
+int zc_ini_section_line(void);
 
 #endif

@@ -158,8 +158,10 @@ int zc_children_wait(struct zc_child **c, int n, double deadline)
 
 void zc_child_kill(struct zc_child *c)
 {
-	if (c->pid > 0 && !c->reaped)
+	if (c->pid > 0 && !c->reaped) {
+		c->killed = true;
 		kill(-c->pid, SIGKILL);
+	}
 }
 
 void zc_child_reap(struct zc_child *c)

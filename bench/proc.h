@@ -15,6 +15,7 @@ struct zc_child {
 	bool eof;
 	int status;		/* waitpid status once reaped */
 	bool reaped;
+	bool killed;		/* by the controller, not by something else */
 };
 
 /* Start argv[0] with stdin/stdout on pipes, in its own process group,

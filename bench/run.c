@@ -97,7 +97,7 @@ static void set_num(json_t *o, const char *k, double v)
 }
 
 /* The figures of one sample, from the role reports (DESIGN.md, Measuring). */
-static void derive(json_t *sample, int dut)
+static void derive(json_t *sample, int dut, double duration_s)
 {
 	json_t *roles = json_object_get(sample, "roles");
 	json_t *sink = json_object_get(json_object_get(roles, "sink"), "window");
@@ -105,7 +105,15 @@ static void derive(json_t *sample, int dut)
 	double win = num(sink, "window_s"), bytes = num(sink, "bytes");
 	double dwin = num(d, "window_s"), dbytes = num(d, "bytes"), busy = num(d, "busy_s");
 	double gbps = bytes * 8 / win / 1e9;
-	double cores = busy / dwin;
+	double cores;
+
+	if (!d) {
+		/* A foreign DUT reports nothing: use the controller's view. */
+		dwin = duration_s;
+		busy = num(sample, "controller_dut_busy_s");
+		dbytes = bytes;
+	}
+	cores = busy / dwin;
 	double proc = (num(d, "rusage_user_s") + num(d, "rusage_sys_s")) / dwin;
 
 	set_num(sample, "gbps", gbps);
@@ -138,11 +146,13 @@ static json_t *run_sample(struct ctl *c, const struct zc_cfg *cfg, int rep,
 	static struct zc_child kids[ZC_ROLE_NR];
 	struct zc_child *live[ZC_ROLE_NR];
 	int order[] = { ZC_ROLE_SINK, ZC_ROLE_PROXY, ZC_ROLE_SOURCE }, nlive = 0;
-	bool spawned[ZC_ROLE_NR] = { 0 }, killed = false;
+	bool spawned[ZC_ROLE_NR] = { 0 };
 	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
 	json_t *sample = json_object(), *roles = json_object();
 	char connect[300] = "", reason[1024] = "", line[256];
-	double deadline;
+	double deadline, t_go;
+	struct zc_cpustat cs0, cs1, csd;
+	bool ctl_ok = false;
 	const char *status = "ok";
 	int ret = 0;
 
@@ -177,8 +187,28 @@ static json_t *run_sample(struct ctl *c, const struct zc_cfg *cfg, int rep,
 	}
 	for (int i = 0; i < nlive; i++)
 		zc_child_send(live[i], "GO\n");
-	deadline = zc_now() + cfg->warmup_s + cfg->duration_s + cfg->tail_s + cfg->timeout_s;
-	ret = zc_children_wait(live, nlive, deadline);
+	t_go = zc_now();
+	/*
+	 * The controller also reads the DUT CPU's /proc/stat at the window
+	 * edges (from its own core): a cross-check of the role's figure, and
+	 * the only figure for a foreign program started with --exec-ROLE.
+	 */
+	ret = zc_children_wait(live, nlive, t_go + cfg->warmup_s);
+	if (ret == -ETIMEDOUT) {
+		ctl_ok = zc_cpustat_read(pl->cpu[dut], &cs0) == 0;
+		ret = zc_children_wait(live, nlive, t_go + cfg->warmup_s + cfg->duration_s);
+		if (ret == -ETIMEDOUT) {
+			ctl_ok &= zc_cpustat_read(pl->cpu[dut], &cs1) == 0;
+			deadline = t_go + cfg->warmup_s + cfg->duration_s + cfg->tail_s + cfg->timeout_s;
+			ret = zc_children_wait(live, nlive, deadline);
+		} else {
+			ctl_ok = false;
+		}
+	}
+	if (ctl_ok) {
+		zc_cpustat_delta(&cs0, &cs1, &csd);
+		json_object_set_new(sample, "controller_dut_busy_s", json_real(zc_cpustat_busy(&csd)));
+	}
 	if (ret == -ETIMEDOUT)
 		snprintf(reason, sizeof(reason), "timed out %.0f s after the window (a role stalled)",
 			 cfg->timeout_s);
@@ -187,49 +217,61 @@ out:
 		status = "interrupted";
 		snprintf(reason, sizeof(reason), "interrupted by a signal");
 	}
-	for (int r = 0; r < ZC_ROLE_NR; r++) {
-		if (spawned[r] && !kids[r].eof) {
+	for (int r = 0; r < ZC_ROLE_NR; r++)
+		if (spawned[r] && !kids[r].eof)
 			zc_child_kill(&kids[r]);
-			killed = true;
-		}
-	}
-	for (int r = 0; r < ZC_ROLE_NR; r++) {
-		json_t *rj;
-		char *nl, desc[128];
-
-		if (!spawned[r])
-			continue;
-		/* What is left after the kill: drain what the role still wrote. */
-		while (!kids[r].eof && zc_child_line(&kids[r], zc_now() + 1, line, sizeof(line)) == 0)
-			;
-		zc_child_reap(&kids[r]);
-		/* The report is the last line that starts with '{'. */
-		nl = NULL;
-		for (char *p = kids[r].buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-			if (*p == '{')
-				nl = p;
-		rj = nl ? json_loads(nl, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
-		zc_child_describe(&kids[r], desc, sizeof(desc));
-		if (!rj) {
-			rj = json_pack("{s:s,s:s}", "status", "lost", "exit", desc);
-		} else {
-			json_object_set_new(rj, "exit", json_string(desc));
-		}
-		if (strcmp(json_string_value(json_object_get(rj, "status")) ?: "", "ok")) {
-			const char *e = json_string_value(json_object_get(rj, "error"));
+	/*
+	 * Blame in order of likely cause: a role that died without a report
+	 * (killed from outside, crashed), then roles that reported an error
+	 * (often the peers of the first), never the ones the controller killed.
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int r = 0; r < ZC_ROLE_NR; r++) {
+			json_t *rj;
+			char *nl, desc[128];
+			const char *e, *st;
 			size_t n = strlen(reason);
-			bool by_us = killed && WIFSIGNALED(kids[r].status) &&
-				     WTERMSIG(kids[r].status) == SIGKILL && !e;
 
-			if (!strcmp(json_string_value(json_object_get(rj, "status")) ?: "", "unavailable"))
+			if (!spawned[r])
+				continue;
+			if (pass == 0) {
+				/* Drain what the role still wrote, then parse its report. */
+				while (!kids[r].eof &&
+				       zc_child_line(&kids[r], zc_now() + 1, line, sizeof(line)) == 0)
+					;
+				zc_child_reap(&kids[r]);
+				/* The report is the last line that starts with '{'. */
+				nl = NULL;
+				for (char *p = kids[r].buf; p && *p;
+				     p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+					if (*p == '{')
+						nl = p;
+				rj = nl ? json_loads(nl, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
+				zc_child_describe(&kids[r], desc, sizeof(desc));
+				if (!rj && c->role_exec[r] && WIFEXITED(kids[r].status) &&
+				    !WEXITSTATUS(kids[r].status))
+					rj = json_pack("{s:s,s:s}", "status", "ok", "foreign",
+						       c->role_exec[r]);
+				if (!rj)
+					rj = json_pack("{s:s}", "status", "lost");
+				json_object_set_new(rj, "exit", json_string(desc));
+				json_object_set_new(roles, zc_role_names[r], rj);
+			}
+			rj = json_object_get(roles, zc_role_names[r]);
+			st = json_string_value(json_object_get(rj, "status")) ?: "lost";
+			e = json_string_value(json_object_get(rj, "error"));
+			if (!strcmp(st, "ok") || (pass == 0) != !strcmp(st, "lost"))
+				continue;
+			if (!strcmp(st, "unavailable"))
 				status = "unavailable";
-			if (!by_us || !reason[0])
-				snprintf(reason + n, sizeof(reason) - n, "%s%s: %s", n ? "; " : "",
-					 zc_role_names[r], e ? e : desc);
-			if (!strcmp(status, "ok"))
+			else if (!strcmp(status, "ok"))
 				status = "failed";
+			if (kids[r].killed && !e)
+				continue;
+			snprintf(reason + n, sizeof(reason) - n, "%s%s: %s", n ? "; " : "",
+				 zc_role_names[r],
+				 e ? e : json_string_value(json_object_get(rj, "exit")));
 		}
-		json_object_set_new(roles, zc_role_names[r], rj);
 	}
 	if (reason[0] && !strcmp(status, "ok"))
 		status = "failed";
@@ -237,7 +279,7 @@ out:
 	json_object_set_new(sample, "reason", reason[0] ? json_string(reason) : json_null());
 	json_object_set_new(sample, "roles", roles);
 	if (!strcmp(status, "ok"))
-		derive(sample, dut);
+		derive(sample, dut, cfg->duration_s);
 	return sample;
 }
 
@@ -391,12 +433,10 @@ int zc_cmd_run(int argc, char **argv)
 	const char *wpath = "workloads/default.ini", *hpath = NULL, *only[32];
 	int nonly = 0, nruns = 0, ret, failed = 0;
 	char err[1024];
-	json_t *cmd = json_array(), *runs;
+	json_t *cmd, *runs;
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	memset(&ov, 0, sizeof(ov));
-	for (int i = 0; i < argc; i++)
-		json_array_append_new(cmd, json_string(argv[i]));
 	for (int i = 1; i < argc; i++) {
 		char key[64], *eq;
 		const char *val;
@@ -465,6 +505,9 @@ int zc_cmd_run(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	cmd = json_array();
+	for (int i = 0; i < argc; i++)
+		json_array_append_new(cmd, json_string(argv[i]));
 	c.root = json_object();
 	json_object_set_new(c.root, "schema", json_string("zcbench-results"));
 	{

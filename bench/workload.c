@@ -54,22 +54,23 @@ static int handler(void *user, const char *section, const char *key, const char 
 		}
 	} else if (!strncmp(section, "run ", 4) && section[4]) {
 		s = w->nsec ? &w->sec[w->nsec - 1] : NULL;
-		if (!s || strcmp(s->name, section + 4)) {
+		if (!s || s->line != zc_ini_section_line()) {
 			for (int i = 0; i < w->nsec; i++)
-				if (!strcmp(w->sec[i].name, section + 4))
+				if (!strcmp(w->sec[i].name, section + 4) &&
+				    (line = zc_ini_section_line()))
 					BAD("section [%s] appears twice", section);
 			if (w->nsec == ZC_RUNS_MAX)
 				BAD("more than %d run sections", ZC_RUNS_MAX);
 			s = &w->sec[w->nsec++];
 			snprintf(s->name, sizeof(s->name), "%s", section + 4);
-			s->line = line;
+			s->line = zc_ini_section_line();
 		}
 	} else {
 		BAD("unknown section [%s] (expected [workload] or [run NAME])", section);
 	}
 	o = zc_opt_find(key);
 	if (!o)
-		BAD("unknown key '%s' in [%s] (zcbench help keys lists them)", key, section);
+		BAD("unknown key '%s' in [%s] (zcbench keys lists them)", key, section);
 	/* Check the value now, so the error names this line. */
 	zc_cfg_defaults(&scratch);
 	if (zc_opt_set(&scratch, o, value, cfgerr, sizeof(cfgerr)))

@@ -1,0 +1,19 @@
+# Shared by the integration tests: sourced, not run.
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+ZCBENCH=${ZCBENCH:-bench/zcbench}
+TMP=$(mktemp -d /tmp/zc-it.XXXXXX)
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$TMP"' EXIT
+FAILS=0
+
+skip() { echo "skip: $*"; exit 77; }
+ok() { echo "ok - $*"; }
+bad() { echo "not ok - $*"; FAILS=$((FAILS + 1)); }
+check() { # check "description" command...
+	local what=$1; shift
+	if "$@"; then ok "$what"; else bad "$what"; fi
+}
+finish() { [ "$FAILS" -eq 0 ] || { echo "$FAILS check(s) failed"; exit 1; }; exit 0; }
+command -v jq >/dev/null || skip "jq missing (make deps installs it)"
+# The one results file a run left in a folder.
+result_in() { ls "$1"/*.json 2>/dev/null | head -n 1; }

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# A role killed mid-run fails its sample, not the file; Ctrl-C keeps what was
+# measured and marks the file interrupted; two invocations side by side do
+# not collide; no role process is left behind.
+. "$(dirname "$0")/lib.sh"
+printf '[workload]\nwarmup = 0.2\nduration = 2\ntail = 0.2\ntimeout = 5\nchunk = 64k\n\n[run p]\ntopology = proxy\nproxy = splice\nrepetitions = 2\n\n[run q]\ntopology = direct\nrepetitions = 1\nduration = 0.5\n' >"$TMP/w.ini"
+
+$ZCBENCH run "$TMP/w.ini" --out "$TMP/k" >"$TMP/kout" 2>&1 &
+ctl=$!
+# Wait for the first proxy role, then kill it mid-window.
+for _ in $(seq 100); do
+	p=$(pgrep -P "$ctl" -f 'zcbench proxy' | head -n1)
+	[ -n "$p" ] && break
+	sleep 0.05
+done
+sleep 0.8
+[ -n "$p" ] && kill -9 "$p"
+wait "$ctl"
+rc=$?
+f=$(result_in "$TMP/k")
+check "kill: found and killed the proxy (pid ${p:-none})" [ -n "$p" ]
+check "kill: controller exit 1 (got $rc)" [ "$rc" -eq 1 ]
+check "kill: results file is valid and complete" [ "$(jq -r .status "$f")" = complete ]
+check "kill: first sample failed, blaming the proxy's death" \
+	jq -e '.runs[0].samples[0].status == "failed" and (.runs[0].samples[0].reason | test("proxy: killed by signal 9"))' "$f"
+check "kill: second sample still measured" jq -e '.runs[0].samples[1].status == "ok" and .runs[0].samples[1].gbps > 0' "$f"
+check "kill: run marked partial" [ "$(jq -r '.runs[0].status' "$f")" = partial ]
+check "kill: later run still ran" [ "$(jq -r '.runs[1].status' "$f")" = ok ]
+
+$ZCBENCH run "$TMP/w.ini" --out "$TMP/i" >"$TMP/iout" 2>&1 &
+ctl=$!
+# Interrupt during run p's second repetition: its first sample is kept.
+sleep 3.4
+kill -INT "$ctl"
+wait "$ctl"
+rc=$?
+f=$(result_in "$TMP/i")
+check "ctrl-c: exit 130 (got $rc)" [ "$rc" -eq 130 ]
+check "ctrl-c: file marked interrupted" [ "$(jq -r .status "$f")" = interrupted ]
+check "ctrl-c: finished sample kept" jq -e '.runs[0].samples[0].status == "ok"' "$f"
+check "ctrl-c: interrupted sample marked" jq -e '.runs[0].samples[-1].status == "interrupted"' "$f"
+sleep 0.2
+check "no role left running" [ -z "$(pgrep -f "zcbench (source|proxy|sink) --cpu" || true)" ]
+
+$ZCBENCH run "$TMP/w.ini" --only q --out "$TMP/a" >"$TMP/aout" 2>&1 &
+a=$!
+$ZCBENCH run "$TMP/w.ini" --only q --out "$TMP/b" >"$TMP/bout" 2>&1
+rb=$?
+wait "$a"
+ra=$?
+check "side by side: both succeed ($ra, $rb)" [ "$ra$rb" = 00 ] || cat "$TMP/aout" "$TMP/bout"
+finish

@@ -84,9 +84,6 @@ bench-lean: deps
 	@$(MAKE) --no-print-directory $(BIN) build/bare_proxy
 	@bash tests/bench-lean.sh
 
-clean:
-	rm -rf build $(BIN)
-
 # --- Kernel A/B in qemu guests (kernel-ab, kernel-build) ---
 # qemu and an initramfs built from busybox + cpio; kmod's depmod indexes the
 # modules of an unpacked kernel package; patch applies kernel-build's series.
@@ -96,3 +93,6 @@ DEB_PKGS += qemu-system-x86 busybox-static cpio kmod patch
 check-guest: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	@ZC_NO_ASAN=1 ZC_TEST_TIMEOUT=900 bash tests/run.sh tests/guest/kernel_ab.sh
+
+clean:
+	rm -rf build $(BIN)

@@ -10,11 +10,11 @@
 #define ZC_COMMANDS(X)                                                              \
 	X("run", zc_cmd_run, "run a workload: start roles, measure, write results/")   \
 	X("list", zc_cmd_list, "list every mode, with why it is unavailable here")     \
+	X("kernel-ab", zc_cmd_kernel_ab, "boot two kernels under qemu, run, compare")  \
+	X("kernel-build", zc_cmd_kernel_build, "build a guest kernel from a tree + patches") \
 	X("source", zc_role_main, "role: generate payload (started by run)")           \
 	X("proxy", zc_role_main, "role: forward payload, the device under test")       \
 	X("sink", zc_role_main, "role: receive and verify payload")                    \
-	X("keys", zc_cmd_keys, "list workload keys / flags with defaults and help")   \
-	X("kernel-ab", zc_cmd_kernel_ab, "boot two kernels under qemu, run, compare")  \
-	X("kernel-build", zc_cmd_kernel_build, "build a guest kernel from a tree + patches")
+	X("keys", zc_cmd_keys, "list workload keys / flags with defaults and help")
 
 #endif

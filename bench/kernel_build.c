@@ -31,14 +31,15 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: zcbench kernel-build --tree DIR [--patches FILE...] --out BZIMAGE\n"
-		"                            [--build DIR] [--jobs N]\n"
+		"                            [--build DIR] [--jobs N] [--config-only]\n"
 		"Build a guest kernel for kernel-ab from a Linux source tree (e.g. Debian's\n"
 		"linux-source-6.12, unpacked): apply the patches in order (git apply in a git\n"
 		"tree, else patch -p1; a patch already applied is skipped, one that does not\n"
 		"apply stops the build), configure x86_64_defconfig + kvm_guest.config +\n"
 		"zcbench's options, build bzImage in the build folder and copy it to --out.\n"
 		"  --build DIR  out-of-tree build folder, reused (default TREE/../zcbench-kbuild)\n"
-		"  --jobs N     make -j (default: online cpus)\n");
+		"  --jobs N     make -j (default: online cpus)\n"
+		"  --config-only  apply and configure, stop before make bzImage (--out unused)\n");
 }
 
 static int run(char *const argv[], const char *cwd, const char *log)
@@ -101,10 +102,10 @@ int zc_cmd_kernel_build(int argc, char **argv)
 	const char *tree = NULL, *out = NULL, *build = NULL, *patches[128];
 	int npatches = 0, ret;
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
-	char tree_abs[PATH_MAX], build_buf[PATH_MAX + 32], log[PATH_MAX + 64], path[PATH_MAX + 64];
+	char tree_abs[PATH_MAX], build_buf[PATH_MAX + 32], build_abs[PATH_MAX], log[PATH_MAX + 64], path[PATH_MAX + 64];
 	char ostr[PATH_MAX + 8], jstr[32];
 	struct stat st;
-	bool git;
+	bool git, config_only = false;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -112,6 +113,10 @@ int zc_cmd_kernel_build(int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			return 0;
+		}
+		if (!strcmp(a, "--config-only")) {
+			config_only = true;
+			continue;
 		}
 		if (!strcmp(a, "--patches")) {
 			while (i + 1 < argc && strncmp(argv[i + 1], "--", 2)) {
@@ -145,7 +150,7 @@ int zc_cmd_kernel_build(int argc, char **argv)
 			return ZC_EXIT_USAGE;
 		}
 	}
-	if (!tree || !out) {
+	if (!tree || (!out && !config_only)) {
 		zc_err("command line: --tree and --out are required");
 		usage(stderr);
 		return ZC_EXIT_USAGE;
@@ -168,11 +173,29 @@ int zc_cmd_kernel_build(int argc, char **argv)
 		zc_err("--build %s: %s", build, strerror(-ret));
 		return ZC_EXIT_USAGE;
 	}
+	/* make -C TREE resolves O= from the tree, patch runs in it: absolute. */
+	if (!realpath(build, build_abs)) {
+		zc_err("--build %s: %s", build, strerror(errno));
+		return ZC_EXIT_USAGE;
+	}
+	build = build_abs;
 	snprintf(log, sizeof(log), "%s/zcbench-build.log", build);
 	{
+		/* git apply only when the tree is the top of its own repository: in
+		 * a subfolder of another one (an unpacked tarball inside a checkout)
+		 * git apply silently skips every path and "succeeds". */
 		char *argv_git[] = { "git", "-C", tree_abs, "rev-parse", "--show-toplevel", NULL };
+		char top[PATH_MAX] = "", top_real[PATH_MAX];
+		char *gl = NULL;
 
-		git = run(argv_git, NULL, "/dev/null") == 0;
+		snprintf(path, sizeof(path), "%s/.zcbench-git-top", build);
+		git = run(argv_git, NULL, path) == 0 && (gl = zc_read_file(path, PATH_MAX - 1, NULL));
+		if (gl) {
+			snprintf(top, sizeof(top), "%.*s", (int)strcspn(gl, "\n"), gl);
+			free(gl);
+		}
+		git = git && realpath(top, top_real) && !strcmp(top_real, tree_abs);
+		unlink(path);
 	}
 	for (int i = 0; i < npatches; i++) {
 		ret = apply_patch(tree_abs, git, patches[i], log);
@@ -231,6 +254,10 @@ int zc_cmd_kernel_build(int argc, char **argv)
 			zc_err("make olddefconfig failed; see %s", log);
 			show_log(log, 20);
 			return ZC_EXIT_FAIL;
+		}
+		if (config_only) {
+			fprintf(stderr, "zcbench: kernel-build: configured %s\n", path);
+			return 0;
 		}
 		fprintf(stderr, "zcbench: kernel-build: make %s bzImage in %s (log: %s)\n", jstr,
 			build, log);

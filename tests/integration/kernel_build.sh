@@ -81,4 +81,27 @@ grep -q '0002-bad.patch does not apply' "$t/o" || fail "no clear message: $(cat 
 grep -qi 'hunk' "$t/o" || fail "the failing hunk is not shown: $(cat "$t/o")"
 [ ! -e "$t/bz" ] || fail "built despite a failed patch"
 grep -q TWO "$tree/fs/splice.c" || fail "tree state changed"
+# A git tree: git apply, and git's own report of the failure.
+command -v git >/dev/null || { echo "ok (git tests skipped: no git)"; exit 0; }
+g=$t/linux-git
+cp -a "$tree" "$g"
+rm -f "$g/fs/splice.c.orig"
+printf 'one\ntwo\nthree\n' > "$g/fs/splice.c"
+git -C "$g" init -q && git -C "$g" add -A &&
+	git -C "$g" -c user.name=t -c user.email=t@t commit -qm base || fail "git init"
+"$Z" kernel-build --tree "$g" --patches "$t/0001-good.patch" --build "$t/bg" --out "$t/bzg" \
+	>"$t/o" 2>&1 || fail "git tree build: $(cat "$t/o")"
+grep -q TWO "$t/bzg" || fail "git tree: patch not applied"
+"$Z" kernel-build --tree "$g" --patches "$t/0002-bad.patch" --build "$t/bg" --out "$t/bzg" \
+	>"$t/o" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q 'does not apply.*git apply' "$t/o" && grep -q 'patch failed' "$t/o" ||
+	fail "git tree bad patch: exit $rc: $(cat "$t/o")"
+# A plain tree inside some other repository (an unpacked tarball under a
+# checkout's ignored build/) is patched with patch -p1: git apply from inside
+# another repository skipped every path and reported success in a worktree.
+mkdir -p "$g/sub" && cp -a "$tree/." "$g/sub/" && printf 'one\ntwo\nthree\n' > "$g/sub/fs/splice.c"
+echo /sub/ > "$g/.gitignore"
+"$Z" kernel-build --tree "$g/sub" --patches "$t/0001-good.patch" --build "$t/bs" --out "$t/bzs" \
+	>"$t/o" 2>&1 || fail "nested tree build: $(cat "$t/o")"
+grep -q TWO "$g/sub/fs/splice.c" || fail "nested tree: patch silently not applied"
 echo "ok"

@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -831,7 +832,10 @@ int zc_guest_run(const struct zc_guest_opts *o, struct zc_guest_result *r)
 	if (!pid) {
 		int fd = open(qlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 
+		/* Own group (a terminal's Ctrl-C reaches us, we stop qemu), and
+		 * no orphaned guest if zcbench itself is killed. */
 		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);
@@ -926,6 +930,7 @@ bool zc_guest_kvm_works(const char *qemu, const char *image, char *why, size_t l
 			NULL };
 
 		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (lfd >= 0) {
 			dup2(lfd, 1);
 			dup2(lfd, 2);

@@ -244,8 +244,10 @@ static void on_signal(int sig)
 	zc_interrupted = 1;
 }
 
-/* The comparison, or why there is none. true when compare printed one. */
-static bool run_compare(const char *outdir, bool tcg, const char *base, const char *new_)
+/* The comparison, or why there is none. true when compare printed one;
+ * its exit code in *rc_out (-1: no compare command). */
+static bool run_compare(const char *outdir, bool tcg, const char *base, const char *new_,
+			int *rc_out)
 {
 	char exe[4096] = { 0 }, raw[4200], txt[4200];
 	char *argv[] = { exe, "compare", (char *)base, (char *)new_, NULL };
@@ -285,6 +287,7 @@ static bool run_compare(const char *outdir, bool tcg, const char *base, const ch
 	}
 	fclose(f);
 	free(out);
+	*rc_out = rc;
 	/* compare exits 1 past its threshold: still a comparison. */
 	return rc == 0 || rc == ZC_EXIT_FAIL;
 }
@@ -317,7 +320,7 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 	const char *outdir = NULL, *names[2] = { "base", "new" };
 	char outbuf[256], moddir[2][4096], version[2][256], err[1024], dirs[2][4096];
 	char **run_args = NULL, why[512] = "";
-	int cpus = 2, host_cpus[256], nhost = -1, nrun = 0, failed = 0;
+	int cpus = 2, host_cpus[256], nhost = -1, nrun = 0, failed = 0, compare_rc = -1;
 	double timeout_s = 900;
 	static struct zc_section ov;
 	static struct zc_workload w;
@@ -571,7 +574,8 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 		fputc('\n', stdout);
 	}
 	if (!failed) {
-		compared = run_compare(outdir, !strcmp(accel, "tcg"), res[0].results, res[1].results);
+		compared = run_compare(outdir, !strcmp(accel, "tcg"), res[0].results, res[1].results,
+				       &compare_rc);
 	} else {
 		printf("comparison skipped, a side failed (its console log is kept):\n");
 		for (int s = 0; s < 2; s++)
@@ -580,6 +584,9 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 				       res[s].reason, dirs[s]);
 	}
 	json_object_set_new(summary, "compared", json_boolean(compared));
+	/* compare's own gate (1: past its threshold), for nightly jobs to read;
+	 * kernel-ab's exit code only says whether both sides came back. */
+	json_object_set_new(summary, "compare_exit", json_integer(compare_rc));
 	{
 		char spath[4200];
 

@@ -75,6 +75,21 @@ check: deps
 check-unit: $(UNITS)
 	@bash tests/run.sh $(UNITS)
 
+# --- compare / report / export / plots (issue 5) ---
+# GSL: t and normal distributions for the significance tests, MT19937 for
+# the fixed-seed bootstrap. gnuplot-nox draws the plots, chromium checks the
+# dashboard page in the integration test; python3 checks export shapes.
+PKGS     += gsl
+DEB_PKGS += libgsl-dev gnuplot-nox chromium python3
+PLOT_OUT ?= plots/out
+# Every results file; the stored fixtures when there are none yet.
+PLOT_INPUT ?= $(or $(wildcard results/*.json),$(wildcard results/fixtures/*.json))
+
+.PHONY: plots
+plots: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	$(BIN) plot --out $(PLOT_OUT) $(PLOT_INPUT)
+
 bench: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	$(BIN) run workloads/default.ini
@@ -98,3 +113,35 @@ check-guest: deps
 
 clean:
 	rm -rf build $(BIN)
+
+# ---- kernel fingerprint and before/after (issue 3) ----
+# jq reads results files in tests; setpriv (util-linux) runs the probe as nobody.
+DEB_PKGS += jq util-linux
+BA_STAMP := $(shell date +%Y%m%dT%H%M%S)
+BA_OUT ?= results/before-after-$(BA_STAMP)
+.PHONY: probe before-after
+
+probe: $(BIN)
+	$(BIN) probe
+
+# Each patched path against its emulated after-mode (~4 min), the pipe-only
+# regression patterns (~30 s), then the table, even when a run failed (its
+# row is missing and the run table above says why). Results stay in $(BA_OUT).
+before-after: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	-$(BIN) run workloads/before-after.ini --out $(BA_OUT)
+	-$(BIN) pipebench --out $(BA_OUT)
+	@echo
+	$(BIN) before-after $(BA_OUT)/*.json
+
+# --- hosts beyond loopback (issue 6): namespaces, ssh, NIC metadata ---
+# ethtool: veth offloads; openssh: the ssh transport and its test's
+# throwaway sshd; jq: the tests and the side-by-side headline; iptables:
+# netem_loss where the kernel has no sch_netem.
+DEB_PKGS += ethtool openssh-client openssh-server jq iptables
+.PHONY: bench-netns
+# workloads/netns.ini on loopback and across network namespaces (root),
+# headline ratios side by side.
+bench-netns: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@bash tests/bench-netns.sh

@@ -9,12 +9,19 @@
 
 #define ZC_COMMANDS(X)                                                              \
 	X("run", zc_cmd_run, "run a workload: start roles, measure, write results/")   \
+	X("compare", zc_cmd_compare, "A/B table (lkp or mmtests layout), regression gate") \
+	X("report", zc_cmd_report, "headline ratios with bootstrap CIs, fingerprints") \
+	X("export", zc_cmd_export, "results as csv, bmf (Bencher), prometheus, gab")   \
+	X("plot", zc_cmd_plot, "gnuplot pictures and the HTML dashboard")             \
 	X("list", zc_cmd_list, "list every mode, with why it is unavailable here")     \
 	X("kernel-ab", zc_cmd_kernel_ab, "boot two kernels under qemu, run, compare")  \
 	X("kernel-build", zc_cmd_kernel_build, "build a guest kernel from a tree + patches") \
 	X("source", zc_role_main, "role: generate payload (started by run)")           \
 	X("proxy", zc_role_main, "role: forward payload, the device under test")       \
 	X("sink", zc_role_main, "role: receive and verify payload")                    \
-	X("keys", zc_cmd_keys, "list workload keys / flags with defaults and help")
+	X("keys", zc_cmd_keys, "list workload keys / flags with defaults and help")    \
+	X("probe", zc_cmd_probe, "kernel fingerprint: is vmsplice/splice zero-copy here?")  \
+	X("pipebench", zc_cmd_pipebench, "pipe-only patterns: stress-ng vm-splice, CRIU dump")   \
+	X("before-after", zc_cmd_before_after, "table: each patched path before vs after")
 
 #endif

@@ -5,8 +5,10 @@
 #include "guest.h"
 #include "commands.h"
 #include "mode.h"
+#include "probe.h"
 #include "role.h"
 #include "run.h"
+#include "report.h"
 
 #include <string.h>
 

@@ -11,6 +11,8 @@
 
 #include <sys/types.h>
 
+struct json_t;
+
 #define ZC_MODE_VERIFIES	0x01	/* sink: checks every byte */
 #define ZC_MODE_EMULATED	0x02	/* emulates a patched kernel's behaviour */
 #define ZC_MODE_STATIC_CHUNK	0x04	/* source re-sends one chunk: period = chunk */
@@ -37,6 +39,12 @@ struct zc_io {
 	uint64_t calls;			/* data syscalls issued */
 	uint64_t mismatch_off;		/* UINT64_MAX: none */
 	bool verified;
+	/*
+	 * Added by the uring branch: figures only this mode knows (msg-zerocopy's
+	 * copied fraction, io_uring enters...), a jansson object the mode builds
+	 * by teardown; the role puts it in its report as "mode_report".
+	 */
+	struct json_t *mode_report;
 };
 
 struct zc_mode {
@@ -49,6 +57,12 @@ struct zc_mode {
 	int (*setup)(struct zc_io *io);		/* 0 or -errno */
 	/* Move data until *io->stop: 0 on stop, 1 on EOF, -errno on error. */
 	int (*pump)(struct zc_io *io);
+	/*
+	 * One step of the same data path, for zcbench probe (probe.c): move up
+	 * to one chunk from the mode's source into io->out_fd, which the probe
+	 * makes a pipe. Bytes moved or -errno. NULL: the probe skips the mode.
+	 */
+	ssize_t (*probe_step)(struct zc_io *io);
 	void (*teardown)(struct zc_io *io);
 };
 
@@ -71,6 +85,8 @@ void zc_pipe_close(int *r, int *w);
 int zc_pipe_drain(struct zc_io *io);
 /* Generic source pump: fill(io) puts bytes into io->pipe_w, then drain. */
 int zc_pipe_source_pump(struct zc_io *io, ssize_t (*fill)(struct zc_io *io));
+/* One fill then drain, as one turn of zc_pipe_source_pump: bytes or -errno. */
+ssize_t zc_pipe_source_step(struct zc_io *io, ssize_t (*fill)(struct zc_io *io));
 void zc_io_teardown_pipes(struct zc_io *io);
 /* Create the payload file in cfg->file_dir (unlinked at once). */
 int zc_payload_file(struct zc_io *io);

@@ -123,6 +123,19 @@ int zc_pipe_source_pump(struct zc_io *io, ssize_t (*fill)(struct zc_io *io))
 	return 0;
 }
 
+ssize_t zc_pipe_source_step(struct zc_io *io, ssize_t (*fill)(struct zc_io *io))
+{
+	ssize_t n = fill(io);
+	int ret;
+
+	io->calls++;
+	if (n < 0)
+		return n;
+	io->pending = n;
+	ret = zc_pipe_drain(io);
+	return ret ? ret : n;
+}
+
 size_t zc_src_len(const struct zc_io *io)
 {
 	uint64_t pos = io->fill_off % io->period;

@@ -24,22 +24,31 @@ static void file_teardown(struct zc_io *io)
 	zc_io_teardown_pipes(io);
 }
 
+/* One sendfile() call: bytes, or -errno (-EIO at an unexpected EOF). */
+static ssize_t sendfile_step(struct zc_io *io)
+{
+	off_t off = io->fill_off % io->period;
+	ssize_t n = sendfile(io->out_fd, io->file_fd, &off, zc_src_len(io));
+
+	io->calls++;
+	if (n < 0)
+		return -errno;
+	if (n == 0)
+		return -EIO;
+	io->fill_off += n;
+	io->bytes += n;
+	return n;
+}
+
 static int sendfile_pump(struct zc_io *io)
 {
 	while (!*io->stop) {
-		off_t off = io->fill_off % io->period;
-		ssize_t n = sendfile(io->out_fd, io->file_fd, &off, zc_src_len(io));
+		ssize_t n = sendfile_step(io);
 
-		io->calls++;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		io->fill_off += n;
-		io->bytes += n;
+		if (n == -EINTR)
+			continue;
+		if (n < 0)
+			return (int)n;
 	}
 	return 0;
 }
@@ -71,6 +80,11 @@ static int splice_file_pump(struct zc_io *io)
 	return zc_pipe_source_pump(io, splice_file_fill);
 }
 
+static ssize_t splice_file_step(struct zc_io *io)
+{
+	return zc_pipe_source_step(io, splice_file_fill);
+}
+
 const struct zc_mode zc_mode_sendfile = {
 	.name = "sendfile",
 	.role = ZC_ROLE_SOURCE,
@@ -78,6 +92,7 @@ const struct zc_mode zc_mode_sendfile = {
 	.summary = "sendfile() from a file in the page cache",
 	.setup = file_setup,
 	.pump = sendfile_pump,
+	.probe_step = sendfile_step,
 	.teardown = file_teardown,
 };
 
@@ -88,5 +103,6 @@ const struct zc_mode zc_mode_splice_file = {
 	.summary = "splice() page-cache file -> pipe -> socket",
 	.setup = splice_file_setup,
 	.pump = splice_file_pump,
+	.probe_step = splice_file_step,
 	.teardown = file_teardown,
 };

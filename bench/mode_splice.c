@@ -98,6 +98,27 @@ static int splice_pump(struct zc_io *io)
 	return 0;
 }
 
+/*
+ * The probe's step: one splice in and one splice out with the pump's flags.
+ * (The pump interleaves them with epoll; the calls are the same.)
+ */
+static ssize_t splice_probe_step(struct zc_io *io)
+{
+	ssize_t n = splice(io->in_fd, NULL, io->pipe_w, NULL, io->cfg->chunk, SPL_FLAGS);
+
+	io->calls++;
+	if (n <= 0)
+		return n < 0 ? -errno : -EIO;
+	io->pending += n;
+	n = splice(io->pipe_r, NULL, io->out_fd, NULL, io->pending, SPL_FLAGS);
+	io->calls++;
+	if (n < 0)
+		return -errno;
+	io->pending -= n;
+	io->bytes += n;
+	return n;
+}
+
 static void splice_teardown(struct zc_io *io)
 {
 	if (io->epfd >= 0)
@@ -112,5 +133,6 @@ const struct zc_mode zc_mode_splice = {
 	.summary = "splice() socket -> pipe -> socket, non-blocking + epoll (HAProxy's way)",
 	.setup = splice_setup,
 	.pump = splice_pump,
+	.probe_step = splice_probe_step,
 	.teardown = splice_teardown,
 };

@@ -6,12 +6,13 @@
  * to the socket. The stream is the chunk repeated, so the period is the chunk.
  */
 #include "mode.h"
+#include "mode_shared.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/uio.h>
 
-static int tee_setup(struct zc_io *io)
+int zc_tee_setup(struct zc_io *io, bool by_writev)
 {
 	uint64_t size = io->cfg->pipe_size > io->cfg->chunk ? io->cfg->pipe_size : io->cfg->chunk;
 	size_t done = 0;
@@ -25,7 +26,7 @@ static int tee_setup(struct zc_io *io)
 		return ret;
 	while (done < io->cfg->chunk) {
 		struct iovec iov = { io->buf + done, io->cfg->chunk - done };
-		ssize_t n = vmsplice(io->aux_w, &iov, 1, 0);
+		ssize_t n = by_writev ? writev(io->aux_w, &iov, 1) : vmsplice(io->aux_w, &iov, 1, 0);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -36,7 +37,12 @@ static int tee_setup(struct zc_io *io)
 	return 0;
 }
 
-static ssize_t tee_fill(struct zc_io *io)
+static int tee_setup(struct zc_io *io)
+{
+	return zc_tee_setup(io, false);
+}
+
+ssize_t zc_tee_fill(struct zc_io *io)
 {
 	ssize_t n = tee(io->aux_r, io->pipe_w, io->cfg->chunk, 0);
 
@@ -53,7 +59,12 @@ static ssize_t tee_fill(struct zc_io *io)
 
 static int tee_pump(struct zc_io *io)
 {
-	return zc_pipe_source_pump(io, tee_fill);
+	return zc_pipe_source_pump(io, zc_tee_fill);
+}
+
+static ssize_t tee_step(struct zc_io *io)
+{
+	return zc_pipe_source_step(io, zc_tee_fill);
 }
 
 const struct zc_mode zc_mode_tee = {
@@ -63,5 +74,6 @@ const struct zc_mode zc_mode_tee = {
 	.summary = "vmsplice() once into a master pipe, tee() per chunk, splice() to socket",
 	.setup = tee_setup,
 	.pump = tee_pump,
+	.probe_step = tee_step,
 	.teardown = zc_io_teardown_pipes,
 };

@@ -51,12 +51,23 @@ static int vms_pump_gift(struct zc_io *io)
 	return zc_pipe_source_pump(io, vms_fill_gift);
 }
 
+static ssize_t vms_step(struct zc_io *io)
+{
+	return zc_pipe_source_step(io, vms_fill);
+}
+
+static ssize_t vms_step_gift(struct zc_io *io)
+{
+	return zc_pipe_source_step(io, vms_fill_gift);
+}
+
 const struct zc_mode zc_mode_vmsplice = {
 	.name = "vmsplice",
 	.role = ZC_ROLE_SOURCE,
 	.summary = "vmsplice() user buffer into a pipe, splice() pipe to socket",
 	.setup = vms_setup,
 	.pump = vms_pump,
+	.probe_step = vms_step,
 	.teardown = zc_io_teardown_pipes,
 };
 
@@ -67,5 +78,6 @@ const struct zc_mode zc_mode_vmsplice_gift = {
 	.summary = "vmsplice(SPLICE_F_GIFT) of page-aligned chunks, splice() to socket",
 	.setup = vms_setup,
 	.pump = vms_pump_gift,
+	.probe_step = vms_step_gift,
 	.teardown = zc_io_teardown_pipes,
 };

@@ -13,9 +13,20 @@
 	X(tee)			\
 	X(sendfile)		\
 	X(splice_file)		\
+	X(msg_zerocopy)		\
+	X(uring_send)		\
+	X(uring_send_zc)	\
+	X(uring_vmsplice)	\
 	X(copy)			\
 	X(splice)		\
+	X(uring_copy)		\
+	X(uring_splice)		\
 	X(recv)			\
-	X(splice_null)
+	X(splice_null)		\
+	X(vmsplice_as_writev)	\
+	X(tee_as_writev)	\
+	X(sendfile_as_copy)	\
+	X(sendfile_bounce)	\
+	X(splice_as_copy)
 
 #endif

@@ -2,6 +2,7 @@
 #include "net.h"
 
 #include <errno.h>
+#include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -9,6 +10,24 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+static char bind_dev[IF_NAMESIZE];
+
+int zc_net_bind_device(const char *ifname)
+{
+	if (strlen(ifname) >= sizeof(bind_dev))
+		return -EINVAL;
+	snprintf(bind_dev, sizeof(bind_dev), "%s", ifname);
+	return 0;
+}
+
+/* 0 or -errno (EPERM without CAP_NET_RAW on old kernels, ENODEV) */
+static int bind_device(int fd)
+{
+	if (!bind_dev[0])
+		return 0;
+	return setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, bind_dev, strlen(bind_dev)) ? -errno : 0;
+}
 
 static int resolve(const char *addr, int port, struct addrinfo **res)
 {
@@ -34,7 +53,7 @@ int zc_listen(const char *addr, int *port)
 	if (fd < 0)
 		goto err;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 8) ||
+	if (bind_device(fd) || bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 8) ||
 	    getsockname(fd, (struct sockaddr *)&ss, &sl))
 		goto err;
 	freeaddrinfo(ai);
@@ -68,7 +87,7 @@ int zc_connect(const char *addr, int port)
 	if (ret)
 		return ret;
 	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, ai->ai_addr, ai->ai_addrlen)) {
+	if (fd < 0 || bind_device(fd) || connect(fd, ai->ai_addr, ai->ai_addrlen)) {
 		ret = -errno;
 		if (fd >= 0)
 			close(fd);

@@ -4,6 +4,9 @@
 
 #include <stdint.h>
 
+/* Bind every socket zc_listen/zc_connect make from now on to interface
+ * ifname (SO_BINDTODEVICE), as a host file's bind_device asks. 0 or -EINVAL. */
+int zc_net_bind_device(const char *ifname);
 /* Listen on addr with an ephemeral port: the kernel picks it, so two
  * invocations side by side never collide. fd or -errno; port in *port. */
 int zc_listen(const char *addr, int *port);

@@ -15,6 +15,7 @@
 #include "cfg.h"
 #include "mode.h"
 #include "net.h"
+#include "nic.h"
 #include "pattern.h"
 #include "role.h"
 #include "sys.h"
@@ -164,7 +165,14 @@ static int parse_args(int argc, char **argv, struct zc_role_args *ra)
 		}
 		if (!strcmp(key, "cpu")) {
 			long c;
+			struct zc_placement pl;
 
+			/* auto: a role on another machine places itself there, as the
+			 * controller would here (its last physical core). */
+			if (!strcmp(val, "auto")) {
+				ra->cpu = zc_place(ra->role, NULL, &pl) ? -1 : pl.cpu[ra->role];
+				continue;
+			}
 			if (zc_parse_long(val, &c) || c < -1 || c > 4095) {
 				zc_err("%s: --cpu: '%s' is not a CPU number", argv[1], val);
 				return -EINVAL;
@@ -175,6 +183,11 @@ static int parse_args(int argc, char **argv, struct zc_role_args *ra)
 		} else if (!strcmp(key, "connect")) {
 			if (zc_split_hostport(val, ra->connect, sizeof(ra->connect), &ra->port)) {
 				zc_err("%s: --connect: '%s' is not host:port", argv[1], val);
+				return -EINVAL;
+			}
+		} else if (!strcmp(key, "bind-device")) {
+			if (zc_net_bind_device(val)) {
+				zc_err("%s: --bind-device: '%s' is not an interface name", argv[1], val);
 				return -EINVAL;
 			}
 		} else if (!strcmp(key, "mode")) {
@@ -294,6 +307,8 @@ int zc_role_main(int argc, char **argv)
 				return fail(out, "connect", io.out_fd);
 		}
 	}
+	/* The NICs this role's connections use, seen from its own host. */
+	json_object_set_new(out, "nics", zc_nic_of_sockets(io.in_fd, io.out_fd));
 	if (m->setup && (ret = m->setup(&io)))
 		return fail(out, "mode setup", ret);
 	if ((ret = wait_go()))
@@ -325,6 +340,8 @@ int zc_role_main(int argc, char **argv)
 	json_object_set_new(out, "calls_total", json_integer(s2.calls));
 	if (m->teardown)
 		m->teardown(&io);
+	if (io.mode_report)
+		json_object_set_new(out, "mode_report", io.mode_report);
 	if (io.mismatch_off != UINT64_MAX) {
 		char msg[160];
 

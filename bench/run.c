@@ -10,6 +10,7 @@
 #include "host.h"
 #include "meta.h"
 #include "mode.h"
+#include "probe.h"
 #include "proc.h"
 #include "results.h"
 #include "run.h"
@@ -33,6 +34,7 @@ struct ctl {
 	json_t *root;
 	bool tty;
 	const char *role_exec[ZC_ROLE_NR];	/* --exec-ROLE: a foreign program as the role */
+	char quoted[8192];			/* the role command as one string (ssh) */
 };
 
 static void on_signal(int sig)
@@ -41,17 +43,19 @@ static void on_signal(int sig)
 	zc_interrupted = 1;
 }
 
+/* The role's command, then wrapped by the host's transport into out. */
 static int role_argv(struct ctl *c, const struct zc_cfg *cfg, int role, int cpu,
-		     const char *connect, char **argv, char store[][600], int max)
+		     const char *connect, char **out, char store[][600], int max)
 {
-	int n = c->host.transport->prefix(&c->host, role, argv, max);
-	int s = 0;
+	char *argv[64];
+	int n = 0, s = 0;
 
-	if (n < 0)
-		return n;
 	argv[n++] = c->role_exec[role] ? (char *)c->role_exec[role] : c->host.exe[role];
 	argv[n++] = (char *)zc_role_names[role];
-	snprintf(store[s], 600, "--cpu=%d", cpu);
+	if (c->host.ssh[role][0] && c->host.cpu[role] < 0)
+		snprintf(store[s], 600, "--cpu=auto");	/* this machine's topology is not its */
+	else
+		snprintf(store[s], 600, "--cpu=%d", cpu);
 	argv[n++] = store[s++];
 	snprintf(store[s], 600, "--listen=%s", c->host.address[role]);
 	argv[n++] = store[s++];
@@ -80,8 +84,12 @@ static int role_argv(struct ctl *c, const struct zc_cfg *cfg, int role, int cpu,
 	argv[n++] = store[s++];
 	snprintf(store[s], 600, "--file-dir=%s", cfg->file_dir);
 	argv[n++] = store[s++];
+	if (c->host.bind_device[role] && c->host.iface[role][0]) {
+		snprintf(store[s], 600, "--bind-device=%s", c->host.iface[role]);
+		argv[n++] = store[s++];
+	}
 	argv[n] = NULL;
-	return n < max ? n : -E2BIG;
+	return zc_host_argv(&c->host, role, argv, out, max, c->quoted, sizeof(c->quoted));
 }
 
 static double num(json_t *o, const char *k)
@@ -159,7 +167,7 @@ static json_t *run_sample(struct ctl *c, const struct zc_cfg *cfg, int rep,
 	json_object_set_new(sample, "rep", json_integer(rep));
 	for (size_t i = 0; i < ZC_ARRAY_SIZE(order); i++) {
 		int r = order[i], port;
-		char *argv[64], store[16][600];
+		char *argv[64], store[24][600];
 
 		if (r == ZC_ROLE_PROXY && cfg->topology == ZC_TOPO_DIRECT)
 			continue;
@@ -175,9 +183,11 @@ static json_t *run_sample(struct ctl *c, const struct zc_cfg *cfg, int rep,
 		if (ret || sscanf(line, "READY port=%d", &port) != 1) {
 			if (ret == -EINTR)
 				goto out;
-			/* The role said why in its JSON, if it could. */
+			/* The role said why in its JSON report, if it could. */
 			if (!ret)
 				snprintf(kids[r].buf, sizeof(kids[r].buf), "%s\n", line);
+			if (!ret && line[0] == '{')
+				goto out;
 			snprintf(reason, sizeof(reason), "%s: did not get ready (%s)", zc_role_names[r],
 				 ret == -ETIMEDOUT ? "timed out" : ret == -EPIPE ? "exited" : "bad line");
 			goto out;
@@ -195,7 +205,8 @@ static json_t *run_sample(struct ctl *c, const struct zc_cfg *cfg, int rep,
 	 */
 	ret = zc_children_wait(live, nlive, t_go + cfg->warmup_s);
 	if (ret == -ETIMEDOUT) {
-		ctl_ok = zc_cpustat_read(pl->cpu[dut], &cs0) == 0;
+		/* A DUT on another machine: this /proc/stat is not its. */
+		ctl_ok = !c->host.ssh[dut][0] && zc_cpustat_read(pl->cpu[dut], &cs0) == 0;
 		ret = zc_children_wait(live, nlive, t_go + cfg->warmup_s + cfg->duration_s);
 		if (ret == -ETIMEDOUT) {
 			ctl_ok &= zc_cpustat_read(pl->cpu[dut], &cs1) == 0;
@@ -248,6 +259,9 @@ out:
 						nl = p;
 				rj = nl ? json_loads(nl, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
 				zc_child_describe(&kids[r], desc, sizeof(desc));
+				if (zc_host_explain_exit(&c->host, r, kids[r].status))
+					snprintf(desc, sizeof(desc), "%s",
+						 zc_host_explain_exit(&c->host, r, kids[r].status));
 				if (!rj && c->role_exec[r] && WIFEXITED(kids[r].status) &&
 				    !WEXITSTATUS(kids[r].status))
 					rj = json_pack("{s:s,s:s}", "status", "ok", "foreign",
@@ -332,7 +346,8 @@ static json_t *do_run(struct ctl *c, const struct zc_cfg *cfg, int idx, int tota
 	struct zc_placement pl;
 	json_t *run = json_object(), *samples = json_array(), *place;
 	const char *status = "ok";
-	int ret, nok = 0;
+	char place_why[256];
+	int ret, nok = 0, dut_node;
 
 	json_object_set_new(run, "name", json_string(cfg->name));
 	json_object_set_new(run, "key", key_json(cfg));
@@ -340,7 +355,15 @@ static json_t *do_run(struct ctl *c, const struct zc_cfg *cfg, int idx, int tota
 	json_object_set_new(run, "emulated", json_boolean(run_emulated(cfg)));
 	json_object_set_new(run, "verified", json_boolean(sink->flags & ZC_MODE_VERIFIES));
 	json_object_set_new(run, "options", options_json(cfg));
-	ret = zc_place(dut, c->host.cpu, &pl);
+	dut_node = zc_host_dut_node(&c->host, dut, place_why, sizeof(place_why));
+	if (dut_node == -EOPNOTSUPP) {
+		json_object_set_new(run, "status", json_string("unavailable"));
+		json_object_set_new(run, "reason", json_string(place_why));
+		json_object_set_new(run, "samples", samples);
+		json_object_set_new(run, "summary", zc_run_summary(samples));
+		return run;
+	}
+	ret = zc_place_on(dut, c->host.cpu, dut_node, &pl);
 	if (ret) {
 		json_object_set_new(run, "status", json_string("failed"));
 		json_object_set_new(run, "reason", json_string("placement: hwloc found no cores"));
@@ -350,10 +373,17 @@ static json_t *do_run(struct ctl *c, const struct zc_cfg *cfg, int idx, int tota
 	for (int r = 0; r < ZC_ROLE_NR; r++)
 		if (r != ZC_ROLE_PROXY || cfg->topology == ZC_TOPO_PROXY)
 			json_object_set_new(place, zc_role_names[r],
-					    json_pack("{s:i,s:i,s:i}", "cpu", pl.cpu[r], "core",
-						      pl.core[r], "numa_node", pl.node[r]));
+					    c->host.ssh[r][0] && c->host.cpu[r] < 0
+					    ? json_pack("{s:n,s:s}", "cpu", "placed_by",
+							"the role, on its own host (see its report)")
+					    : json_pack("{s:i,s:i,s:i}", "cpu", pl.cpu[r], "core",
+							pl.core[r], "numa_node", pl.node[r]));
 	json_object_set_new(place, "dut_alone", json_boolean(pl.dut_alone));
 	json_object_set_new(place, "note", json_string(pl.note));
+	json_object_set_new(place, "policy", json_string(place_why));
+	json_object_set_new(place, "dut_numa_node_wanted", json_integer(dut_node));
+	/* IRQ pinning, RPS steering ...: what the host does for this placement. */
+	zc_host_run_begin(&c->host, dut, &pl, place);
 	json_object_set_new(run, "placement", place);
 	json_object_set_new(run, "samples", samples);
 	for (long rep = 0; rep < cfg->repetitions && !zc_interrupted; rep++) {
@@ -374,6 +404,7 @@ static json_t *do_run(struct ctl *c, const struct zc_cfg *cfg, int idx, int tota
 		if (!strcmp(st, "unavailable") || !strcmp(st, "interrupted"))
 			break;
 	}
+	zc_host_run_end(&c->host);
 	if (!strcmp(status, "failed") && nok)
 		status = "partial";
 	json_object_set_new(run, "status", json_string(status));
@@ -495,15 +526,18 @@ int zc_cmd_run(int argc, char **argv)
 		zc_err("--out %s: %s", c.outdir, strerror(errno));
 		return ZC_EXIT_USAGE;
 	}
-	if (c.host.transport->setup && c.host.transport->setup(&c.host, err, sizeof(err))) {
-		zc_err("%s", err);
-		return ZC_EXIT_FAIL;
-	}
-	c.tty = isatty(1);
+	/* Signals first: Ctrl-C during setup must still reach the teardown. */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	if (c.host.transport->setup && c.host.transport->setup(&c.host, err, sizeof(err))) {
+		zc_err("%s", err);
+		if (c.host.transport->teardown)
+			c.host.transport->teardown(&c.host);
+		return zc_interrupted ? ZC_EXIT_INTR : ZC_EXIT_FAIL;
+	}
+	c.tty = isatty(1);
 
 	cmd = json_array();
 	for (int i = 0; i < argc; i++)
@@ -526,8 +560,12 @@ int zc_cmd_run(int argc, char **argv)
 	runs = json_array();
 	json_object_set_new(c.root, "runs", runs);
 	results_path(&c, json_object_get(c.root, "meta"));
-	if (save(&c, "running"))
+	if (save(&c, "running")) {
+		if (c.host.transport->teardown)
+			c.host.transport->teardown(&c.host);
+		json_decref(c.root);
 		return ZC_EXIT_FAIL;
+	}
 
 	for (int i = 0; i < w.nruns; i++) {
 		bool take = !nonly;
@@ -560,6 +598,7 @@ int zc_cmd_run(int argc, char **argv)
 		c.host.transport->teardown(&c.host);
 	zc_print_table(stdout, runs);
 	zc_print_headline(stdout, json_object_get(c.root, "headline"));
+	zc_fingerprint_print_brief(stdout, json_object_get(c.root, "fingerprint"));
 	printf("\nresults: %s%s\n", c.path, zc_interrupted ? " (interrupted)" : "");
 	json_decref(c.root);
 	if (zc_interrupted)

@@ -105,8 +105,14 @@ void zc_buf_free(void *p, size_t len)
 
 int zc_place(enum zc_role dut, const int forced[ZC_ROLE_NR], struct zc_placement *p)
 {
+	return zc_place_on(dut, forced, -1, p);
+}
+
+int zc_place_on(enum zc_role dut, const int forced[ZC_ROLE_NR], int dut_node,
+		struct zc_placement *p)
+{
 	hwloc_topology_t topo;
-	int ncores, cpus[256], ncpus = 0, next = 0;
+	int ncores, cpus[256], ncpus = 0, next = 0, dut_core = -1;
 
 	memset(p, 0, sizeof(*p));
 	if (hwloc_topology_init(&topo) || hwloc_topology_load(topo))
@@ -126,8 +132,15 @@ int zc_place(enum zc_role dut, const int forced[ZC_ROLE_NR], struct zc_placement
 	p->ncores = ncpus;
 	/*
 	 * The device under test takes the last core (core 0 tends to carry
-	 * housekeeping and unpinned interrupts); the other roles share the rest.
+	 * housekeeping and unpinned interrupts) of the wanted NUMA node (the
+	 * NIC's, or another one for placement = remote); the other roles share
+	 * the other cores, one PU per core, so the DUT's SMT siblings stay idle.
 	 */
+	for (int i = ncpus - 1; i >= 0 && dut_core < 0; i--)
+		if (dut_node < 0 || zc_cpu_node(cpus[i]) == dut_node)
+			dut_core = i;
+	if (dut_core < 0)
+		dut_core = ncpus - 1;
 	for (int r = 0; r < ZC_ROLE_NR; r++) {
 		if (forced && forced[r] >= 0) {
 			p->cpu[r] = forced[r];
@@ -136,9 +149,11 @@ int zc_place(enum zc_role dut, const int forced[ZC_ROLE_NR], struct zc_placement
 				if (cpus[i] == forced[r])
 					p->core[r] = i;
 		} else if (r == (int)dut || ncpus == 1) {
-			p->core[r] = ncpus - 1;
+			p->core[r] = dut_core;
 		} else {
-			p->core[r] = next++ % (ncpus - 1);
+			int k = next++ % (ncpus - 1);
+
+			p->core[r] = k >= dut_core ? k + 1 : k;
 		}
 		if (!forced || forced[r] < 0)
 			p->cpu[r] = cpus[p->core[r]];

@@ -35,5 +35,8 @@ struct zc_placement {
 };
 /* 0 or -errno; forced[r] >= 0 pins role r to that CPU. */
 int zc_place(enum zc_role dut, const int forced[ZC_ROLE_NR], struct zc_placement *p);
+/* The same, with the DUT on a core of NUMA node dut_node (-1: any). */
+int zc_place_on(enum zc_role dut, const int forced[ZC_ROLE_NR], int dut_node,
+		struct zc_placement *p);
 
 #endif

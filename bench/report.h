@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Subcommands that read results files back (compare, report, export, plot). */
+#ifndef ZC_REPORT_H
+#define ZC_REPORT_H
+
+int zc_cmd_compare(int argc, char **argv);
+int zc_cmd_report(int argc, char **argv);
+int zc_cmd_export(int argc, char **argv);
+int zc_cmd_plot(int argc, char **argv);
+
+#endif

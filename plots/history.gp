@@ -1,0 +1,15 @@
+# History: Gbps per core of every results file over time, one line per path.
+load scriptdir.'/common.gp'
+set title 'History: Gbit/s per core per data path (median of repetitions; bars: min..max)'
+set ylabel 'Gbit/s per core of the device under test'
+set xlabel 'results file date (UTC)'
+set xdata time
+set timefmt '%s'
+# Month-day over time of day, small: a nightly history spans weeks.
+set format x "%m-%d\n%H:%M:%S"
+set xtics font ',9'
+set lmargin 10
+set yrange [0:*]
+set key outside right top title 'data path@chunk'
+plot for [i=0:nseries-1] infile index i using 1:2:3:4 with yerrorlines \
+     title word(titles, i+1)

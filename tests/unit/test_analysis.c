@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reading results back: run keys, peers (X-as-Y after modes), fingerprints. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+
+#include "analysis.h"
+
+static json_t *mkrun(const char *topo, const char *src, const char *proxy, long chunk,
+		     const double *gpc, size_t n)
+{
+	json_t *samples = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(samples, json_pack("{s:s,s:f}", "status", "ok",
+							 "gbps_per_core", gpc[i]));
+	/* A failed repetition never counts. */
+	json_array_append_new(samples, json_pack("{s:s,s:f}", "status", "failed",
+						 "gbps_per_core", 1000.0));
+	return json_pack("{s:s,s:s,s:{s:s,s:s,s:s,s:s,s:i,s:i,s:i},s:o}", "name", "r", "dut",
+			 strcmp(topo, "proxy") ? "source" : "proxy", "key", "topology", topo,
+			 "source", src, "proxy", proxy, "sink", "recv", "chunk", chunk,
+			 "pipe_size", 262144, "connections", 1, "samples", samples);
+}
+
+static void test_key_and_values(void **state)
+{
+	const double v[] = { 3, 1, 2 };
+	json_t *r = mkrun("proxy", "send", "splice", 65536, v, 3);
+	double out[8];
+	char key[256];
+
+	(void)state;
+	zc_an_key(r, key, sizeof(key));
+	assert_string_equal(key, "proxy send>splice>recv chunk=65536 pipe=262144 conn=1");
+	assert_int_equal(zc_an_values(r, "gbps_per_core", out, 8), 3);
+	assert_float_equal(out[0], 3, 0);
+	assert_string_equal(zc_an_dut_mode(r), "splice");
+	json_decref(r);
+}
+
+static void test_peer_and_ratio(void **state)
+{
+	const double num[] = { 20, 22, 21 }, den[] = { 10, 10, 10 }, emu[] = { 11, 11, 11 };
+	json_t *runs = json_array();
+	json_t *splice = mkrun("proxy", "send", "splice", 65536, num, 3);
+	json_t *copy = mkrun("proxy", "send", "copy", 65536, den, 3);
+	json_t *after = mkrun("proxy", "send", "splice-as-copy", 65536, emu, 3);
+	json_t *other = mkrun("proxy", "send", "copy", 4096, den, 3);
+	struct zc_ratio r;
+
+	(void)state;
+	json_array_append(runs, other);
+	json_array_append(runs, splice);
+	json_array_append(runs, copy);
+	json_array_append(runs, after);
+	/* Same key but the mode: the 4k copy run is not a peer of a 64k run. */
+	assert_ptr_equal(zc_an_peer(runs, splice, "proxy", "copy", false), copy);
+	assert_ptr_equal(zc_an_peer(runs, splice, "proxy", "splice-as-", true), after);
+	assert_null(zc_an_peer(runs, splice, "proxy", "tee-as-", true));
+	/* "splice-as-" must not match plain "splice" (prefix needs more). */
+	assert_ptr_equal(zc_an_peer(runs, after, "proxy", "splice", false), splice);
+	zc_an_ratio(splice, copy, &r);
+	assert_float_equal(r.value, 2.1, 1e-12);
+	assert_int_equal(r.nn, 3);
+	/* Resampled medians of {20,21,22} over 10: the CI stays within 2.0..2.2. */
+	assert_true(r.lo >= 2.0 && r.hi <= 2.2 && r.lo <= r.value && r.value <= r.hi);
+	json_decref(splice);
+	json_decref(copy);
+	json_decref(after);
+	json_decref(other);
+	json_decref(runs);
+}
+
+static void test_fingerprint(void **state)
+{
+	json_t *root = json_pack("{s:n}", "fingerprint");
+	char line[512], id[128], id2[128];
+
+	(void)state;
+	zc_an_fingerprint(root, line, sizeof(line), id, sizeof(id));
+	assert_string_equal(id, "none");
+	assert_null(zc_an_kernel_side(root));
+	json_object_set_new(root, "fingerprint", json_pack("{s:b}", "vmsplice_zero_copy", 1));
+	zc_an_fingerprint(root, line, sizeof(line), id, sizeof(id));
+	assert_int_equal(strncmp(id, "fp-", 3), 0);
+	json_object_set_new(root, "fingerprint", json_pack("{s:b}", "vmsplice_zero_copy", 0));
+	zc_an_fingerprint(root, line, sizeof(line), id2, sizeof(id2));
+	assert_string_not_equal(id, id2); /* different behaviour, different id */
+	json_object_set_new(root, "fingerprint",
+			    json_pack("{s:s,s:s}", "label", "vmsplice=copy", "vmsplice_state", "after"));
+	zc_an_fingerprint(root, line, sizeof(line), id, sizeof(id));
+	assert_string_equal(id, "vmsplice=copy");
+	assert_string_equal(zc_an_kernel_side(root), "after");
+	json_decref(root);
+}
+
+static void test_misc(void **state)
+{
+	const struct zc_metric pct = { "softirq_pct", "%", 0, "" }, gbps = { "gbps", "Gbit/s", 1, "" };
+	json_t *root = json_pack("{s:{s:s}}", "meta", "date", "2026-12-02T21:46:38Z");
+	char sz[16];
+
+	(void)state;
+	assert_true(zc_an_metric_is_pct(&pct));
+	assert_false(zc_an_metric_is_pct(&gbps));
+	assert_int_equal(zc_an_epoch(root), 1796247998LL);
+	zc_an_size(65536, sz, sizeof(sz));
+	assert_string_equal(sz, "64k");
+	zc_an_size(1 << 20, sz, sizeof(sz));
+	assert_string_equal(sz, "1M");
+	zc_an_size(1000, sz, sizeof(sz));
+	assert_string_equal(sz, "1000");
+	json_decref(root);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_key_and_values),
+		cmocka_unit_test(test_peer_and_ratio),
+		cmocka_unit_test(test_fingerprint),
+		cmocka_unit_test(test_misc),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -14,6 +14,8 @@
 	X("export", zc_cmd_export, "results as csv, bmf (Bencher), prometheus, gab")   \
 	X("plot", zc_cmd_plot, "gnuplot pictures and the HTML dashboard")             \
 	X("list", zc_cmd_list, "list every mode, with why it is unavailable here")     \
+	X("kernel-ab", zc_cmd_kernel_ab, "boot two kernels under qemu, run, compare")  \
+	X("kernel-build", zc_cmd_kernel_build, "build a guest kernel from a tree + patches") \
 	X("source", zc_role_main, "role: generate payload (started by run)")           \
 	X("proxy", zc_role_main, "role: forward payload, the device under test")       \
 	X("sink", zc_role_main, "role: receive and verify payload")                    \

@@ -2,6 +2,7 @@
 /* zcbench: what Linux zero-copy data paths are really worth. */
 #include "zcbench.h"
 #include "cfg.h"
+#include "guest.h"
 #include "commands.h"
 #include "mode.h"
 #include "probe.h"

@@ -71,10 +71,11 @@ build/bare_proxy: tests/bare_proxy.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 $(OPT) -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $<
 
-# Unit tests, integration tests, then both again under ASan+UBSan.
+# Unit tests, integration tests (each also under ASan+UBSan), and the
+# kernel A/B guest boot (a few minutes under TCG; make check-guest alone).
 check: deps
 	@$(MAKE) --no-print-directory $(BIN) $(SAN_BIN) $(UNITS) $(SAN_UNITS)
-	@bash tests/run.sh $(UNITS) $(SAN_UNITS) tests/integration/*.sh
+	@bash tests/run.sh $(UNITS) $(SAN_UNITS) tests/integration/*.sh tests/guest/kernel_ab.sh
 
 check-unit: $(UNITS)
 	@bash tests/run.sh $(UNITS)

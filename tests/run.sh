@@ -13,7 +13,7 @@ one() {
 	local name=$1; shift
 	local log
 	log=$(mktemp)
-	timeout -k 5 "$TIMEOUT" "$@" >"$log" 2>&1
+	timeout -k 5 "${TIMEOUT}" "$@" >"$log" 2>&1
 	local rc=$?
 	case $rc in
 	0) pass=$((pass + 1)); echo "PASS $name" ;;
@@ -25,6 +25,9 @@ one() {
 
 for t in "$@"; do
 	case $t in
+	tests/guest/*.sh)
+		# A whole qemu boot: once, with the plain binary, and more time.
+		TIMEOUT=${ZC_GUEST_TIMEOUT:-900} one "$t" env ZCBENCH=bench/zcbench bash "$t" ;;
 	*.sh)
 		one "$t" env ZCBENCH=bench/zcbench bash "$t"
 		if [ -z "${ZC_NO_ASAN:-}" ] && [ -x build/asan/zcbench ]; then

@@ -19,7 +19,8 @@ if (nrows == 0) {
     set style fill solid 0.75 border -1
     set boxwidth 0.9
     set xtics nomirror
-    if (nrows > 4) { set xtics rotate by 15 right; set bmargin 10 }
+    # rotated labels hang left of their bar: room for the first one
+    if (nrows > 4) { set xtics rotate by 15 right; set bmargin 10; set lmargin 22 }
     set yrange [0:*]
     set key top right
     plot infile using 2:3:4:xtic(1) title nativetitle, \

@@ -36,7 +36,7 @@ $(shell mkdir -p build; v='$(GIT_SHA) $(GIT_DIRTY)'; [ "$$(cat $(VERSION_STAMP) 
 BIN      := bench/zcbench
 SAN_BIN  := build/asan/zcbench
 
-.PHONY: all deps check check-unit check-integration check-asan bench bench-lean clean distclean
+.PHONY: all deps check check-unit bench bench-lean clean
 
 all: $(BIN)
 

@@ -111,6 +111,40 @@ int zc_child_line(struct zc_child *c, double deadline, char *line, size_t len)
 	}
 }
 
+int zc_child_ready(struct zc_child *c, double deadline, int *port)
+{
+	for (;;) {
+		char *nl = memchr(c->buf, '\n', c->len);
+		int ret;
+
+		if (nl) {
+			size_t n = nl - c->buf + 1;
+
+			if (sscanf(c->buf, "READY port=%d", port) != 1)
+				return -EPROTO;
+			memmove(c->buf, nl + 1, c->len - n);
+			c->len -= n;
+			c->buf[c->len] = 0;
+			return 0;
+		}
+		if (zc_interrupted)
+			return -EINTR;
+		if (c->eof)
+			return -EPIPE;
+		ret = fill(c, ms_until(deadline));
+		if (ret == -EINTR)
+			continue;
+		if (ret && ret != -EPIPE)
+			return ret;
+	}
+}
+
+void zc_child_drain(struct zc_child *c, double deadline)
+{
+	while (!c->eof && c->from_fd >= 0 && fill(c, ms_until(deadline)) == 0)
+		;
+}
+
 int zc_child_send(struct zc_child *c, const char *s)
 {
 	size_t n = strlen(s);
@@ -166,9 +200,19 @@ void zc_child_kill(struct zc_child *c)
 
 void zc_child_reap(struct zc_child *c)
 {
+	double give_up = zc_now() + 5;
+	pid_t r;
+
 	if (c->pid <= 0 || c->reaped)
 		return;
-	while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
+	/* A program may close stdout and linger (a foreign --exec-ROLE, ssh). */
+	while ((r = waitpid(c->pid, &c->status, WNOHANG)) == 0 && zc_now() < give_up)
+		usleep(10000);
+	if (r == 0) {
+		c->killed = true;
+		kill(-c->pid, SIGKILL);
+	}
+	while (r <= 0 && (r = waitpid(c->pid, &c->status, 0)) < 0 && errno == EINTR)
 		;
 	c->reaped = true;
 	if (c->to_fd >= 0)

@@ -302,13 +302,14 @@ json_t *zc_headline(json_t *runs)
 				continue;
 			a = med(run, "gbps_per_core");
 			b = med(den, "gbps_per_core");
-			json_array_append_new(out, json_pack("{s:s,s:s,s:s,s:I,s:I,s:f,s:f,s:o}",
+			/* A side without a successful sample is null, never a 0. */
+			json_array_append_new(out, json_pack("{s:s,s:s,s:s,s:I,s:I,s:o,s:o,s:o}",
 				"ratio", rd->name, "numerator", jstr(run, "name"),
 				"denominator", jstr(den, "name"),
 				"chunk", json_integer_value(json_object_get(k, "chunk")),
 				"pipe_size", json_integer_value(json_object_get(k, "pipe_size")),
-				"numerator_gbps_per_core", isnan(a) ? 0.0 : a,
-				"denominator_gbps_per_core", isnan(b) ? 0.0 : b,
+				"numerator_gbps_per_core", isnan(a) ? json_null() : json_real(a),
+				"denominator_gbps_per_core", isnan(b) ? json_null() : json_real(b),
 				"value", isnan(a) || isnan(b) || b == 0 ? json_null() : json_real(a / b)));
 		}
 	}

@@ -19,6 +19,8 @@
 #include "workload.h"
 
 #include <errno.h>
+#include <sched.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +38,26 @@ struct ctl {
 	bool tty;
 	const char *role_exec[ZC_ROLE_NR];	/* --exec-ROLE: a foreign program as the role */
 	char quoted[8192];			/* the role command as one string (ssh) */
+	cpu_set_t affinity;			/* the controller's own, restored at the end */
+	bool affinity_ok;
 };
+
+/*
+ * Keep the controller (its poll wake-ups, its /proc/stat reads at the edges)
+ * off the DUT's CPU, so nothing of the harness runs there in the window.
+ */
+static int avoid_cpu(struct ctl *c, int cpu)
+{
+	cpu_set_t set;
+
+	if (!c->affinity_ok || cpu < 0)
+		return -1;
+	set = c->affinity;
+	CPU_CLR(cpu, &set);
+	if (!CPU_COUNT(&set) || sched_setaffinity(0, sizeof(set), &set))
+		return -1;
+	return 0;
+}
 
 static void on_signal(int sig)
 {
@@ -131,7 +152,13 @@ static void derive(json_t *sample, int dut, double duration_s)
 	set_num(sample, "dut_gbps", dbytes * 8 / dwin / 1e9);
 	set_num(sample, "dut_busy_cores", cores);
 	set_num(sample, "dut_proc_cores", proc);
-	set_num(sample, "gbps_per_core", cores > 0 ? gbps / cores : NAN);
+	/*
+	 * Per core from the DUT's own bytes and busy time, both read at the
+	 * DUT's window edges; the verified sink figure says the bytes arrived.
+	 * The two agree to within socket buffering (window_agreement ~ 1).
+	 */
+	set_num(sample, "gbps_per_core", cores > 0 ? (dbytes * 8 / dwin / 1e9) / cores : NAN);
+	set_num(sample, "window_agreement", gbps > 0 ? (dbytes * 8 / dwin / 1e9) / gbps : NAN);
 	set_num(sample, "service_demand_us_per_kb", dbytes > 0 ? busy * 1e6 / (dbytes / 1024) : NAN);
 	set_num(sample, "dut_calls_per_mb", dbytes > 0 ? num(d, "calls") / (dbytes / 1e6) : NAN);
 	zc_counters_sample_metrics(sample, roles, zc_role_names[dut]);
@@ -161,7 +188,7 @@ static json_t *run_sample(struct ctl *c, const struct zc_cfg *cfg, int rep,
 	bool spawned[ZC_ROLE_NR] = { 0 };
 	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
 	json_t *sample = json_object(), *roles = json_object();
-	char connect[300] = "", reason[1024] = "", line[256];
+	char connect[300] = "", reason[1024] = "";
 	double deadline, t_go;
 	struct zc_cpustat cs0, cs1, csd;
 	bool ctl_ok = false;
@@ -183,14 +210,10 @@ static json_t *run_sample(struct ctl *c, const struct zc_cfg *cfg, int rep,
 		}
 		spawned[r] = true;
 		live[nlive++] = &kids[r];
-		ret = zc_child_line(&kids[r], zc_now() + 10 + cfg->timeout_s, line, sizeof(line));
-		if (ret || sscanf(line, "READY port=%d", &port) != 1) {
-			if (ret == -EINTR)
-				goto out;
-			/* The role said why in its JSON report, if it could. */
-			if (!ret)
-				snprintf(kids[r].buf, sizeof(kids[r].buf), "%s\n", line);
-			if (!ret && line[0] == '{')
+		ret = zc_child_ready(&kids[r], zc_now() + 10 + cfg->timeout_s, &port);
+		if (ret) {
+			/* A role that cannot start says why in its report, kept in its buffer. */
+			if (ret == -EINTR || (ret == -EPROTO && kids[r].buf[0] == '{'))
 				goto out;
 			snprintf(reason, sizeof(reason), "%s: did not get ready (%s)", zc_role_names[r],
 				 ret == -ETIMEDOUT ? "timed out" : ret == -EPIPE ? "exited" : "bad line");
@@ -251,9 +274,7 @@ out:
 				continue;
 			if (pass == 0) {
 				/* Drain what the role still wrote, then parse its report. */
-				while (!kids[r].eof &&
-				       zc_child_line(&kids[r], zc_now() + 1, line, sizeof(line)) == 0)
-					;
+				zc_child_drain(&kids[r], zc_now() + 1);
 				zc_child_reap(&kids[r]);
 				/* The report is the last line that starts with '{'. */
 				nl = NULL;
@@ -371,6 +392,8 @@ static json_t *do_run(struct ctl *c, const struct zc_cfg *cfg, int idx, int tota
 	if (ret) {
 		json_object_set_new(run, "status", json_string("failed"));
 		json_object_set_new(run, "reason", json_string("placement: hwloc found no cores"));
+		json_object_set_new(run, "samples", samples);
+		json_object_set_new(run, "summary", zc_run_summary(samples));
 		return run;
 	}
 	place = json_object();
@@ -383,6 +406,8 @@ static json_t *do_run(struct ctl *c, const struct zc_cfg *cfg, int idx, int tota
 					    : json_pack("{s:i,s:i,s:i}", "cpu", pl.cpu[r], "core",
 							pl.core[r], "numa_node", pl.node[r]));
 	json_object_set_new(place, "dut_alone", json_boolean(pl.dut_alone));
+	json_object_set_new(place, "controller_off_dut_cpu",
+			    json_boolean(!c->host.ssh[dut][0] && avoid_cpu(c, pl.cpu[dut]) == 0));
 	json_object_set_new(place, "note", json_string(pl.note));
 	json_object_set_new(place, "policy", json_string(place_why));
 	json_object_set_new(place, "dut_numa_node_wanted", json_integer(dut_node));
@@ -416,7 +441,7 @@ static json_t *do_run(struct ctl *c, const struct zc_cfg *cfg, int idx, int tota
 	return run;
 }
 
-static void results_path(struct ctl *c, json_t *meta)
+static int results_path(struct ctl *c, json_t *meta) /* 0 or -errno */
 {
 	char date[32], kern[128];
 	time_t now = time(NULL);
@@ -428,10 +453,20 @@ static void results_path(struct ctl *c, json_t *meta)
 		if (*p == '/' || *p == ' ')
 			*p = '_';
 	snprintf(c->path, sizeof(c->path), "%s/%s-%s-%s.json", c->outdir, date, c->host.name, kern);
-	/* Two runs started in the same second on one host must not share a file. */
-	for (int i = 2; access(c->path, F_OK) == 0 && i < 100; i++)
+	/* Two runs started in the same second on one host must not share a
+	 * file: claim the name with O_EXCL (the atomic rename replaces it). */
+	for (int i = 2;; i++) {
+		int fd = open(c->path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+		if (errno != EEXIST || i > 999)
+			return -errno;
 		snprintf(c->path, sizeof(c->path), "%s/%s-%s-%s-%d.json", c->outdir, date,
 			 c->host.name, kern, i);
+	}
 }
 
 static int save(struct ctl *c, const char *status)
@@ -466,7 +501,7 @@ int zc_cmd_run(int argc, char **argv)
 	static struct zc_section ov;
 	struct ctl c = { .outdir = "results" };
 	const char *wpath = "workloads/default.ini", *hpath = NULL, *only[32];
-	int nonly = 0, nruns = 0, ret, failed = 0;
+	int nonly = 0, nruns = 0, ret, failed = 0, nwork = 0;
 	char err[1024];
 	json_t *cmd, *runs;
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -481,6 +516,11 @@ int zc_cmd_run(int argc, char **argv)
 			return 0;
 		}
 		if (strncmp(argv[i], "--", 2)) {
+			if (nwork++) {
+				zc_err("command line: one workload file at a time ('%s' and '%s')",
+				       wpath, argv[i]);
+				return ZC_EXIT_USAGE;
+			}
 			wpath = argv[i];
 			continue;
 		}
@@ -542,6 +582,7 @@ int zc_cmd_run(int argc, char **argv)
 		return zc_interrupted ? ZC_EXIT_INTR : ZC_EXIT_FAIL;
 	}
 	c.tty = isatty(1);
+	c.affinity_ok = sched_getaffinity(0, sizeof(c.affinity), &c.affinity) == 0;
 
 	cmd = json_array();
 	for (int i = 0; i < argc; i++)
@@ -563,8 +604,10 @@ int zc_cmd_run(int argc, char **argv)
 	json_object_set_new(c.root, "fingerprint", zc_fingerprint_collect());
 	runs = json_array();
 	json_object_set_new(c.root, "runs", runs);
-	results_path(&c, json_object_get(c.root, "meta"));
-	if (save(&c, "running")) {
+	ret = results_path(&c, json_object_get(c.root, "meta"));
+	if (ret)
+		zc_err("%s: cannot create a results file: %s", c.outdir, strerror(-ret));
+	if (ret || save(&c, "running")) {
 		if (c.host.transport->teardown)
 			c.host.transport->teardown(&c.host);
 		json_decref(c.root);
@@ -600,6 +643,8 @@ int zc_cmd_run(int argc, char **argv)
 	ret = save(&c, zc_interrupted ? "interrupted" : "complete");
 	if (c.host.transport->teardown)
 		c.host.transport->teardown(&c.host);
+	if (c.affinity_ok)
+		sched_setaffinity(0, sizeof(c.affinity), &c.affinity);
 	zc_print_table(stdout, runs);
 	zc_print_headline(stdout, json_object_get(c.root, "headline"));
 	zc_fingerprint_print_brief(stdout, json_object_get(c.root, "fingerprint"));

@@ -69,7 +69,6 @@ grep -q kvm_guest "$t/b/calls" || fail "kvm_guest.config not merged"
 "$Z" kernel-build --tree "$tree" --patches "$t/0001-good.patch" --build "$t/b" --out "$t/bz" \
 	>"$t/o" 2>&1 || fail "rebuild: $(cat "$t/o")"
 grep -q 'already applied' "$t/o" || fail "rebuild did not skip the applied patch: $(cat "$t/o")"
-[ "$(grep -c defconfig "$t/b/calls")" -eq 2 ] || true # olddefconfig lines match too
 [ "$(grep -cx defconfig "$t/b/calls")" -eq 1 ] || fail "build folder reconfigured from scratch"
 [ "$(grep -cx bzImage "$t/b/calls")" -eq 2 ] || fail "second bzImage build missing"
 

@@ -14,6 +14,7 @@
 #include "zcbench.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct ba_pair {
@@ -246,6 +247,16 @@ int zc_cmd_before_after(int argc, char **argv)
 			goto out;
 		}
 		schema = json_string_value(json_object_get(root, "schema")) ?: "";
+		/* Both schemas share the results major version (results/README.md). */
+		if (atoi(json_string_value(json_object_get(root, "schema_version")) ?: "0") !=
+		    ZC_SCHEMA_MAJOR) {
+			zc_err("before-after: %s: schema version %s, this zcbench reads %d.x", argv[i],
+			       json_string_value(json_object_get(root, "schema_version")) ?: "(none)",
+			       ZC_SCHEMA_MAJOR);
+			json_decref(root);
+			ret = ZC_EXIT_USAGE;
+			goto out;
+		}
 		if (ntcp == 32 || npipe == 32 || nafter == 32) {
 			json_decref(root);
 			zc_err("before-after: at most 32 files of each kind");

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "results.h"
+#include "analysis.h"
 #include "stats.h"
 #include "zcbench.h"
 
@@ -37,27 +38,16 @@ const size_t zc_nmetrics = ZC_ARRAY_SIZE(zc_metrics);
 
 int zc_json_write_atomic(json_t *root, const char *path)
 {
-	char tmp[4096];
-	const char *slash = strrchr(path, '/');
-	int fd, ret = 0;
+	char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	size_t n;
+	int ret;
 
-	if (slash)
-		snprintf(tmp, sizeof(tmp), "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
-	else
-		snprintf(tmp, sizeof(tmp), ".%s.XXXXXX", path);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (json_dumpfd(root, fd, JSON_INDENT(1) | JSON_REAL_PRECISION(10)) ||
-	    write(fd, "\n", 1) != 1 || fsync(fd))
-		ret = errno ? -errno : -EIO;
-	if (fchmod(fd, 0644) && !ret)
-		ret = -errno;
-	close(fd);
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
+	if (!text)
+		return -ENOMEM;
+	n = strlen(text);
+	text[n] = '\n'; /* json_dumps leaves room: the string's NUL becomes the newline */
+	ret = zc_an_write_atomic(path, text, n + 1);
+	free(text);
 	return ret;
 }
 
@@ -147,15 +137,6 @@ static double med(json_t *run, const char *metric)
 	return json_is_number(m) ? json_number_value(m) : NAN;
 }
 
-static void fmt_size(long long v, char *out, size_t len)
-{
-	if (v >= (1 << 20) && v % (1 << 20) == 0)
-		snprintf(out, len, "%lldM", v >> 20);
-	else if (v >= 1024 && v % 1024 == 0)
-		snprintf(out, len, "%lldk", v >> 10);
-	else
-		snprintf(out, len, "%lld", v);
-}
 
 /* The --counters columns, shown when some run has one of them. */
 static const struct {
@@ -220,8 +201,8 @@ void zc_print_table(FILE *f, json_t *runs)
 				 jstr(k, "sink"));
 		else
 			snprintf(path, sizeof(path), "%s>%s", jstr(k, "source"), jstr(k, "sink"));
-		fmt_size(json_integer_value(json_object_get(k, "chunk")), chunk, sizeof(chunk));
-		fmt_size(json_integer_value(json_object_get(k, "pipe_size")), pipe, sizeof(pipe));
+		zc_an_size(json_integer_value(json_object_get(k, "chunk")), chunk, sizeof(chunk));
+		zc_an_size(json_integer_value(json_object_get(k, "pipe_size")), pipe, sizeof(pipe));
 		if (gpc)
 			snprintf(range, sizeof(range), "%6.2f [%.2f-%.2f]", g,
 				 json_number_value(json_object_get(gpc, "min")),
@@ -328,8 +309,8 @@ void zc_print_headline(FILE *f, json_t *headline)
 		char chunk[24], pipe[24];
 		json_t *v = json_object_get(h, "value");
 
-		fmt_size(json_integer_value(json_object_get(h, "chunk")), chunk, sizeof(chunk));
-		fmt_size(json_integer_value(json_object_get(h, "pipe_size")), pipe, sizeof(pipe));
+		zc_an_size(json_integer_value(json_object_get(h, "chunk")), chunk, sizeof(chunk));
+		zc_an_size(json_integer_value(json_object_get(h, "pipe_size")), pipe, sizeof(pipe));
 		if (json_is_number(v))
 			fprintf(f, "  %-27s chunk %-5s pipe %-5s %6.2fx  (%.2f vs %.2f Gbps/core)\n",
 				jstr(h, "ratio"), chunk, pipe, json_number_value(v),

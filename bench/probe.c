@@ -19,6 +19,7 @@
 #include "zcbench.h"
 
 #include <errno.h>
+#include <sys/file.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
@@ -42,6 +43,57 @@
 #define OLD		0xA5
 #define NEW		0x5A
 #define SNW_PATH	"/proc/sys/fs/splice_needs_write"
+/*
+ * Probes that set fs.splice_needs_write change the whole system for a moment:
+ * concurrent probes (two `zcbench run` side by side) serialise on this lock,
+ * and the value to restore is written down first, so a probe SIGKILLed
+ * between set and restore is repaired by the next one (which, holding the
+ * lock, knows nobody else is in the middle of a change).
+ */
+#define PROBE_LOCK	"/run/zcbench-probe.lock"
+#define SNW_RESTORE	"/run/zcbench-snw.restore"
+
+static int zc_write_sysctl_value(const char *path, const char *v)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%s\n", v) < 0) {
+		fclose(f);
+		return -EIO;
+	}
+	return fclose(f) ? -errno : 0;
+}
+
+static int probe_lock(void)
+{
+	int fd = open(PROBE_LOCK, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+	double give_up = zc_now() + 5;
+
+	if (fd < 0)
+		return -1;
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK || zc_now() > give_up) {
+			close(fd);
+			return -1;
+		}
+		usleep(10000);
+	}
+	return fd;
+}
+
+static void snw_repair(void)
+{
+	char v[32];
+
+	if (zc_read_file_trim(SNW_RESTORE, v, sizeof(v)))
+		return;
+	if (zc_write_sysctl_value(SNW_PATH, v) == 0) {
+		zc_warn("restored fs.splice_needs_write=%s left by an interrupted probe", v);
+		unlink(SNW_RESTORE);
+	}
+}
 
 void zc_probe_opts_default(struct zc_probe_opts *o)
 {
@@ -731,8 +783,11 @@ json_t *zc_probe_collect(const struct zc_probe_opts *o)
 	struct passwd *pw;
 	double t0 = zc_now();
 	struct utsname u;
-	int ret, file_err = 0;
+	int ret, file_err = 0, lock = probe_lock();
+	bool restored = false;
 
+	if (lock >= 0)
+		snw_repair();
 	uname(&u);
 	json_object_set_new(fp, "kernel_release", json_string(u.release));
 	json_object_set_new(fp, "euid", json_integer(geteuid()));
@@ -846,27 +901,34 @@ json_t *zc_probe_collect(const struct zc_probe_opts *o)
 		sigaddset(&block, SIGHUP);
 		sigaddset(&block, SIGQUIT);
 		sigprocmask(SIG_BLOCK, &block, &old);
+		if (!why[0] && !strcmp(snw, "0") && lock < 0)
+			snprintf(why, sizeof(why), "not changing fs.splice_needs_write without "
+				 PROBE_LOCK " (another probe holds it, or /run is not writable)");
 		if (!why[0] && !strcmp(snw, "0")) {
-			FILE *f = fopen(SNW_PATH, "w");
-
-			if (!f || fputs("1\n", f) < 0 || fclose(f))
+			if (zc_write_sysctl_value(SNW_RESTORE, "0") ||
+			    (ret = zc_write_sysctl_value(SNW_PATH, "1"))) {
 				snprintf(why, sizeof(why), "cannot set fs.splice_needs_write=1: %s",
 					 strerror(errno));
-			else
+				unlink(SNW_RESTORE);
+			} else {
 				changed = true;
+			}
 		}
 		FPROBE("splice_file_unpriv_snw1", "splice of the read-only file with fs.splice_needs_write=1",
 		       0, as_user, why);
 		FPROBE("sendfile_file_unpriv_snw1", "sendfile of the read-only file with fs.splice_needs_write=1",
 		       1, as_user, why);
 		if (changed) {
-			FILE *f = fopen(SNW_PATH, "w");
-
-			if (!f || fputs("0\n", f) < 0 || fclose(f))
-				zc_warn("could not restore fs.splice_needs_write=0: %s", strerror(errno));
+			ret = zc_write_sysctl_value(SNW_PATH, "0");
+			if (ret)
+				zc_warn("could not restore fs.splice_needs_write=0: %s (%s keeps the "
+					"value for the next probe)", strerror(-ret), SNW_RESTORE);
+			else
+				unlink(SNW_RESTORE);
+			restored = ret == 0;
 		}
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		json_object_set_new(fp, "sysctl_changed_and_restored", json_boolean(changed));
+		json_object_set_new(fp, "sysctl_changed_and_restored", json_boolean(changed && restored));
 	}
 	KPROBE("tee_pipe", "tee a pipe into another, change the master's pages, read the copy",
 	       p_tee, (void)0);
@@ -894,6 +956,8 @@ json_t *zc_probe_collect(const struct zc_probe_opts *o)
 	json_object_set_new(fp, "modes", modes);
 	verdicts(fp);
 	json_object_set_new(fp, "elapsed_s", json_real(zc_now() - t0));
+	if (lock >= 0)
+		close(lock);
 	return fp;
 }
 

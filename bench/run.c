@@ -250,6 +250,18 @@ static json_t *run_sample(struct ctl *c, const struct zc_cfg *cfg, int rep,
 	if (ret == -ETIMEDOUT)
 		snprintf(reason, sizeof(reason), "timed out %.0f s after the window (a role stalled)",
 			 cfg->timeout_s);
+	if (ret == 1) {
+		/*
+		 * One role failed. Its peers usually fail because of it, but the
+		 * first to report is not always the cause (a remote role killed
+		 * under ssh is noticed after its local peer's reset): give them a
+		 * moment to finish and say why before they are killed.
+		 */
+		double grace = zc_now() + 1.5;
+
+		for (int i = 0; i < nlive; i++)
+			zc_child_drain(live[i], grace);
+	}
 out:
 	if (zc_interrupted) {
 		status = "interrupted";

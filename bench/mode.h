@@ -88,6 +88,8 @@ int zc_pipe_source_pump(struct zc_io *io, ssize_t (*fill)(struct zc_io *io));
 /* One fill then drain, as one turn of zc_pipe_source_pump: bytes or -errno. */
 ssize_t zc_pipe_source_step(struct zc_io *io, ssize_t (*fill)(struct zc_io *io));
 void zc_io_teardown_pipes(struct zc_io *io);
+/* Proxies the HAProxy way: both sockets non-blocking, edge-triggered epoll. */
+int zc_io_nonblock_epoll(struct zc_io *io);
 /* Create the payload file in cfg->file_dir (unlinked at once). */
 int zc_payload_file(struct zc_io *io);
 /* Bytes to take from the payload buffer at fill_off without wrapping. */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/epoll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -174,5 +175,33 @@ int zc_payload_file(struct zc_io *io)
 		done += n;
 	}
 	io->file_fd = fd;
+	return 0;
+}
+
+static int set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		return -errno;
+	return 0;
+}
+
+int zc_io_nonblock_epoll(struct zc_io *io)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET };
+	int ret;
+
+	if ((ret = set_nonblock(io->in_fd)) || (ret = set_nonblock(io->out_fd)))
+		return ret;
+	io->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (io->epfd < 0)
+		return -errno;
+	ev.data.fd = io->in_fd;
+	if (epoll_ctl(io->epfd, EPOLL_CTL_ADD, io->in_fd, &ev))
+		return -errno;
+	ev.data.fd = io->out_fd;
+	if (epoll_ctl(io->epfd, EPOLL_CTL_ADD, io->out_fd, &ev))
+		return -errno;
 	return 0;
 }

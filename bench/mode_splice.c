@@ -15,35 +15,14 @@
 
 #define SPL_FLAGS (SPLICE_F_MOVE | SPLICE_F_NONBLOCK)
 
-static int set_nonblock(int fd)
-{
-	int fl = fcntl(fd, F_GETFL);
-
-	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
-		return -errno;
-	return 0;
-}
-
 static int splice_setup(struct zc_io *io)
 {
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET };
 	int ret;
 
 	ret = zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->cfg->pipe_size, true);
 	if (ret)
 		return ret;
-	if ((ret = set_nonblock(io->in_fd)) || (ret = set_nonblock(io->out_fd)))
-		return ret;
-	io->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (io->epfd < 0)
-		return -errno;
-	ev.data.fd = io->in_fd;
-	if (epoll_ctl(io->epfd, EPOLL_CTL_ADD, io->in_fd, &ev))
-		return -errno;
-	ev.data.fd = io->out_fd;
-	if (epoll_ctl(io->epfd, EPOLL_CTL_ADD, io->out_fd, &ev))
-		return -errno;
-	return 0;
+	return zc_io_nonblock_epoll(io);
 }
 
 static int splice_pump(struct zc_io *io)

@@ -85,20 +85,14 @@ static int ms_until(double deadline)
 	return left <= 0 ? 0 : (int)(left * 1000) + 1;
 }
 
-int zc_child_line(struct zc_child *c, double deadline, char *line, size_t len)
+/* Wait until a whole line is buffered: 0 with *nl at its end, or -errno. */
+static int wait_line(struct zc_child *c, double deadline, char **nl)
 {
 	for (;;) {
-		char *nl = memchr(c->buf, '\n', c->len);
 		int ret;
 
-		if (nl) {
-			size_t n = nl - c->buf;
-
-			snprintf(line, len, "%.*s", (int)n, c->buf);
-			memmove(c->buf, nl + 1, c->len - n - 1);
-			c->len -= n + 1;
+		if ((*nl = memchr(c->buf, '\n', c->len)))
 			return 0;
-		}
 		if (zc_interrupted)
 			return -EINTR;
 		if (c->eof)
@@ -111,32 +105,38 @@ int zc_child_line(struct zc_child *c, double deadline, char *line, size_t len)
 	}
 }
 
+static void consume(struct zc_child *c, char *nl)
+{
+	size_t n = nl - c->buf + 1;
+
+	memmove(c->buf, nl + 1, c->len - n);
+	c->len -= n;
+	c->buf[c->len] = 0;
+}
+
+int zc_child_line(struct zc_child *c, double deadline, char *line, size_t len)
+{
+	char *nl;
+	int ret = wait_line(c, deadline, &nl);
+
+	if (ret)
+		return ret;
+	snprintf(line, len, "%.*s", (int)(nl - c->buf), c->buf);
+	consume(c, nl);
+	return 0;
+}
+
 int zc_child_ready(struct zc_child *c, double deadline, int *port)
 {
-	for (;;) {
-		char *nl = memchr(c->buf, '\n', c->len);
-		int ret;
+	char *nl;
+	int ret = wait_line(c, deadline, &nl);
 
-		if (nl) {
-			size_t n = nl - c->buf + 1;
-
-			if (sscanf(c->buf, "READY port=%d", port) != 1)
-				return -EPROTO;
-			memmove(c->buf, nl + 1, c->len - n);
-			c->len -= n;
-			c->buf[c->len] = 0;
-			return 0;
-		}
-		if (zc_interrupted)
-			return -EINTR;
-		if (c->eof)
-			return -EPIPE;
-		ret = fill(c, ms_until(deadline));
-		if (ret == -EINTR)
-			continue;
-		if (ret && ret != -EPIPE)
-			return ret;
-	}
+	if (ret)
+		return ret;
+	if (sscanf(c->buf, "READY port=%d", port) != 1)
+		return -EPROTO;
+	consume(c, nl);
+	return 0;
 }
 
 void zc_child_drain(struct zc_child *c, double deadline)

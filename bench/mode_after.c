@@ -281,34 +281,7 @@ static int sfb_setup(struct zc_io *io)
 	return ret;
 }
 
-static ssize_t sfb_step(struct zc_io *io)
-{
-	off_t off = io->fill_off % io->period;
-	ssize_t n = sendfile(io->out_fd, io->file_fd, &off, zc_src_len(io));
-
-	io->calls++;
-	if (n < 0)
-		return -errno;
-	if (n == 0)
-		return -EIO;
-	io->fill_off += n;
-	io->bytes += n;
-	return n;
-}
-
-static int sfb_pump(struct zc_io *io)
-{
-	while (!*io->stop) {
-		ssize_t n = sfb_step(io);
-
-		if (n == -EINTR)
-			continue;
-		if (n < 0)
-			return (int)n;
-	}
-	return 0;
-}
-
+/* The same sendfile() loop as the real mode: only the file differs. */
 const struct zc_mode zc_mode_sendfile_bounce = {
 	.name = "sendfile-bounce",
 	.role = ZC_ROLE_SOURCE,
@@ -316,8 +289,8 @@ const struct zc_mode zc_mode_sendfile_bounce = {
 	.summary = "sendfile via copy_splice_read (O_DIRECT tmpfs file): Falcato's degraded path",
 	.unavailable = sfb_unavailable,
 	.setup = sfb_setup,
-	.pump = sfb_pump,
-	.probe_step = sfb_step,
+	.pump = zc_sendfile_pump,
+	.probe_step = zc_sendfile_step,
 	.teardown = sac_file_teardown,
 };
 

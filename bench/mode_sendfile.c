@@ -5,6 +5,7 @@
  * Falcato's series (and Torvalds' suggestion) would make both copies.
  */
 #include "mode.h"
+#include "mode_shared.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +26,7 @@ static void file_teardown(struct zc_io *io)
 }
 
 /* One sendfile() call: bytes, or -errno (-EIO at an unexpected EOF). */
-static ssize_t sendfile_step(struct zc_io *io)
+ssize_t zc_sendfile_step(struct zc_io *io)
 {
 	off_t off = io->fill_off % io->period;
 	ssize_t n = sendfile(io->out_fd, io->file_fd, &off, zc_src_len(io));
@@ -40,10 +41,10 @@ static ssize_t sendfile_step(struct zc_io *io)
 	return n;
 }
 
-static int sendfile_pump(struct zc_io *io)
+int zc_sendfile_pump(struct zc_io *io)
 {
 	while (!*io->stop) {
-		ssize_t n = sendfile_step(io);
+		ssize_t n = zc_sendfile_step(io);
 
 		if (n == -EINTR)
 			continue;
@@ -91,8 +92,8 @@ const struct zc_mode zc_mode_sendfile = {
 	.flags = ZC_MODE_FILE,
 	.summary = "sendfile() from a file in the page cache",
 	.setup = file_setup,
-	.pump = sendfile_pump,
-	.probe_step = sendfile_step,
+	.pump = zc_sendfile_pump,
+	.probe_step = zc_sendfile_step,
 	.teardown = file_teardown,
 };
 

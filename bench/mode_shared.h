@@ -13,4 +13,9 @@ int zc_tee_setup(struct zc_io *io, bool by_writev);
 /* tee: one chunk of the master pipe into io->pipe_w. Bytes or -errno. */
 ssize_t zc_tee_fill(struct zc_io *io);
 
+/* sendfile: one call from io->file_fd at fill_off. Bytes or -errno (-EIO at EOF). */
+ssize_t zc_sendfile_step(struct zc_io *io);
+/* sendfile: zc_sendfile_step until *io->stop. 0 or -errno. */
+int zc_sendfile_pump(struct zc_io *io);
+
 #endif

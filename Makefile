@@ -14,20 +14,21 @@ GIT_SHA  := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY:= $(shell git diff --quiet HEAD 2>/dev/null && echo 0 || echo 1)
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CFLAGS   += -std=gnu11 $(OPT) -Wall -Wextra -Werror -D_GNU_SOURCE \
+CFLAGS   += -std=gnu11 $(OPT) -Wall -Wextra -Werror -D_GNU_SOURCE -Ibench \
             -DZC_GIT_SHA='"$(GIT_SHA)"' -DZC_GIT_DIRTY=$(GIT_DIRTY) $(PKG_CFLAGS)
 LDLIBS   += $(PKG_LIBS) -lm
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-SRCS     := $(wildcard bench/*.c)
-LIB_SRCS := $(filter-out bench/main.c,$(SRCS))
+# bench/ is one folder per concern (bench/README.md); sources are found by folder.
+ROOMS    := lib modes counters config metrics transport results output probe run guest
+SRCS     := bench/main.c $(foreach r,$(ROOMS),$(wildcard bench/$(r)/*.c))
 OBJS     := $(SRCS:bench/%.c=build/obj/%.o)
 SAN_OBJS := $(SRCS:bench/%.c=build/asan/%.o)
 UNIT_SRCS:= $(wildcard tests/unit/test_*.c)
 UNITS    := $(UNIT_SRCS:tests/unit/%.c=build/tests/%)
 SAN_UNITS:= $(UNIT_SRCS:tests/unit/%.c=build/asan-tests/%)
-HDRS     := $(wildcard bench/*.h)
+HDRS     := $(wildcard bench/*.h) $(foreach r,$(ROOMS),$(wildcard bench/$(r)/*.h)) bench/counters/bpf/acct.h
 # Rewritten only when the sha or dirty flag changes, so every object that
 # embeds them is rebuilt then and one binary never mixes two shas.
 VERSION_STAMP := build/version.stamp
@@ -162,11 +163,9 @@ BPF_CLANG?= clang
 BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' \
 		-e 's/riscv64/riscv/' -e 's/s390x/s390/')
 BPF_OK   := $(if $(BPFTOOL),$(if $(shell command -v $(BPF_CLANG) 2>/dev/null),$(wildcard /sys/kernel/btf/vmlinux)))
-# bench/bpf/acct.h is included by counters.h, outside HDRS' folder.
-$(OBJS) $(SAN_OBJS): bench/bpf/acct.h
 ifneq ($(BPF_OK),)
 CFLAGS   += -Ibuild/bpf -DZC_HAVE_BPF_SKEL=1
-build/obj/counters_bpf.o build/asan/counters_bpf.o: build/bpf/acct.skel.h
+build/obj/counters/counters_bpf.o build/asan/counters/counters_bpf.o: build/bpf/acct.skel.h
 endif
 
 # libpfm4 names CPU-specific events where the kernel's generic ones do not map.
@@ -179,8 +178,8 @@ build/bpf/vmlinux.h:
 	@mkdir -p $(dir $@)
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
 
-build/bpf/acct.bpf.o: bench/bpf/acct.bpf.c bench/bpf/acct.h build/bpf/vmlinux.h
-	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ibuild/bpf -Ibench/bpf \
+build/bpf/acct.bpf.o: bench/counters/bpf/acct.bpf.c bench/counters/bpf/acct.h build/bpf/vmlinux.h
+	$(BPF_CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Ibuild/bpf -Ibench/counters/bpf \
 		-c -o $@ $<
 
 build/bpf/acct.skel.h: build/bpf/acct.bpf.o

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* zcbench: what Linux zero-copy data paths are really worth. */
-#include "zcbench.h"
-#include "cfg.h"
-#include "guest.h"
+#include "lib/zcbench.h"
+#include "config/cfg.h"
+#include "guest/guest.h"
 #include "commands.h"
-#include "mode.h"
-#include "probe.h"
-#include "role.h"
-#include "run.h"
-#include "report.h"
+#include "modes/mode.h"
+#include "probe/probe.h"
+#include "run/role.h"
+#include "run/run.h"
+#include "output/report.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
  * roles' (their filters fail: what every syscall on the host pays).
  * Prints "CONFIG ns_per_syscall added_ns" lines; make bench-overhead uses it.
  */
-#include "counters.h"
+#include "counters/counters.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "results/analysis.h"
 
 static json_t *mkrun(const char *topo, const char *src, const char *proxy, long chunk,
 		     const double *gpc, size_t n)

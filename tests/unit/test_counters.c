@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "cfg.h"
-#include "counters.h"
+#include "config/cfg.h"
+#include "counters/counters.h"
 
 #include <errno.h>
 #include <math.h>

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "guest.h"
+#include "guest/guest.h"
 
 static char tmpdir[64];
 

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "host.h"
+#include "transport/host.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "pattern.h"
+#include "lib/pattern.h"
 
 #define PERIOD 8192
 

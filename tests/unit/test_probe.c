@@ -6,8 +6,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "probe.h"
-#include "zcbench.h"
+#include "probe/probe.h"
+#include "lib/zcbench.h"
 
 #include <errno.h>
 #include <string.h>

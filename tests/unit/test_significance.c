@@ -16,7 +16,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "stats.h"
+#include "lib/stats.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "stats.h"
+#include "lib/stats.h"
 
 static void test_odd(void **state)
 {

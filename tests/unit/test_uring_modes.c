@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "mode.h"
-#include "net.h"
-#include "pattern.h"
+#include "modes/mode.h"
+#include "lib/net.h"
+#include "lib/pattern.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "workload.h"
+#include "config/workload.h"
 
 static struct zc_workload w;
 static char path[64];

@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zcbench kernel-ab: the same workload in a guest of each of two kernels,
+ * then one comparison. Everything lands in one folder:
+ *   base.json new.json          results from each guest (+ "accel", "guest")
+ *   base-probe.json new-probe.json   `zcbench probe --json` in each guest
+ *   comparison.txt              `zcbench compare base.json new.json`
+ *   fingerprints.txt            the two fingerprints side by side
+ *   kernel-ab.json              what happened on each side, and why
+ *   base/ new/                  console.log, qemu.log, guest.tar, guest/
+ */
+/* Paths here are bounded by PATH_MAX and messages may lose a tail: gcc's
+ * worst-case sums of nested buffers are not real truncations. */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#include "lib/zcbench.h"
+#include "guest/guest.h"
+#include "results/results.h"
+#include "config/workload.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TCG_WARNING                                                                       \
+	"WARNING: both guests ran under software emulation (qemu TCG, no KVM): the\n"    \
+	"throughput figures below say nothing about real hardware. Only the kernel\n"    \
+	"fingerprints and behaviour differences (modes available, errors, verified\n"    \
+	"payload, calls per MB) count.\n"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: zcbench kernel-ab --base BZIMAGE --new BZIMAGE --workload W.ini\n"
+		"                         [--cpus N] [--host-cpus LIST] [--mem SIZE] [--out DIR]\n"
+		"                         [--accel auto|kvm|tcg] [--timeout S] [--qemu PATH]\n"
+		"                         [--base-modules DIR] [--new-modules DIR]\n"
+		"                         [--base-append ARGS] [--new-append ARGS] [-- RUN-FLAGS...]\n"
+		"Boot each kernel in a qemu guest (initramfs built here: this zcbench, its\n"
+		"libraries, busybox, the workload), run `zcbench probe --json` and\n"
+		"`zcbench run W` on the guest's loopback, bring the results back over\n"
+		"virtio-serial, then `zcbench compare` them.\n"
+		"  --cpus N          guest vCPUs (default 2)\n"
+		"  --host-cpus LIST  host cores for the vCPU threads, one each, e.g. 0-1 or 2,3\n"
+		"                    (default: the last N online cores); unpinned if too few\n"
+		"  --mem SIZE        guest memory, qemu -m syntax (default 1G)\n"
+		"  --accel A         auto (default: KVM if a test boot works, else TCG), kvm, tcg\n"
+		"  --timeout S       per guest, boot to power-off (default 900)\n"
+		"  --X-modules DIR   lib/modules/RELEASE for that image, to load virtio_pci,\n"
+		"                    virtio_console, veth when they are modules (default: found\n"
+		"                    from IMAGE=.../boot/vmlinuz-REL as .../lib/modules/REL)\n"
+		"  --X-append ARGS   more kernel command line for that guest (mitigations=off ...)\n"
+		"  --out DIR         the folder (default results/kernel-ab-DATE)\n"
+		"  -- RUN-FLAGS      passed to `zcbench run` in the guests, e.g. --duration=0.3\n");
+}
+
+/* "0-1,3": count, or -EINVAL. */
+static int parse_cpulist(const char *s, int *out, int max)
+{
+	int n = 0;
+
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b;
+
+		if (end == s || a < 0 || a > 4095)
+			return -EINVAL;
+		b = a;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a || b > 4095)
+				return -EINVAL;
+			s = end;
+		}
+		for (long i = a; i <= b; i++) {
+			if (n >= max)
+				return -EINVAL;
+			out[n++] = (int)i;
+		}
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -EINVAL;
+	}
+	return n;
+}
+
+static bool in_path(const char *prog)
+{
+	char *path, *save, *d;
+	bool found = false;
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+	for (d = strtok_r(path, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char p[4096];
+
+		snprintf(p, sizeof(p), "%s/%s", d, prog);
+		found = access(p, X_OK) == 0;
+	}
+	free(path);
+	return found;
+}
+
+/* Flatten a fingerprint into "a.b.c" -> compact value rows. */
+static void flatten(json_t *v, const char *prefix, json_t *out)
+{
+	if (json_is_object(v) && json_object_size(v)) {
+		const char *k;
+		json_t *c;
+
+		json_object_foreach(v, k, c) {
+			char p[512];
+
+			snprintf(p, sizeof(p), "%s%s%s", prefix, prefix[0] ? "." : "", k);
+			flatten(c, p, out);
+		}
+		return;
+	}
+	if (json_is_string(v)) {
+		json_object_set(out, prefix[0] ? prefix : "(value)", v);
+	} else {
+		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+
+		json_object_set_new(out, prefix[0] ? prefix : "(value)", json_string(s ? s : "?"));
+		free(s);
+	}
+}
+
+/* The fingerprint of one side: results' "fingerprint" unless null, else
+ * the probe JSON (its "fingerprint" key or the whole object). */
+static json_t *side_fingerprint(const char *results, const char *probe, const char **from)
+{
+	json_t *r = results[0] ? json_load_file(results, 0, NULL) : NULL, *fp = NULL;
+
+	if (r && (fp = json_object_get(r, "fingerprint")) && !json_is_null(fp)) {
+		json_incref(fp);
+		json_decref(r);
+		*from = "results";
+		return fp;
+	}
+	json_decref(r);
+	r = probe[0] ? json_load_file(probe, 0, NULL) : NULL;
+	if (r) {
+		fp = json_object_get(r, "fingerprint");
+		if (fp && !json_is_null(fp))
+			json_incref(fp);
+		else
+			fp = json_incref(r);
+		json_decref(r);
+		*from = "probe";
+		return fp;
+	}
+	*from = "none";
+	return NULL;
+}
+
+/* The side by side shows verdicts; prose ("what", "detail") and timings
+ * (which differ on every run) stay in the JSON. */
+static bool fp_row_shown(const char *key)
+{
+	const char *leaf = strrchr(key, '.');
+	size_t n;
+
+	leaf = leaf ? leaf + 1 : key;
+	n = strlen(leaf);
+	if (!strcmp(leaf, "what") || !strcmp(leaf, "detail") || !strcmp(leaf, "role") ||
+	    !strcmp(leaf, "reason"))
+		return false;
+	return !(n > 3 && !strcmp(leaf + n - 3, "_ms")) && !(n > 2 && !strcmp(leaf + n - 2, "_s"));
+}
+
+static void print_fingerprints(FILE *f, const struct zc_guest_result *res)
+{
+	json_t *flat[2], *keys = json_object();
+	const char *from[2], *k;
+	json_t *v;
+	int diffs = 0, shown = 0;
+
+	for (int s = 0; s < 2; s++) {
+		json_t *fp = side_fingerprint(res[s].results, res[s].probe, &from[s]);
+
+		flat[s] = json_object();
+		if (fp)
+			flatten(fp, "", flat[s]);
+		json_object_update(keys, flat[s]);
+		json_decref(fp);
+	}
+	fprintf(f, "kernel fingerprints (base from %s, new from %s)\n", from[0], from[1]);
+	fprintf(f, "  %-44s %-26s %-26s\n", "", res[0].release[0] ? res[0].release : "base",
+		res[1].release[0] ? res[1].release : "new");
+	if (!json_object_size(keys))
+		fprintf(f, "  (no fingerprint on either side: %s / %s)\n",
+			res[0].probe_note[0] ? res[0].probe_note : "results fingerprint is null",
+			res[1].probe_note[0] ? res[1].probe_note : "results fingerprint is null");
+	json_object_foreach(keys, k, v) {
+		const char *a = json_string_value(json_object_get(flat[0], k));
+		const char *b = json_string_value(json_object_get(flat[1], k));
+		bool differ = !a || !b || strcmp(a, b);
+
+		if (!fp_row_shown(k))
+			continue;
+		shown++;
+		diffs += differ;
+		fprintf(f, "%c %-44s %-26.26s %-26.26s\n", differ ? '*' : ' ', k, a ? a : "-",
+			b ? b : "-");
+	}
+	if (json_object_size(keys))
+		fprintf(f, "%d of %d fingerprint entries differ (marked *); descriptions and "
+			   "timings are in each side's fingerprint JSON\n", diffs, shown);
+	json_decref(flat[0]);
+	json_decref(flat[1]);
+	json_decref(keys);
+}
+
+/* Add what the results cannot know from inside the guest. */
+static int annotate(const char *src, const char *dst, const struct zc_guest_opts *o,
+		    const struct zc_guest_result *r, const char *side)
+{
+	json_t *root = json_load_file(src, 0, NULL);
+	int ret;
+
+	if (!root)
+		return -EINVAL;
+	json_object_set_new(root, "accel", json_string(o->accel));
+	json_object_set_new(root, "guest", json_pack("{s:s,s:s,s:s,s:i,s:s,s:b,s:s,s:f,s:s}",
+		"side", side, "image", o->image, "release", r->release, "vcpus", o->cpus,
+		"mem", o->mem, "vcpus_pinned", r->pinned, "pin_note", r->pin_note,
+		"boot_run_s", r->boot_run_s, "accel", o->accel));
+	ret = zc_json_write_atomic(root, dst);
+	json_decref(root);
+	return ret;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	zc_interrupted = 1;
+}
+
+/* The comparison, or why there is none. true when compare printed one;
+ * its exit code in *rc_out (-1: no compare command). */
+static bool run_compare(const char *outdir, bool tcg, const char *base, const char *new_,
+			int *rc_out)
+{
+	char exe[4096] = { 0 }, raw[4200], txt[4200];
+	char *argv[] = { exe, "compare", (char *)base, (char *)new_, NULL };
+	char *out;
+	int rc;
+	FILE *f;
+
+	if (readlink("/proc/self/exe", exe, sizeof(exe) - 1) < 0)
+		return false;
+	snprintf(raw, sizeof(raw), "%s/.compare.out", outdir);
+	snprintf(txt, sizeof(txt), "%s/comparison.txt", outdir);
+	rc = zc_spawn_wait(argv, NULL, raw);
+	out = zc_read_file(raw, 16 << 20, NULL);
+	unlink(raw);
+	f = fopen(txt, "w");
+	if (!f) {
+		free(out);
+		return false;
+	}
+	if (tcg) {
+		fputs(TCG_WARNING "\n", f);
+		fputs(TCG_WARNING "\n", stdout);
+	}
+	if (rc == ZC_EXIT_USAGE && out && strstr(out, "unknown command")) {
+		const char *m = "comparison skipped: this zcbench has no `compare` command yet "
+				"(both results files are kept; compare them with a build that has it)\n";
+
+		fputs(m, f);
+		fputs(m, stdout);
+		rc = -1;
+	} else {
+		fprintf(f, "$ zcbench compare %s %s   (exit %d)\n", base, new_, rc);
+		fputs(out ? out : "", f);
+		fputs(out ? out : "", stdout);
+		if (rc && rc != ZC_EXIT_FAIL)
+			fprintf(stdout, "zcbench compare exited %d\n", rc);
+	}
+	fclose(f);
+	free(out);
+	*rc_out = rc;
+	/* compare exits 1 past its threshold: still a comparison. */
+	return rc == 0 || rc == ZC_EXIT_FAIL;
+}
+
+/* .../boot/vmlinuz-REL -> .../lib/modules/REL when that folder exists. */
+static void guess_moddir(const char *image, char *out, size_t len)
+{
+	const char *b = strrchr(image, '/');
+	char dir[4096];
+	struct stat st;
+
+	out[0] = 0;
+	if (!b || strncmp(b + 1, "vmlinuz-", 8))
+		return;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(b - image), image);
+	if (strlen(dir) >= 5 && !strcmp(dir + strlen(dir) - 5, "/boot"))
+		dir[strlen(dir) - 5] = 0;
+	else
+		return;
+	snprintf(out, len, "%s/lib/modules/%s", dir, b + 9);
+	if (stat(out, &st) || !S_ISDIR(st.st_mode))
+		out[0] = 0;
+}
+
+int zc_cmd_kernel_ab(int argc, char **argv)
+{
+	const char *image[2] = { NULL, NULL }, *moddir_arg[2] = { NULL, NULL };
+	const char *append[2] = { NULL, NULL };
+	const char *workload = NULL, *mem = "1G", *accel = "auto", *qemu = "qemu-system-x86_64";
+	const char *outdir = NULL, *names[2] = { "base", "new" };
+	char outbuf[256], moddir[2][4096], version[2][256], err[1024], dirs[2][4096];
+	char **run_args = NULL, why[512] = "";
+	int cpus = 2, host_cpus[256], nhost = -1, nrun = 0, failed = 0, compare_rc = -1;
+	double timeout_s = 900;
+	static struct zc_section ov;
+	static struct zc_workload w;
+	static struct zc_guest_result res[2];
+	struct zc_guest_opts o[2];
+	struct sigaction sa = { .sa_handler = on_signal };
+	json_t *summary;
+	bool compared = false;
+
+	memset(&ov, 0, sizeof(ov));
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = NULL;
+		char key[64], *eq;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (!strcmp(a, "--")) {
+			run_args = argv + i + 1;
+			nrun = argc - i - 1;
+			break;
+		}
+		if (strncmp(a, "--", 2)) {
+			zc_err("command line: unexpected '%s'", a);
+			usage(stderr);
+			return ZC_EXIT_USAGE;
+		}
+		snprintf(key, sizeof(key), "%s", a + 2);
+		if ((eq = strchr(key, '='))) {
+			*eq = 0;
+			val = strchr(a, '=') + 1;
+		} else if (i + 1 < argc) {
+			val = argv[++i];
+		} else {
+			zc_err("command line: --%s needs a value", key);
+			return ZC_EXIT_USAGE;
+		}
+		if (!strcmp(key, "base")) {
+			image[0] = val;
+		} else if (!strcmp(key, "new")) {
+			image[1] = val;
+		} else if (!strcmp(key, "base-modules")) {
+			moddir_arg[0] = val;
+		} else if (!strcmp(key, "new-modules")) {
+			moddir_arg[1] = val;
+		} else if (!strcmp(key, "base-append")) {
+			append[0] = val;
+		} else if (!strcmp(key, "new-append")) {
+			append[1] = val;
+		} else if (!strcmp(key, "workload")) {
+			workload = val;
+		} else if (!strcmp(key, "mem")) {
+			uint64_t b;
+
+			if (zc_parse_size(val, &b) || b < (128ULL << 20)) {
+				zc_err("command line: --mem %s: a size of at least 128M, e.g. 1G", val);
+				return ZC_EXIT_USAGE;
+			}
+			mem = val;
+		} else if (!strcmp(key, "cpus")) {
+			long n;
+
+			if (zc_parse_long(val, &n) || n < 1 || n > 64) {
+				zc_err("command line: --cpus %s: a count from 1 to 64", val);
+				return ZC_EXIT_USAGE;
+			}
+			cpus = (int)n;
+		} else if (!strcmp(key, "host-cpus")) {
+			nhost = parse_cpulist(val, host_cpus, ZC_ARRAY_SIZE(host_cpus));
+			if (nhost < 1) {
+				zc_err("command line: --host-cpus %s: a cpu list such as 0-1 or 2,3", val);
+				return ZC_EXIT_USAGE;
+			}
+		} else if (!strcmp(key, "accel")) {
+			if (strcmp(val, "auto") && strcmp(val, "kvm") && strcmp(val, "tcg")) {
+				zc_err("command line: --accel %s: auto, kvm or tcg", val);
+				return ZC_EXIT_USAGE;
+			}
+			accel = val;
+		} else if (!strcmp(key, "timeout")) {
+			if (zc_parse_double(val, &timeout_s) || timeout_s <= 0) {
+				zc_err("command line: --timeout %s: seconds > 0", val);
+				return ZC_EXIT_USAGE;
+			}
+		} else if (!strcmp(key, "qemu")) {
+			qemu = val;
+		} else if (!strcmp(key, "out")) {
+			outdir = val;
+		} else {
+			zc_err("command line: unknown option --%s (workload flags go after --)", key);
+			return ZC_EXIT_USAGE;
+		}
+	}
+	if (!image[0] || !image[1] || !workload) {
+		zc_err("command line: --base, --new and --workload are required");
+		usage(stderr);
+		return ZC_EXIT_USAGE;
+	}
+	/* Everything that can be checked is checked before a guest starts. */
+	for (int s = 0; s < 2; s++) {
+		if (zc_bzimage_check(image[s], version[s], sizeof(version[s]), err, sizeof(err))) {
+			zc_err("--%s %s", names[s], err);
+			return ZC_EXIT_USAGE;
+		}
+		if (moddir_arg[s]) {
+			struct stat st;
+			char dep[4200];
+
+			snprintf(dep, sizeof(dep), "%s/kernel", moddir_arg[s]);
+			if (stat(dep, &st)) {
+				zc_err("--%s-modules %s: not a lib/modules/RELEASE folder (no kernel/: %s)",
+				       names[s], moddir_arg[s], strerror(errno));
+				return ZC_EXIT_USAGE;
+			}
+			snprintf(moddir[s], sizeof(moddir[s]), "%s", moddir_arg[s]);
+		} else {
+			guess_moddir(image[s], moddir[s], sizeof(moddir[s]));
+		}
+	}
+	for (int i = 0; i < nrun; i++) {
+		char key[64], *eq;
+
+		if (strncmp(run_args[i], "--", 2) || !(eq = strchr(run_args[i], '=')))
+			continue; /* --only NAME and the like: the guest's run checks them */
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - run_args[i] - 2), run_args[i] + 2);
+		if (!strcmp(key, "only") || !strcmp(key, "host") || !strcmp(key, "out"))
+			continue;
+		if (zc_override_add(&ov, key, eq + 1, err, sizeof(err))) {
+			zc_err("%s", err);
+			return ZC_EXIT_USAGE;
+		}
+	}
+	if (zc_workload_load(workload, &ov, &w, err, sizeof(err))) {
+		zc_err("%s", err);
+		return ZC_EXIT_USAGE;
+	}
+	if (!in_path(qemu)) {
+		zc_err("%s not found (install qemu-system-x86, or --qemu PATH)", qemu);
+		return ZC_EXIT_USAGE;
+	}
+	if (!in_path("cpio") || access("/bin/busybox", X_OK)) {
+		zc_err("the initramfs needs cpio and /bin/busybox (install cpio busybox-static)");
+		return ZC_EXIT_USAGE;
+	}
+	if (nhost < 0) {
+		long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+		nhost = 0;
+		for (long c = online - cpus; c >= 0 && c < online && nhost < cpus; c++)
+			host_cpus[nhost++] = (int)c;
+	}
+	if (!strcmp(accel, "auto")) {
+		accel = zc_guest_kvm_works(qemu, image[0], why, sizeof(why)) ? "kvm" : "tcg";
+		fprintf(stderr, "zcbench: kernel-ab: accel %s%s%s\n", accel, why[0] ? ": " : "",
+			why);
+	}
+	if (!outdir) {
+		time_t t = time(NULL);
+		struct tm tm;
+
+		localtime_r(&t, &tm);
+		strftime(outbuf, sizeof(outbuf), "results/kernel-ab-%Y%m%dT%H%M%S", &tm);
+		outdir = outbuf;
+	}
+	if (zc_mkdir_p(outdir, 0755)) {
+		zc_err("--out %s: %s", outdir, strerror(errno));
+		return ZC_EXIT_USAGE;
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	summary = json_pack("{s:s,s:s,s:s,s:i,s:s,s:f,s:s}", "schema", "zcbench-kernel-ab",
+			    "workload", workload, "accel", accel, "vcpus", cpus, "mem", mem,
+			    "timeout_s", timeout_s, "accel_note", why);
+	for (int s = 0; s < 2; s++) {
+		char note[512];
+
+		snprintf(dirs[s], sizeof(dirs[s]), "%s/%s", outdir, names[s]);
+		o[s] = (struct zc_guest_opts){
+			.image = image[s], .moddir = moddir[s][0] ? moddir[s] : NULL,
+			.workload = workload, .run_args = run_args, .accel = accel, .cpus = cpus,
+			.mem = mem, .host_cpus = host_cpus, .nhost = nhost, .timeout_s = timeout_s,
+			.dir = dirs[s], .qemu = qemu, .append = append[s],
+		};
+		if (zc_guest_prepare(&o[s], note, sizeof(note), err, sizeof(err))) {
+			zc_err("%s: initramfs: %s", names[s], err);
+			json_decref(summary);
+			return ZC_EXIT_FAIL;
+		}
+		if (note[0])
+			fprintf(stderr, "zcbench: kernel-ab: %s: %s\n", names[s], note);
+	}
+	for (int s = 0; s < 2; s++) {
+		char dst[4200], pdst[4200];
+		json_t *side;
+
+		fprintf(stderr, "zcbench: kernel-ab: %s: booting %s (%s) under %s, %d vCPUs, %s%s%s\n",
+			names[s], image[s], version[s], accel, cpus, mem,
+			o[s].moddir ? ", modules from " : "", o[s].moddir ? o[s].moddir : "");
+		if (zc_interrupted) {
+			snprintf(res[s].reason, sizeof(res[s].reason), "interrupted before boot");
+		} else if (zc_guest_run(&o[s], &res[s]) < 0) {
+			zc_err("%s: %s", names[s], res[s].reason);
+		}
+		snprintf(dst, sizeof(dst), "%s/%s.json", outdir, names[s]);
+		snprintf(pdst, sizeof(pdst), "%s/%s-probe.json", outdir, names[s]);
+		if (res[s].ok && annotate(res[s].results, dst, &o[s], &res[s], names[s])) {
+			res[s].ok = false;
+			snprintf(res[s].reason, sizeof(res[s].reason),
+				 "the results file the guest sent is not JSON: %s", res[s].results);
+		}
+		if (res[s].ok)
+			snprintf(res[s].results, sizeof(res[s].results), "%s", dst);
+		if (res[s].probe[0]) {
+			char *argv_cp[] = { "cp", res[s].probe, pdst, NULL };
+
+			if (!zc_spawn_wait(argv_cp, NULL, NULL))
+				snprintf(res[s].probe, sizeof(res[s].probe), "%s", pdst);
+		}
+		fprintf(stderr, "zcbench: kernel-ab: %s: %s after %.1f s%s%s (console: %s/console.log)\n",
+			names[s], res[s].ok ? "results back" : "FAILED", res[s].boot_run_s,
+			res[s].ok ? "" : ": ", res[s].ok ? "" : res[s].reason, dirs[s]);
+		if (res[s].probe_note[0])
+			fprintf(stderr, "zcbench: kernel-ab: %s: %s\n", names[s], res[s].probe_note);
+		if (res[s].pin_note[0])
+			fprintf(stderr, "zcbench: kernel-ab: %s: %s\n", names[s], res[s].pin_note);
+		failed += !res[s].ok;
+		side = json_pack("{s:s,s:s,s:s,s:b,s:s,s:s,s:s,s:s,s:i,s:i,s:f,s:b,s:s,s:s}",
+			"image", image[s], "image_version", version[s], "release", res[s].release,
+			"ok", res[s].ok, "reason", res[s].reason,
+			"results", res[s].ok ? res[s].results : "",
+			"probe", res[s].probe, "probe_note", res[s].probe_note,
+			"run_exit", res[s].run_rc, "probe_exit", res[s].probe_rc,
+			"boot_run_s", res[s].boot_run_s, "vcpus_pinned", res[s].pinned,
+			"pin_note", res[s].pin_note, "console", dirs[s]);
+		json_object_set_new(side, "modules", o[s].moddir ? json_string(o[s].moddir) : json_null());
+		json_object_set_new(summary, names[s], side);
+	}
+	{
+		char fpath[4200];
+		FILE *f;
+
+		snprintf(fpath, sizeof(fpath), "%s/fingerprints.txt", outdir);
+		f = fopen(fpath, "w");
+		if (f) {
+			print_fingerprints(f, res);
+			fclose(f);
+		}
+		print_fingerprints(stdout, res);
+		fputc('\n', stdout);
+	}
+	if (!failed) {
+		compared = run_compare(outdir, !strcmp(accel, "tcg"), res[0].results, res[1].results,
+				       &compare_rc);
+	} else {
+		printf("comparison skipped, a side failed (its console log is kept):\n");
+		for (int s = 0; s < 2; s++)
+			if (!res[s].ok)
+				printf("  %s: %s\n      console: %s/console.log\n", names[s],
+				       res[s].reason, dirs[s]);
+	}
+	json_object_set_new(summary, "compared", json_boolean(compared));
+	/* compare's own gate (1: past its threshold), for nightly jobs to read;
+	 * kernel-ab's exit code only says whether both sides came back. */
+	json_object_set_new(summary, "compare_exit", json_integer(compare_rc));
+	{
+		char spath[4200];
+
+		snprintf(spath, sizeof(spath), "%s/kernel-ab.json", outdir);
+		if (zc_json_write_atomic(summary, spath))
+			zc_warn("%s: %s", spath, strerror(errno));
+	}
+	json_decref(summary);
+	printf("kernel-ab: everything is in %s/\n", outdir);
+	if (zc_interrupted)
+		return ZC_EXIT_INTR;
+	return failed ? ZC_EXIT_FAIL : ZC_EXIT_OK;
+}

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "modes/mode.h"
+#include "lib/pattern.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/epoll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define ZC_MODE_PTR(ident) &zc_mode_##ident,
+const struct zc_mode *const zc_modes[] = { ZC_MODES(ZC_MODE_PTR) };
+#undef ZC_MODE_PTR
+const size_t zc_nmodes = ZC_ARRAY_SIZE(zc_modes);
+
+const struct zc_mode *zc_mode_find(enum zc_role role, const char *name)
+{
+	for (size_t i = 0; i < zc_nmodes; i++)
+		if (zc_modes[i]->role == role && !strcmp(zc_modes[i]->name, name))
+			return zc_modes[i];
+	return NULL;
+}
+
+const char *zc_no_reason(void)
+{
+	return NULL;
+}
+
+void zc_modes_list(FILE *f, bool with_availability)
+{
+	for (int r = 0; r < ZC_ROLE_NR; r++) {
+		fprintf(f, "%s modes:\n", zc_role_names[r]);
+		for (size_t i = 0; i < zc_nmodes; i++) {
+			const struct zc_mode *m = zc_modes[i];
+			const char *why = with_availability && m->unavailable ? m->unavailable() : NULL;
+
+			if (m->role != (enum zc_role)r)
+				continue;
+			fprintf(f, "  %-18s %s%s%s\n", m->name,
+				m->flags & ZC_MODE_EMULATED ? "[emulated] " : "", m->summary,
+				m->role == ZC_ROLE_SINK && !(m->flags & ZC_MODE_VERIFIES) ?
+					" (does not verify)" : "");
+			if (why)
+				fprintf(f, "  %-18s   unavailable: %s\n", "", why);
+		}
+	}
+}
+
+int zc_pipe_open(struct zc_io *io, int *r, int *w, uint64_t size, bool nonblock)
+{
+	int p[2];
+
+	(void)io;
+	if (pipe2(p, O_CLOEXEC | (nonblock ? O_NONBLOCK : 0)))
+		return -errno;
+	/* The kernel rounds up to a power of two pages; fail loudly if capped. */
+	if (fcntl(p[1], F_SETPIPE_SZ, (int)size) < 0) {
+		int e = -errno;
+
+		close(p[0]);
+		close(p[1]);
+		return e;
+	}
+	*r = p[0];
+	*w = p[1];
+	return 0;
+}
+
+void zc_pipe_close(int *r, int *w)
+{
+	if (*r >= 0)
+		close(*r);
+	if (*w >= 0)
+		close(*w);
+	*r = *w = -1;
+}
+
+void zc_io_teardown_pipes(struct zc_io *io)
+{
+	zc_pipe_close(&io->pipe_r, &io->pipe_w);
+	zc_pipe_close(&io->aux_r, &io->aux_w);
+}
+
+int zc_pipe_drain(struct zc_io *io)
+{
+	while (io->pending) {
+		ssize_t n = splice(io->pipe_r, NULL, io->out_fd, NULL, io->pending, SPLICE_F_MOVE);
+
+		io->calls++;
+		if (n < 0) {
+			if (errno == EINTR && *io->stop)
+				return 0;
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EPIPE;
+		io->pending -= n;
+		io->bytes += n;
+	}
+	return 0;
+}
+
+int zc_pipe_source_pump(struct zc_io *io, ssize_t (*fill)(struct zc_io *io))
+{
+	while (!*io->stop) {
+		if (!io->pending) {
+			ssize_t n = fill(io);
+
+			io->calls++;
+			if (n < 0 && n == -EINTR)
+				continue;
+			if (n < 0)
+				return (int)n;
+			io->pending = n;
+		}
+		int ret = zc_pipe_drain(io);
+
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+ssize_t zc_pipe_source_step(struct zc_io *io, ssize_t (*fill)(struct zc_io *io))
+{
+	ssize_t n = fill(io);
+	int ret;
+
+	io->calls++;
+	if (n < 0)
+		return n;
+	io->pending = n;
+	ret = zc_pipe_drain(io);
+	return ret ? ret : n;
+}
+
+size_t zc_src_len(const struct zc_io *io)
+{
+	uint64_t pos = io->fill_off % io->period;
+	uint64_t n = io->period - pos;
+
+	if (n > io->cfg->chunk)
+		n = io->cfg->chunk;
+	if (io->pipe_w >= 0 && n > io->cfg->pipe_size)
+		n = io->cfg->pipe_size;
+	return n;
+}
+
+int zc_payload_file(struct zc_io *io)
+{
+	char path[512];
+	size_t done = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/zcbench-payload-XXXXXX", io->cfg->file_dir);
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* Unlinked at once: nothing is left behind, whatever happens next. */
+	unlink(path);
+	while (done < io->period) {
+		ssize_t n = write(fd, io->buf + done, io->period - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int e = n < 0 ? -errno : -EIO;
+
+			close(fd);
+			return e;
+		}
+		done += n;
+	}
+	io->file_fd = fd;
+	return 0;
+}
+
+static int set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+		return -errno;
+	return 0;
+}
+
+int zc_io_nonblock_epoll(struct zc_io *io)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET };
+	int ret;
+
+	if ((ret = set_nonblock(io->in_fd)) || (ret = set_nonblock(io->out_fd)))
+		return ret;
+	io->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (io->epfd < 0)
+		return -errno;
+	ev.data.fd = io->in_fd;
+	if (epoll_ctl(io->epfd, EPOLL_CTL_ADD, io->in_fd, &ev))
+		return -errno;
+	ev.data.fd = io->out_fd;
+	if (epoll_ctl(io->epfd, EPOLL_CTL_ADD, io->out_fd, &ev))
+		return -errno;
+	return 0;
+}

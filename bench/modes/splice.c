@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * proxy splice: socket -> pipe -> socket the way HAProxy does it:
+ * non-blocking sockets, edge-triggered epoll, SPLICE_F_MOVE|SPLICE_F_NONBLOCK,
+ * and a pipe sized with F_SETPIPE_SZ. Each splice reads at most `chunk` bytes
+ * (set chunk = pipe_size for HAProxy's read-as-much-as-fits).
+ */
+#include "modes/mode.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define SPL_FLAGS (SPLICE_F_MOVE | SPLICE_F_NONBLOCK)
+
+static int splice_setup(struct zc_io *io)
+{
+	int ret;
+
+	ret = zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->cfg->pipe_size, true);
+	if (ret)
+		return ret;
+	return zc_io_nonblock_epoll(io);
+}
+
+static int splice_pump(struct zc_io *io)
+{
+	uint64_t cap = io->cfg->pipe_size;
+	struct epoll_event evs[2];
+
+	while (!*io->stop) {
+		bool blocked_in = io->eof, blocked_out = !io->pending;
+		ssize_t n;
+
+		if (!io->eof && io->pending < cap) {
+			uint64_t want = cap - io->pending;
+
+			if (want > io->cfg->chunk)
+				want = io->cfg->chunk;
+			n = splice(io->in_fd, NULL, io->pipe_w, NULL, want, SPL_FLAGS);
+			io->calls++;
+			if (n > 0)
+				io->pending += n;
+			else if (n == 0)
+				io->eof = true;
+			else if (errno == EAGAIN)
+				blocked_in = true;
+			else if (errno != EINTR)
+				return -errno;
+		} else {
+			blocked_in = true;
+		}
+		if (io->pending) {
+			n = splice(io->pipe_r, NULL, io->out_fd, NULL, io->pending, SPL_FLAGS);
+			io->calls++;
+			if (n > 0) {
+				io->pending -= n;
+				io->bytes += n;
+				blocked_out = false;
+			} else if (n < 0 && errno == EAGAIN) {
+				blocked_out = true;
+			} else if (n < 0 && errno != EINTR) {
+				return -errno;
+			}
+		}
+		if (io->eof && !io->pending) {
+			shutdown(io->out_fd, SHUT_WR);
+			return 1;
+		}
+		if (blocked_in && blocked_out) {
+			if (epoll_wait(io->epfd, evs, 2, -1) < 0 && errno != EINTR)
+				return -errno;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The probe's step: one splice in and one splice out with the pump's flags.
+ * (The pump interleaves them with epoll; the calls are the same.)
+ */
+static ssize_t splice_probe_step(struct zc_io *io)
+{
+	ssize_t n = splice(io->in_fd, NULL, io->pipe_w, NULL, io->cfg->chunk, SPL_FLAGS);
+
+	io->calls++;
+	if (n <= 0)
+		return n < 0 ? -errno : -EIO;
+	io->pending += n;
+	n = splice(io->pipe_r, NULL, io->out_fd, NULL, io->pending, SPL_FLAGS);
+	io->calls++;
+	if (n < 0)
+		return -errno;
+	io->pending -= n;
+	io->bytes += n;
+	return n;
+}
+
+static void splice_teardown(struct zc_io *io)
+{
+	if (io->epfd >= 0)
+		close(io->epfd);
+	io->epfd = -1;
+	zc_io_teardown_pipes(io);
+}
+
+const struct zc_mode zc_mode_splice = {
+	.name = "splice",
+	.role = ZC_ROLE_PROXY,
+	.summary = "splice() socket -> pipe -> socket, non-blocking + epoll (HAProxy's way)",
+	.setup = splice_setup,
+	.pump = splice_pump,
+	.probe_step = splice_probe_step,
+	.teardown = splice_teardown,
+};

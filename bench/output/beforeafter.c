@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zcbench before-after FILE... [--after FILE...]: for every path the 2026
+ * patches change, Gbps per core before against after, and the change.
+ *
+ * "After" is the emulated after-mode of the same results file (same chunk,
+ * pipe size and other roles), or, given --after, the same mode measured on
+ * another kernel (a patched one: its fingerprint says so). pipebench files
+ * (schema zcbench-pipebench) give the pipe-only patterns, compared on
+ * calls/s and MB/s per core.
+ */
+#include "probe/probe.h"
+#include "results/results.h"
+#include "lib/zcbench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ba_pair {
+	const char *role, *before, *after, *path;
+};
+
+/* Each real mode and the emulated mode that is its "after" (mode_after.c). */
+static const struct ba_pair pairs[] = {
+	{ "source", "vmsplice", "vmsplice-as-writev", "vmsplice user buf -> pipe -> socket" },
+	{ "source", "vmsplice-gift", "vmsplice-as-writev", "vmsplice(GIFT) -> pipe -> socket" },
+	{ "source", "tee", "tee-as-writev", "vmsplice once + tee -> socket (62 vs 31)" },
+	{ "source", "sendfile", "sendfile-as-copy", "sendfile file -> socket (as read+write)" },
+	{ "source", "sendfile", "sendfile-bounce", "sendfile file -> socket (Falcato degrade)" },
+	{ "source", "splice-file", "sendfile-as-copy", "splice file -> pipe -> socket" },
+	{ "proxy", "splice", "splice-as-copy", "socket -> pipe -> socket (HAProxy)" },
+};
+
+static const char *kstr(json_t *run, const char *k)
+{
+	return json_string_value(json_object_get(json_object_get(run, "key"), k)) ?: "";
+}
+
+static json_int_t kint(json_t *run, const char *k)
+{
+	return json_integer_value(json_object_get(json_object_get(run, "key"), k));
+}
+
+static double med(json_t *run, const char *metric)
+{
+	json_t *v = json_object_get(json_object_get(json_object_get(run, "summary"), metric), "median");
+
+	if (strcmp(json_string_value(json_object_get(run, "status")) ?: "", "ok") &&
+	    strcmp(json_string_value(json_object_get(run, "status")) ?: "", "partial"))
+		return NAN;
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The mode of the device under test for a pair's role. */
+static const char *dut_mode(json_t *run, const char *role)
+{
+	if (!strcmp(role, "proxy"))
+		return strcmp(kstr(run, "topology"), "proxy") ? "" : kstr(run, "proxy");
+	return strcmp(kstr(run, "topology"), "direct") ? "" : kstr(run, "source");
+}
+
+/* A run in runs like `like` but with the DUT's mode replaced by mode. */
+static json_t *find_like(json_t *runs, json_t *like, const char *role, const char *mode)
+{
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(runs, i, r) {
+		if (strcmp(dut_mode(r, role), mode) || strcmp(kstr(r, "topology"), kstr(like, "topology")) ||
+		    kint(r, "chunk") != kint(like, "chunk") || kint(r, "pipe_size") != kint(like, "pipe_size") ||
+		    strcmp(kstr(r, "sink"), kstr(like, "sink")))
+			continue;
+		if (!strcmp(role, "proxy") && strcmp(kstr(r, "source"), kstr(like, "source")))
+			continue;
+		return r;
+	}
+	return NULL;
+}
+
+static const char *fp_short(json_t *root, char *buf, size_t len)
+{
+	json_t *fp = json_object_get(root, "fingerprint");
+
+	if (!json_is_object(fp)) {
+		snprintf(buf, len, "no fingerprint");
+		return buf;
+	}
+	snprintf(buf, len, "%s vmsplice:%s",
+		 json_string_value(json_object_get(fp, "kernel_release")) ?: "?",
+		 json_string_value(json_object_get(fp, "vmsplice_state")) ?: "?");
+	return buf;
+}
+
+static void size_str(json_int_t b, char *out, size_t len)
+{
+	if (b >= (1 << 20) && b % (1 << 20) == 0)
+		snprintf(out, len, "%lldM", (long long)(b >> 20));
+	else if (b >= 1024 && b % 1024 == 0)
+		snprintf(out, len, "%lldk", (long long)(b >> 10));
+	else
+		snprintf(out, len, "%lld", (long long)b);
+}
+
+/* A figure, or "-" when the run has none (failed, or no such metric). */
+static const char *fig(double v, const char *fmt, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		return "-";
+	snprintf(buf, len, fmt, v);
+	return buf;
+}
+
+static double change_pct(double before, double after)
+{
+	return isfinite(before) && isfinite(after) && before > 0 ? (after / before - 1) * 100 : NAN;
+}
+
+static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
+{
+	char fpb[96], fpa[96], ch[24];
+	int rows = 0;
+
+	printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s  %s\n", "path", "chunk", "before mode",
+	       "Gbps/core", "after mode", "Gbps/core", "after is", "change", "kernel (fingerprint)");
+	for (size_t p = 0; p < ZC_ARRAY_SIZE(pairs); p++) {
+		for (int f = 0; f < nfiles; f++) {
+			json_t *runs = json_object_get(files[f], "runs"), *r;
+			size_t i;
+
+			json_array_foreach(runs, i, r) {
+				json_t *a = NULL;
+				const char *kind = "emulated", *amode = pairs[p].after;
+				double b, av;
+
+				if (strcmp(dut_mode(r, pairs[p].role), pairs[p].before))
+					continue;
+				for (int k = 0; k < nafter && !a; k++) {
+					a = find_like(json_object_get(after[k], "runs"), r, pairs[p].role,
+						      pairs[p].before);
+					if (a) {
+						kind = "measured";
+						amode = pairs[p].before;
+						fp_short(after[k], fpa, sizeof(fpa));
+					}
+				}
+				if (!a)
+					a = find_like(runs, r, pairs[p].role, pairs[p].after);
+				if (!a)
+					continue;
+				b = med(r, "gbps_per_core");
+				av = med(a, "gbps_per_core");
+				size_str(kint(r, "chunk"), ch, sizeof(ch));
+				fp_short(files[f], fpb, sizeof(fpb));
+				char f1[32], f2[32], f3[32];
+
+				printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s  %s%s%s\n",
+				       pairs[p].path, ch, pairs[p].before, fig(b, "%.2f", f1, sizeof(f1)),
+				       amode, fig(av, "%.2f", f2, sizeof(f2)), kind,
+				       fig(change_pct(b, av), "%+.1f%%", f3, sizeof(f3)), fpb,
+				       strcmp(kind, "measured") ? "" : " -> ",
+				       strcmp(kind, "measured") ? "" : fpa);
+				rows++;
+			}
+		}
+	}
+	if (!rows)
+		printf("  (no real/after pairs with the same chunk and pipe size in these files)\n");
+}
+
+static void pipe_table(json_t **files, int nfiles)
+{
+	char fpb[96], ch[24];
+	int rows = 0;
+
+	printf("%-14s %5s %11s %11s %8s %10s %10s %8s  %s\n", "pattern", "chunk", "calls/s bef",
+	       "calls/s aft", "change", "MB/s/core b", "MB/s/core a", "change", "kernel (fingerprint)");
+	for (int f0 = 0; f0 < nfiles; f0++) {
+		json_t *runs = json_object_get(files[f0], "runs"), *r, *a;
+		size_t i, j;
+
+		json_array_foreach(runs, i, r) {
+			const char *name = json_string_value(json_object_get(r, "pattern")) ?: "";
+
+			if (json_is_true(json_object_get(r, "emulated")))
+				continue;
+			json_array_foreach(runs, j, a) {
+				double cb, ca, mb, ma;
+
+				if (strcmp(json_string_value(json_object_get(a, "after_of")) ?: "", name) ||
+				    json_integer_value(json_object_get(a, "chunk")) !=
+					    json_integer_value(json_object_get(r, "chunk")))
+					continue;
+				cb = med(r, "calls_per_s");
+				ca = med(a, "calls_per_s");
+				mb = med(r, "mb_per_s_per_core");
+				ma = med(a, "mb_per_s_per_core");
+				size_str(json_integer_value(json_object_get(r, "chunk")), ch, sizeof(ch));
+				char f[6][32];
+
+				printf("%-14s %5s %11s %11s %8s %10s %10s %8s  %s (after emulated)\n",
+				       name, ch, fig(cb, "%.0f", f[0], 32), fig(ca, "%.0f", f[1], 32),
+				       fig(change_pct(cb, ca), "%+.1f%%", f[2], 32), fig(mb, "%.0f", f[3], 32),
+				       fig(ma, "%.0f", f[4], 32), fig(change_pct(mb, ma), "%+.1f%%", f[5], 32),
+				       fp_short(files[f0], fpb, sizeof(fpb)));
+				rows++;
+			}
+		}
+	}
+	if (!rows)
+		printf("  (no pattern/after pairs in these files)\n");
+}
+
+int zc_cmd_before_after(int argc, char **argv)
+{
+	json_t *tcp[32], *pipes[32], *after[32];
+	int ntcp = 0, npipe = 0, nafter = 0, ret = 0;
+	bool next_after = false;
+
+	for (int i = 1; i < argc; i++) {
+		json_error_t je;
+		json_t *root;
+		const char *schema;
+
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("usage: zcbench before-after RESULTS.json [PIPEBENCH.json ...] [--after PATCHED.json]\n"
+			       "  the real mode against its emulated after-mode in the same file, or\n"
+			       "  against the same mode measured on a patched kernel (--after)\n");
+			return 0;
+		}
+		if (!strcmp(argv[i], "--after")) {
+			next_after = true;
+			continue;
+		}
+		if (!strncmp(argv[i], "--", 2)) {
+			zc_err("before-after: unknown option '%s'", argv[i]);
+			ret = ZC_EXIT_USAGE;
+			goto out;
+		}
+		root = json_load_file(argv[i], 0, &je);
+		if (!root) {
+			if (je.line > 0)
+				zc_err("before-after: %s:%d: %s", argv[i], je.line, je.text);
+			else
+				zc_err("before-after: %s", je.text);
+			ret = ZC_EXIT_USAGE;
+			goto out;
+		}
+		schema = json_string_value(json_object_get(root, "schema")) ?: "";
+		/* Both schemas share the results major version (results/README.md). */
+		if (atoi(json_string_value(json_object_get(root, "schema_version")) ?: "0") !=
+		    ZC_SCHEMA_MAJOR) {
+			zc_err("before-after: %s: schema version %s, this zcbench reads %d.x", argv[i],
+			       json_string_value(json_object_get(root, "schema_version")) ?: "(none)",
+			       ZC_SCHEMA_MAJOR);
+			json_decref(root);
+			ret = ZC_EXIT_USAGE;
+			goto out;
+		}
+		if (ntcp == 32 || npipe == 32 || nafter == 32) {
+			json_decref(root);
+			zc_err("before-after: at most 32 files of each kind");
+			ret = ZC_EXIT_USAGE;
+			goto out;
+		}
+		if (!strcmp(schema, "zcbench-results") && next_after)
+			after[nafter++] = root;
+		else if (!strcmp(schema, "zcbench-results"))
+			tcp[ntcp++] = root;
+		else if (!strcmp(schema, "zcbench-pipebench"))
+			pipes[npipe++] = root;
+		else {
+			json_decref(root);
+			zc_err("before-after: %s: schema '%s' is neither zcbench-results nor "
+			       "zcbench-pipebench", argv[i], schema);
+			ret = ZC_EXIT_USAGE;
+			goto out;
+		}
+		next_after = false;
+	}
+	if (!ntcp && !npipe) {
+		zc_err("before-after: give a results file (zcbench before-after --help)");
+		ret = ZC_EXIT_USAGE;
+		goto out;
+	}
+	if (ntcp) {
+		printf("TCP paths: Gbps per core of the device under test (median)\n");
+		tcp_table(tcp, ntcp, after, nafter);
+	}
+	if (npipe) {
+		printf("\npipe-only patterns (pipebench): median of the samples\n");
+		pipe_table(pipes, npipe);
+	}
+	printf("\nfingerprints:\n");
+	for (int i = 0; i < ntcp + npipe + nafter; i++) {
+		json_t *r = i < ntcp ? tcp[i] : i < ntcp + npipe ? pipes[i - ntcp] : after[i - ntcp - npipe];
+		json_t *fp = json_object_get(r, "fingerprint");
+
+		printf("  %s%s\n", i >= ntcp + npipe ? "after: " : "",
+		       json_string_value(json_object_get(fp, "label")) ?: "no fingerprint in this file");
+	}
+out:
+	for (int i = 0; i < ntcp; i++)
+		json_decref(tcp[i]);
+	for (int i = 0; i < npipe; i++)
+		json_decref(pipes[i]);
+	for (int i = 0; i < nafter; i++)
+		json_decref(after[i]);
+	return ret;
+}

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zcbench report FILE...: the mission's answer. Gbps-per-core ratios
+ * (splice/copy on the proxy, tee/send on the source, and the other source
+ * paths) with a 95% bootstrap CI over repetitions, the same ratios for the
+ * "after" side where the file has emulated X-as-Y runs, and the kernel
+ * fingerprint that says which side this kernel is on.
+ */
+#include "results/analysis.h"
+#include "output/report.h"
+#include "lib/stats.h"
+#include "lib/zcbench.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void print_ratio(FILE *f, const char *name, const char *side, json_t *num, json_t *den)
+{
+	struct zc_ratio r;
+	json_t *k = json_object_get(num, "key");
+	char chunk[24], pipe[24], ci[48] = "", mode[80];
+
+	zc_an_ratio(num, den, &r);
+	zc_an_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
+	zc_an_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
+	snprintf(mode, sizeof(mode), "%s/%s", zc_an_dut_mode(num), zc_an_dut_mode(den));
+	if (isnan(r.value)) {
+		fprintf(f, "  %-26s %-16s %-5s %-5s %7s  %-17s %s\n", name, side, chunk, pipe, "n/a",
+			"", "(a side has no successful sample)");
+		return;
+	}
+	if (!isnan(r.lo))
+		snprintf(ci, sizeof(ci), "[%.2f-%.2f]", r.lo, r.hi);
+	fprintf(f, "  %-26s %-16s %-5s %-5s %6.2fx  %-17s %7.2f / %-7.2f %zu/%zu  %s\n", name, side,
+		chunk, pipe, r.value, ci, r.num_gpc, r.den_gpc, r.nn, r.nd, mode);
+}
+
+/* The probe's fingerprint is large (every probe and mode): print its label,
+ * verdicts and scalars, and only count the bulky parts. */
+static void print_fingerprint(FILE *f, json_t *root)
+{
+	json_t *fp = json_object_get(root, "fingerprint"), *v, *e;
+	const char *k;
+	char line[2048], id[512];
+	size_t i;
+
+	zc_an_fingerprint(root, line, sizeof(line), id, sizeof(id));
+	if (!json_is_object(fp)) {
+		fprintf(f, "  kernel fingerprint: none recorded (null: this file predates "
+			   "`zcbench probe`; before/after is not known from behaviour)\n");
+		return;
+	}
+	fprintf(f, "  kernel fingerprint: %s\n", id);
+	if (zc_an_kernel_side(root))
+		fprintf(f, "    this kernel behaves like the %s side (vmsplice_state)\n",
+			zc_an_kernel_side(root));
+	json_array_foreach(json_object_get(fp, "verdicts"), i, e)
+		if (json_is_string(e))
+			fprintf(f, "    - %s\n", json_string_value(e));
+	json_object_foreach(fp, k, v) {
+		char *s;
+
+		if (!strcmp(k, "label") || !strcmp(k, "verdicts"))
+			continue;
+		if (json_is_object(v) || json_is_array(v)) {
+			fprintf(f, "    %-28s (%zu entries)\n", k,
+				json_is_object(v) ? json_object_size(v) : json_array_size(v));
+			continue;
+		}
+		s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		fprintf(f, "    %-28s %s\n", k, s ? s : "?");
+		free(s);
+	}
+}
+
+static void report_file(FILE *f, const char *path, json_t *root)
+{
+	json_t *runs = json_object_get(root, "runs"), *run;
+	const char *side = zc_an_kernel_side(root);
+	const char *native = !side ? "this kernel" :
+			     !strcmp(side, "after") ? "after, measured" : "before, measured";
+	size_t i;
+	int printed = 0;
+
+	fprintf(f, "%s\n  host %s, kernel %s, %s, status %s\n", path, zc_an_hostname(root),
+		zc_an_kernel(root), zc_an_date(root), zc_an_str(root, "status"));
+	print_fingerprint(f, root);
+	fprintf(f, "\n  Gbps per core ratio: median over median of repetitions, 95%% bootstrap CI "
+		   "(%d resamples, seed %lu)\n", ZC_BOOT_ROUNDS, ZC_BOOT_SEED);
+	fprintf(f, "  %-26s %-16s %-5s %-5s %7s  %-17s %-17s %-4s %s\n", "ratio", "side", "chunk",
+		"pipe", "value", "95% CI", "Gbps/core num/den", "n", "modes");
+	for (size_t d = 0; d < zc_nratio_defs; d++) {
+		const struct zc_ratio_def *rd = &zc_ratio_defs[d];
+		char after_prefix[64];
+
+		snprintf(after_prefix, sizeof(after_prefix), "%s-as-", rd->num);
+		json_array_foreach(runs, i, run) {
+			json_t *k = json_object_get(run, "key"), *den, *after;
+
+			if (strcmp(zc_an_str(k, "topology"), rd->topology) ||
+			    strcmp(zc_an_str(k, rd->role), rd->num))
+				continue;
+			den = zc_an_peer(runs, run, rd->role, rd->den, false);
+			if (!den)
+				continue;
+			print_ratio(f, rd->name, native, run, den);
+			printed++;
+			after = zc_an_peer(runs, run, rd->role, after_prefix, true);
+			if (after)
+				print_ratio(f, rd->name, "after, emulated", after, den);
+			else if (rd->principal)
+				fprintf(f, "  %-26s %-16s (no %s* run in this file)\n", rd->name,
+					"after, emulated", after_prefix);
+		}
+	}
+	if (!printed)
+		fprintf(f, "  (no pair of runs for a headline ratio in this file)\n");
+	fprintf(f, "\n");
+}
+
+int zc_cmd_report(int argc, char **argv)
+{
+	int nfiles = 0, ret = 0;
+
+	for (int a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+			printf("usage: zcbench report FILE.json...\n"
+			       "Headline Gbps-per-core ratios with 95%% bootstrap CIs, for this kernel\n"
+			       "and for emulated \"after\" modes (X-as-Y), and the kernel fingerprint.\n"
+			       "Exit 2 on an unreadable file.\n");
+			return 0;
+		}
+		if (!strncmp(argv[a], "--", 2)) {
+			zc_err("report: unknown option %s", argv[a]);
+			return ZC_EXIT_USAGE;
+		}
+	}
+	for (int a = 1; a < argc; a++) {
+		json_t *root = zc_an_load("report", argv[a]);
+
+		if (!root) {
+			ret = ZC_EXIT_USAGE;
+			continue;
+		}
+		report_file(stdout, argv[a], root);
+		json_decref(root);
+		nfiles++;
+	}
+	if (argc < 2) {
+		zc_err("report: need at least one results file");
+		return ZC_EXIT_USAGE;
+	}
+	return ret;
+}

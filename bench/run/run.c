@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zcbench run: the controller. Expands the workload, places the roles,
+ * starts them through the host's transport, synchronises READY/GO, collects
+ * each role's JSON, derives the per-core figures, and rewrites the results
+ * file atomically after every run so nothing measured is ever lost.
+ */
+#include "lib/zcbench.h"
+#include "config/cfg.h"
+#include "counters/counters.h"
+#include "transport/host.h"
+#include "results/meta.h"
+#include "modes/mode.h"
+#include "probe/probe.h"
+#include "lib/proc.h"
+#include "results/results.h"
+#include "run/run.h"
+#include "lib/cpu.h"
+#include "config/workload.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct ctl {
+	struct zc_host host;
+	const char *outdir;
+	char path[1024];
+	json_t *root;
+	bool tty;
+	const char *role_exec[ZC_ROLE_NR];	/* --exec-ROLE: a foreign program as the role */
+	char quoted[8192];			/* the role command as one string (ssh) */
+	cpu_set_t affinity;			/* the controller's own, restored at the end */
+	bool affinity_ok;
+};
+
+/*
+ * Keep the controller (its poll wake-ups, its /proc/stat reads at the edges)
+ * off the DUT's CPU, so nothing of the harness runs there in the window.
+ */
+static int avoid_cpu(struct ctl *c, int cpu)
+{
+	cpu_set_t set;
+
+	if (!c->affinity_ok || cpu < 0)
+		return -1;
+	set = c->affinity;
+	CPU_CLR(cpu, &set);
+	if (!CPU_COUNT(&set) || sched_setaffinity(0, sizeof(set), &set))
+		return -1;
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	zc_interrupted = 1;
+}
+
+/* The role's command, then wrapped by the host's transport into out. */
+static int role_argv(struct ctl *c, const struct zc_cfg *cfg, int role, int cpu,
+		     const char *connect, char **out, char store[][600], int max)
+{
+	char *argv[64];
+	int n = 0, s = 0;
+
+	argv[n++] = c->role_exec[role] ? (char *)c->role_exec[role] : c->host.exe[role];
+	argv[n++] = (char *)zc_role_names[role];
+	if (c->host.ssh[role][0] && c->host.cpu[role] < 0)
+		snprintf(store[s], 600, "--cpu=auto");	/* this machine's topology is not its */
+	else
+		snprintf(store[s], 600, "--cpu=%d", cpu);
+	argv[n++] = store[s++];
+	snprintf(store[s], 600, "--listen=%s", c->host.address[role]);
+	argv[n++] = store[s++];
+	if (connect) {
+		snprintf(store[s], 600, "--connect=%s", connect);
+		argv[n++] = store[s++];
+	}
+	snprintf(store[s], 600, "--mode=%s", cfg->mode[role]);
+	argv[n++] = store[s++];
+	snprintf(store[s], 600, "--chunk=%llu", (unsigned long long)cfg->chunk);
+	argv[n++] = store[s++];
+	snprintf(store[s], 600, "--pipe-size=%llu", (unsigned long long)cfg->pipe_size);
+	argv[n++] = store[s++];
+	/* Source and sink must agree on the pattern period, whatever the modes. */
+	snprintf(store[s], 600, "--period=%llu", (unsigned long long)zc_cfg_period(cfg));
+	argv[n++] = store[s++];
+	snprintf(store[s], 600, "--warmup=%g", cfg->warmup_s);
+	argv[n++] = store[s++];
+	snprintf(store[s], 600, "--duration=%g", cfg->duration_s);
+	argv[n++] = store[s++];
+	snprintf(store[s], 600, "--tail=%g", cfg->tail_s);
+	argv[n++] = store[s++];
+	snprintf(store[s], 600, "--seed=%ld", cfg->seed);
+	argv[n++] = store[s++];
+	snprintf(store[s], 600, "--sink-seed=%ld", cfg->sink_seed);
+	argv[n++] = store[s++];
+	snprintf(store[s], 600, "--file-dir=%s", cfg->file_dir);
+	argv[n++] = store[s++];
+	snprintf(store[s], 600, "--counters=%s", zc_counters_for_role(cfg, role));
+	argv[n++] = store[s++];
+	if (c->host.bind_device[role] && c->host.iface[role][0]) {
+		snprintf(store[s], 600, "--bind-device=%s", c->host.iface[role]);
+		argv[n++] = store[s++];
+	}
+	argv[n] = NULL;
+	return zc_host_argv(&c->host, role, argv, out, max, c->quoted, sizeof(c->quoted));
+}
+
+static double num(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void set_num(json_t *o, const char *k, double v)
+{
+	json_object_set_new(o, k, isfinite(v) ? json_real(v) : json_null());
+}
+
+/* The figures of one sample, from the role reports (DESIGN.md, Measuring). */
+static void derive(json_t *sample, int dut, double duration_s)
+{
+	json_t *roles = json_object_get(sample, "roles");
+	json_t *sink = json_object_get(json_object_get(roles, "sink"), "window");
+	json_t *d = json_object_get(json_object_get(roles, zc_role_names[dut]), "window");
+	double win = num(sink, "window_s"), bytes = num(sink, "bytes");
+	double dwin = num(d, "window_s"), dbytes = num(d, "bytes"), busy = num(d, "busy_s");
+	double gbps = bytes * 8 / win / 1e9;
+	double cores;
+
+	if (!d) {
+		/* A foreign DUT reports nothing: use the controller's view. */
+		dwin = duration_s;
+		busy = num(sample, "controller_dut_busy_s");
+		dbytes = bytes;
+	}
+	cores = busy / dwin;
+	double proc = (num(d, "rusage_user_s") + num(d, "rusage_sys_s")) / dwin;
+
+	set_num(sample, "gbps", gbps);
+	set_num(sample, "dut_gbps", dbytes * 8 / dwin / 1e9);
+	set_num(sample, "dut_busy_cores", cores);
+	set_num(sample, "dut_proc_cores", proc);
+	/*
+	 * Per core from the DUT's own bytes and busy time, both read at the
+	 * DUT's window edges; the verified sink figure says the bytes arrived.
+	 * The two agree to within socket buffering (window_agreement ~ 1).
+	 */
+	set_num(sample, "gbps_per_core", cores > 0 ? (dbytes * 8 / dwin / 1e9) / cores : NAN);
+	set_num(sample, "window_agreement", gbps > 0 ? (dbytes * 8 / dwin / 1e9) / gbps : NAN);
+	set_num(sample, "service_demand_us_per_kb", dbytes > 0 ? busy * 1e6 / (dbytes / 1024) : NAN);
+	set_num(sample, "dut_calls_per_mb", dbytes > 0 ? num(d, "calls") / (dbytes / 1e6) : NAN);
+	zc_counters_sample_metrics(sample, roles, zc_role_names[dut]);
+}
+
+static void progress(struct ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void progress(struct ctl *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!c->tty)
+		return;
+	va_start(ap, fmt);
+	fputs("\r\033[K", stdout);
+	vfprintf(stdout, fmt, ap);
+	fflush(stdout);
+	va_end(ap);
+}
+
+/* One repetition: a new set of role processes and connections. */
+static json_t *run_sample(struct ctl *c, const struct zc_cfg *cfg, int rep,
+			  const struct zc_placement *pl)
+{
+	static struct zc_child kids[ZC_ROLE_NR];
+	struct zc_child *live[ZC_ROLE_NR];
+	int order[] = { ZC_ROLE_SINK, ZC_ROLE_PROXY, ZC_ROLE_SOURCE }, nlive = 0;
+	bool spawned[ZC_ROLE_NR] = { 0 };
+	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
+	json_t *sample = json_object(), *roles = json_object();
+	char connect[300] = "", reason[1024] = "";
+	double deadline, t_go;
+	struct zc_cpustat cs0, cs1, csd;
+	bool ctl_ok = false;
+	const char *status = "ok";
+	int ret = 0;
+
+	json_object_set_new(sample, "rep", json_integer(rep));
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(order); i++) {
+		int r = order[i], port;
+		char *argv[64], store[24][600];
+
+		if (r == ZC_ROLE_PROXY && cfg->topology == ZC_TOPO_DIRECT)
+			continue;
+		ret = role_argv(c, cfg, r, pl->cpu[r], connect[0] ? connect : NULL, argv, store, 64);
+		if (!ret || ret < 0 || (ret = zc_child_spawn(&kids[r], argv))) {
+			snprintf(reason, sizeof(reason), "%s: cannot start: %s", zc_role_names[r],
+				 strerror(ret ? -ret : E2BIG));
+			goto out;
+		}
+		spawned[r] = true;
+		live[nlive++] = &kids[r];
+		ret = zc_child_ready(&kids[r], zc_now() + 10 + cfg->timeout_s, &port);
+		if (ret) {
+			/* A role that cannot start says why in its report, kept in its buffer. */
+			if (ret == -EINTR || (ret == -EPROTO && kids[r].buf[0] == '{'))
+				goto out;
+			snprintf(reason, sizeof(reason), "%s: did not get ready (%s)", zc_role_names[r],
+				 ret == -ETIMEDOUT ? "timed out" : ret == -EPIPE ? "exited" : "bad line");
+			goto out;
+		}
+		if (r != ZC_ROLE_SOURCE)
+			snprintf(connect, sizeof(connect), "%s:%d", c->host.address[r], port);
+	}
+	for (int i = 0; i < nlive; i++)
+		zc_child_send(live[i], "GO\n");
+	t_go = zc_now();
+	/*
+	 * The controller also reads the DUT CPU's /proc/stat at the window
+	 * edges (from its own core): a cross-check of the role's figure, and
+	 * the only figure for a foreign program started with --exec-ROLE.
+	 */
+	ret = zc_children_wait(live, nlive, t_go + cfg->warmup_s);
+	if (ret == -ETIMEDOUT) {
+		/* A DUT on another machine: this /proc/stat is not its. */
+		ctl_ok = !c->host.ssh[dut][0] && zc_cpustat_read(pl->cpu[dut], &cs0) == 0;
+		ret = zc_children_wait(live, nlive, t_go + cfg->warmup_s + cfg->duration_s);
+		if (ret == -ETIMEDOUT) {
+			ctl_ok &= zc_cpustat_read(pl->cpu[dut], &cs1) == 0;
+			deadline = t_go + cfg->warmup_s + cfg->duration_s + cfg->tail_s + cfg->timeout_s;
+			ret = zc_children_wait(live, nlive, deadline);
+		} else {
+			ctl_ok = false;
+		}
+	}
+	if (ctl_ok) {
+		zc_cpustat_delta(&cs0, &cs1, &csd);
+		json_object_set_new(sample, "controller_dut_busy_s", json_real(zc_cpustat_busy(&csd)));
+	}
+	if (ret == -ETIMEDOUT)
+		snprintf(reason, sizeof(reason), "timed out %.0f s after the window (a role stalled)",
+			 cfg->timeout_s);
+	if (ret == 1) {
+		/*
+		 * One role failed. Its peers usually fail because of it, but the
+		 * first to report is not always the cause (a remote role killed
+		 * under ssh is noticed after its local peer's reset): give them a
+		 * moment to finish and say why before they are killed.
+		 */
+		double grace = zc_now() + 1.5;
+
+		for (int i = 0; i < nlive; i++)
+			zc_child_drain(live[i], grace);
+	}
+out:
+	if (zc_interrupted) {
+		status = "interrupted";
+		snprintf(reason, sizeof(reason), "interrupted by a signal");
+	}
+	for (int r = 0; r < ZC_ROLE_NR; r++)
+		if (spawned[r] && !kids[r].eof)
+			zc_child_kill(&kids[r]);
+	/*
+	 * Blame in order of likely cause: a role that died without a report
+	 * (killed from outside, crashed), then roles that reported an error
+	 * (often the peers of the first), never the ones the controller killed.
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int r = 0; r < ZC_ROLE_NR; r++) {
+			json_t *rj;
+			char *nl, desc[128];
+			const char *e, *st;
+			size_t n = strlen(reason);
+
+			if (!spawned[r])
+				continue;
+			if (pass == 0) {
+				/* Drain what the role still wrote, then parse its report. */
+				zc_child_drain(&kids[r], zc_now() + 1);
+				zc_child_reap(&kids[r]);
+				/* The report is the last line that starts with '{'. */
+				nl = NULL;
+				for (char *p = kids[r].buf; p && *p;
+				     p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+					if (*p == '{')
+						nl = p;
+				rj = nl ? json_loads(nl, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
+				zc_child_describe(&kids[r], desc, sizeof(desc));
+				if (zc_host_explain_exit(&c->host, r, kids[r].status))
+					snprintf(desc, sizeof(desc), "%s",
+						 zc_host_explain_exit(&c->host, r, kids[r].status));
+				if (!rj && c->role_exec[r] && WIFEXITED(kids[r].status) &&
+				    !WEXITSTATUS(kids[r].status))
+					rj = json_pack("{s:s,s:s}", "status", "ok", "foreign",
+						       c->role_exec[r]);
+				if (!rj)
+					rj = json_pack("{s:s}", "status", "lost");
+				json_object_set_new(rj, "exit", json_string(desc));
+				json_object_set_new(roles, zc_role_names[r], rj);
+			}
+			rj = json_object_get(roles, zc_role_names[r]);
+			st = json_string_value(json_object_get(rj, "status")) ?: "lost";
+			e = json_string_value(json_object_get(rj, "error"));
+			if (!strcmp(st, "ok") || (pass == 0) != !strcmp(st, "lost"))
+				continue;
+			if (!strcmp(st, "unavailable"))
+				status = "unavailable";
+			else if (!strcmp(status, "ok"))
+				status = "failed";
+			if (kids[r].killed && !e)
+				continue;
+			snprintf(reason + n, sizeof(reason) - n, "%s%s: %s", n ? "; " : "",
+				 zc_role_names[r],
+				 e ? e : json_string_value(json_object_get(rj, "exit")));
+		}
+	}
+	if (reason[0] && !strcmp(status, "ok"))
+		status = "failed";
+	json_object_set_new(sample, "status", json_string(status));
+	json_object_set_new(sample, "reason", reason[0] ? json_string(reason) : json_null());
+	json_object_set_new(sample, "roles", roles);
+	if (!strcmp(status, "ok"))
+		derive(sample, dut, cfg->duration_s);
+	return sample;
+}
+
+static json_t *key_json(const struct zc_cfg *cfg)
+{
+	return json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I}", "topology", zc_topo_names[cfg->topology],
+			 "source", cfg->mode[ZC_ROLE_SOURCE],
+			 "proxy", cfg->topology == ZC_TOPO_PROXY ? cfg->mode[ZC_ROLE_PROXY] : "",
+			 "sink", cfg->mode[ZC_ROLE_SINK], "chunk", (json_int_t)cfg->chunk,
+			 "pipe_size", (json_int_t)cfg->pipe_size, "connections", (json_int_t)1);
+}
+
+static json_t *options_json(const struct zc_cfg *cfg)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < zc_nopts; i++) {
+		const struct zc_opt *op = &zc_opts[i];
+		const char *p = (const char *)cfg + op->off;
+
+		switch (op->type) {
+		case ZC_OPT_SIZE: json_object_set_new(o, op->key, json_integer(*(uint64_t *)p)); break;
+		case ZC_OPT_DOUBLE: json_object_set_new(o, op->key, json_real(*(double *)p)); break;
+		case ZC_OPT_LONG: json_object_set_new(o, op->key, json_integer(*(long *)p)); break;
+		case ZC_OPT_STR: case ZC_OPT_MODE: json_object_set_new(o, op->key, json_string(p)); break;
+		case ZC_OPT_TOPO: json_object_set_new(o, op->key, json_string(zc_topo_names[*(int *)p])); break;
+		}
+	}
+	json_object_set_new(o, "period_effective", json_integer(zc_cfg_period(cfg)));
+	return o;
+}
+
+static bool run_emulated(const struct zc_cfg *cfg)
+{
+	for (int r = 0; r < ZC_ROLE_NR; r++) {
+		const struct zc_mode *m = zc_mode_find(r, cfg->mode[r]);
+
+		if (r == ZC_ROLE_PROXY && cfg->topology == ZC_TOPO_DIRECT)
+			continue;
+		if (m && (m->flags & ZC_MODE_EMULATED))
+			return true;
+	}
+	return false;
+}
+
+static json_t *do_run(struct ctl *c, const struct zc_cfg *cfg, int idx, int total)
+{
+	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
+	const struct zc_mode *sink = zc_mode_find(ZC_ROLE_SINK, cfg->mode[ZC_ROLE_SINK]);
+	struct zc_placement pl;
+	json_t *run = json_object(), *samples = json_array(), *place;
+	const char *status = "ok";
+	char place_why[256];
+	int ret, nok = 0, dut_node;
+
+	json_object_set_new(run, "name", json_string(cfg->name));
+	json_object_set_new(run, "key", key_json(cfg));
+	json_object_set_new(run, "dut", json_string(zc_role_names[dut]));
+	json_object_set_new(run, "emulated", json_boolean(run_emulated(cfg)));
+	json_object_set_new(run, "verified", json_boolean(sink->flags & ZC_MODE_VERIFIES));
+	json_object_set_new(run, "options", options_json(cfg));
+	dut_node = zc_host_dut_node(&c->host, dut, place_why, sizeof(place_why));
+	if (dut_node == -EOPNOTSUPP) {
+		json_object_set_new(run, "status", json_string("unavailable"));
+		json_object_set_new(run, "reason", json_string(place_why));
+		json_object_set_new(run, "samples", samples);
+		json_object_set_new(run, "summary", zc_run_summary(samples));
+		return run;
+	}
+	ret = zc_place_on(dut, c->host.cpu, dut_node, &pl);
+	if (ret) {
+		json_object_set_new(run, "status", json_string("failed"));
+		json_object_set_new(run, "reason", json_string("placement: hwloc found no cores"));
+		json_object_set_new(run, "samples", samples);
+		json_object_set_new(run, "summary", zc_run_summary(samples));
+		return run;
+	}
+	place = json_object();
+	for (int r = 0; r < ZC_ROLE_NR; r++)
+		if (r != ZC_ROLE_PROXY || cfg->topology == ZC_TOPO_PROXY)
+			json_object_set_new(place, zc_role_names[r],
+					    c->host.ssh[r][0] && c->host.cpu[r] < 0
+					    ? json_pack("{s:n,s:s}", "cpu", "placed_by",
+							"the role, on its own host (see its report)")
+					    : json_pack("{s:i,s:i,s:i}", "cpu", pl.cpu[r], "core",
+							pl.core[r], "numa_node", pl.node[r]));
+	json_object_set_new(place, "dut_alone", json_boolean(pl.dut_alone));
+	json_object_set_new(place, "controller_off_dut_cpu",
+			    json_boolean(!c->host.ssh[dut][0] && avoid_cpu(c, pl.cpu[dut]) == 0));
+	json_object_set_new(place, "note", json_string(pl.note));
+	json_object_set_new(place, "policy", json_string(place_why));
+	json_object_set_new(place, "dut_numa_node_wanted", json_integer(dut_node));
+	/* IRQ pinning, RPS steering ...: what the host does for this placement. */
+	zc_host_run_begin(&c->host, dut, &pl, place);
+	json_object_set_new(run, "placement", place);
+	json_object_set_new(run, "samples", samples);
+	for (long rep = 0; rep < cfg->repetitions && !zc_interrupted; rep++) {
+		json_t *s;
+		const char *st;
+
+		progress(c, "[%d/%d] %s chunk=%llu rep %ld/%ld ...", idx + 1, total, cfg->name,
+			 (unsigned long long)cfg->chunk, rep + 1, cfg->repetitions);
+		s = run_sample(c, cfg, (int)rep, &pl);
+		json_array_append_new(samples, s);
+		st = json_string_value(json_object_get(s, "status"));
+		if (!strcmp(st, "ok")) {
+			nok++;
+			continue;
+		}
+		status = st;
+		json_object_set_new(run, "reason", json_copy(json_object_get(s, "reason")));
+		if (!strcmp(st, "unavailable") || !strcmp(st, "interrupted"))
+			break;
+	}
+	zc_host_run_end(&c->host);
+	if (!strcmp(status, "failed") && nok)
+		status = "partial";
+	json_object_set_new(run, "status", json_string(status));
+	json_object_set_new(run, "summary", zc_run_summary(samples));
+	return run;
+}
+
+static int results_path(struct ctl *c, json_t *meta) /* 0 or -errno */
+{
+	char date[32], kern[128];
+	time_t now = time(NULL);
+
+	strftime(date, sizeof(date), "%Y%m%dT%H%M%S", localtime(&now));
+	snprintf(kern, sizeof(kern), "%s",
+		 json_string_value(json_object_get(json_object_get(meta, "kernel"), "release")));
+	for (char *p = kern; *p; p++)
+		if (*p == '/' || *p == ' ')
+			*p = '_';
+	snprintf(c->path, sizeof(c->path), "%s/%s-%s-%s.json", c->outdir, date, c->host.name, kern);
+	/* Two runs started in the same second on one host must not share a
+	 * file: claim the name with O_EXCL (the atomic rename replaces it). */
+	for (int i = 2;; i++) {
+		int fd = open(c->path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+		if (errno != EEXIST || i > 999)
+			return -errno;
+		snprintf(c->path, sizeof(c->path), "%s/%s-%s-%s-%d.json", c->outdir, date,
+			 c->host.name, kern, i);
+	}
+}
+
+static int save(struct ctl *c, const char *status)
+{
+	int ret;
+
+	json_object_set_new(c->root, "status", json_string(status));
+	json_object_set_new(c->root, "headline", zc_headline(json_object_get(c->root, "runs")));
+	ret = zc_json_write_atomic(c->root, c->path);
+	if (ret)
+		zc_err("writing %s: %s", c->path, strerror(-ret));
+	return ret;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: zcbench run [WORKLOAD.ini] [--host FILE] [--out DIR] [--only NAME]\n"
+		"                   [--exec-ROLE PROGRAM] [--KEY=VALUE ...]\n"
+		"  WORKLOAD.ini   default workloads/default.ini\n"
+		"  --host FILE    where the roles run (default: loopback)\n"
+		"  --out DIR      results folder (default results/)\n"
+		"  --only NAME    run only the [run NAME] sections given (repeatable)\n"
+		"  --exec-ROLE P  start program P as that role (same protocol), e.g. a bare loop\n"
+		"workload keys, settable as flags (override every run):\n");
+	zc_opts_help(f);
+}
+
+int zc_cmd_run(int argc, char **argv)
+{
+	static struct zc_workload w;
+	static struct zc_section ov;
+	struct ctl c = { .outdir = "results" };
+	const char *wpath = "workloads/default.ini", *hpath = NULL, *only[32];
+	int nonly = 0, nruns = 0, ret, failed = 0, nwork = 0;
+	char err[1024];
+	json_t *cmd, *runs;
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	memset(&ov, 0, sizeof(ov));
+	for (int i = 1; i < argc; i++) {
+		char key[64], *eq;
+		const char *val;
+
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		}
+		if (strncmp(argv[i], "--", 2)) {
+			if (nwork++) {
+				zc_err("command line: one workload file at a time ('%s' and '%s')",
+				       wpath, argv[i]);
+				return ZC_EXIT_USAGE;
+			}
+			wpath = argv[i];
+			continue;
+		}
+		snprintf(key, sizeof(key), "%s", argv[i] + 2);
+		if ((eq = strchr(key, '='))) {
+			*eq = 0;
+			val = strchr(argv[i], '=') + 1;
+		} else if (i + 1 < argc) {
+			val = argv[++i];
+		} else {
+			zc_err("command line: --%s needs a value", key);
+			return ZC_EXIT_USAGE;
+		}
+		if (!strcmp(key, "host")) {
+			hpath = val;
+		} else if (!strcmp(key, "out")) {
+			c.outdir = val;
+		} else if (!strcmp(key, "only")) {
+			if (nonly < 32)
+				only[nonly++] = val;
+		} else if (!strncmp(key, "exec-", 5) && zc_role_from_name(key + 5) >= 0) {
+			c.role_exec[zc_role_from_name(key + 5)] = val;
+		} else if (zc_override_add(&ov, key, val, err, sizeof(err))) {
+			zc_err("%s", err);
+			return ZC_EXIT_USAGE;
+		}
+	}
+	if (zc_workload_load(wpath, &ov, &w, err, sizeof(err))) {
+		zc_err("%s", err);
+		return ZC_EXIT_USAGE;
+	}
+	if (zc_host_load(hpath, &c.host, err, sizeof(err))) {
+		zc_err("%s", err);
+		return ZC_EXIT_USAGE;
+	}
+	for (int i = 0; i < nonly; i++) {
+		bool found = false;
+
+		for (int r = 0; r < w.nruns; r++)
+			found |= !strcmp(w.runs[r].name, only[i]);
+		if (!found) {
+			zc_err("command line: --only %s: %s has no [run %s]", only[i], wpath, only[i]);
+			return ZC_EXIT_USAGE;
+		}
+	}
+	if (mkdir(c.outdir, 0755) && errno != EEXIST) {
+		zc_err("--out %s: %s", c.outdir, strerror(errno));
+		return ZC_EXIT_USAGE;
+	}
+	/* Signals first: Ctrl-C during setup must still reach the teardown. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (c.host.transport->setup && c.host.transport->setup(&c.host, err, sizeof(err))) {
+		zc_err("%s", err);
+		if (c.host.transport->teardown)
+			c.host.transport->teardown(&c.host);
+		return zc_interrupted ? ZC_EXIT_INTR : ZC_EXIT_FAIL;
+	}
+	c.tty = isatty(1);
+	c.affinity_ok = sched_getaffinity(0, sizeof(c.affinity), &c.affinity) == 0;
+
+	cmd = json_array();
+	for (int i = 0; i < argc; i++)
+		json_array_append_new(cmd, json_string(argv[i]));
+	c.root = json_object();
+	json_object_set_new(c.root, "schema", json_string("zcbench-results"));
+	{
+		char v[16];
+
+		snprintf(v, sizeof(v), "%d.%d", ZC_SCHEMA_MAJOR, ZC_SCHEMA_MINOR);
+		json_object_set_new(c.root, "schema_version", json_string(v));
+	}
+	json_object_set_new(c.root, "command", cmd);
+	json_object_set_new(c.root, "workload",
+			    json_pack("{s:s,s:s,s:s}", "file", wpath, "name", w.name,
+				      "description", w.description));
+	json_object_set_new(c.root, "host", zc_host_json(&c.host));
+	json_object_set_new(c.root, "meta", zc_meta_collect());
+	json_object_set_new(c.root, "fingerprint", zc_fingerprint_collect());
+	runs = json_array();
+	json_object_set_new(c.root, "runs", runs);
+	ret = results_path(&c, json_object_get(c.root, "meta"));
+	if (ret)
+		zc_err("%s: cannot create a results file: %s", c.outdir, strerror(-ret));
+	if (ret || save(&c, "running")) {
+		if (c.host.transport->teardown)
+			c.host.transport->teardown(&c.host);
+		json_decref(c.root);
+		return ZC_EXIT_FAIL;
+	}
+
+	for (int i = 0; i < w.nruns; i++) {
+		bool take = !nonly;
+
+		for (int k = 0; k < nonly; k++)
+			take |= !strcmp(w.runs[i].name, only[k]);
+		if (take)
+			nruns++;
+	}
+	for (int i = 0, done = 0; i < w.nruns && !zc_interrupted; i++) {
+		bool take = !nonly;
+		json_t *run;
+
+		for (int k = 0; k < nonly; k++)
+			take |= !strcmp(w.runs[i].name, only[k]);
+		if (!take)
+			continue;
+		run = do_run(&c, &w.runs[i], done++, nruns);
+		if (strcmp(json_string_value(json_object_get(run, "status")), "ok") &&
+		    strcmp(json_string_value(json_object_get(run, "status")), "unavailable"))
+			failed++;
+		json_array_append_new(runs, run);
+		save(&c, "running");
+	}
+	progress(&c, "%s", "");
+	if (c.tty)
+		fputs("\r\033[K", stdout);
+	ret = save(&c, zc_interrupted ? "interrupted" : "complete");
+	if (c.host.transport->teardown)
+		c.host.transport->teardown(&c.host);
+	if (c.affinity_ok)
+		sched_setaffinity(0, sizeof(c.affinity), &c.affinity);
+	zc_print_table(stdout, runs);
+	zc_print_headline(stdout, json_object_get(c.root, "headline"));
+	zc_fingerprint_print_brief(stdout, json_object_get(c.root, "fingerprint"));
+	printf("\nresults: %s%s\n", c.path, zc_interrupted ? " (interrupted)" : "");
+	json_decref(c.root);
+	if (zc_interrupted)
+		return ZC_EXIT_INTR;
+	return ret || failed ? ZC_EXIT_FAIL : 0;
+}

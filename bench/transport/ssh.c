@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * transport = ssh: a role with `ssh = user@host` runs on that machine
+ * through OpenSSH, speaking the same READY/GO/JSON protocol over the ssh
+ * channel's stdin/stdout, and measures its own host there. Roles without
+ * `ssh` run here.
+ *
+ * ssh joins its arguments into one string for the remote shell, so the
+ * role's command is quoted here argument by argument ('...' with ' as '\'');
+ * host-file values were also restricted to plain characters when parsed.
+ * BatchMode: a missing key is an error, never a password prompt.
+ */
+#include "transport/host.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char port_opt[ZC_ROLE_NR][16];
+static char known_opt[ZC_ROLE_NR][300];
+
+static int ssh_prefix(const struct zc_host *h, int role, char **argv, int max)
+{
+	int n = 0;
+
+	if (!h->ssh[role][0])
+		return 0;
+	if (max < 24)
+		return -E2BIG;
+	argv[n++] = "ssh";
+	argv[n++] = "-T";
+	argv[n++] = "-o";
+	argv[n++] = "BatchMode=yes";
+	argv[n++] = "-o";
+	argv[n++] = "ConnectTimeout=5";
+	/* A machine that dies mid-run is noticed within ~15 s, not at TCP's pace. */
+	argv[n++] = "-o";
+	argv[n++] = "ServerAliveInterval=5";
+	argv[n++] = "-o";
+	argv[n++] = "ServerAliveCountMax=3";
+	argv[n++] = "-o";
+	argv[n++] = "LogLevel=ERROR";
+	if (h->ssh_port[role]) {
+		snprintf(port_opt[role], sizeof(port_opt[role]), "%d", h->ssh_port[role]);
+		argv[n++] = "-p";
+		argv[n++] = port_opt[role];
+	}
+	if (h->ssh_identity[role][0]) {
+		argv[n++] = "-i";
+		argv[n++] = (char *)h->ssh_identity[role];
+		argv[n++] = "-o";
+		argv[n++] = "IdentitiesOnly=yes";
+	}
+	if (h->ssh_known_hosts[role][0]) {
+		snprintf(known_opt[role], sizeof(known_opt[role]), "UserKnownHostsFile=%s",
+			 h->ssh_known_hosts[role]);
+		argv[n++] = "-o";
+		argv[n++] = known_opt[role];
+	}
+	argv[n++] = "--";
+	argv[n++] = (char *)h->ssh[role];
+	return n;
+}
+
+/* 'a b' -> "'a b'", "it's" -> "'it'\''s'": the remote shell sees one word. */
+static int quote(char *out, size_t len, const char *s)
+{
+	size_t k = 0;
+
+	if (k + 1 >= len)
+		return -E2BIG;
+	out[k++] = '\'';
+	for (; *s; s++) {
+		if (*s == '\'') {
+			if (k + 4 >= len)
+				return -E2BIG;
+			memcpy(out + k, "'\\''", 4);
+			k += 4;
+		} else {
+			if (k + 1 >= len)
+				return -E2BIG;
+			out[k++] = *s;
+		}
+	}
+	if (k + 2 >= len)
+		return -E2BIG;
+	out[k++] = '\'';
+	out[k] = 0;
+	return (int)k;
+}
+
+static int ssh_finish(const struct zc_host *h, int role, char **argv, int first, int n,
+		      char *store, size_t storelen)
+{
+	size_t k = 0;
+
+	if (!h->ssh[role][0])
+		return n;
+	for (int i = first; i < n; i++) {
+		int q;
+
+		if (i > first) {
+			if (k + 1 >= storelen)
+				return -E2BIG;
+			store[k++] = ' ';
+		}
+		q = quote(store + k, storelen - k, argv[i]);
+		if (q < 0)
+			return q;
+		k += q;
+	}
+	argv[first] = store;
+	return first + 1;
+}
+
+static const char *ssh_explain(const struct zc_host *h, int role, int status)
+{
+	static char buf[256];
+
+	if (!h->ssh[role][0] || !WIFEXITED(status))
+		return NULL;
+	if (WEXITSTATUS(status) == 255)
+		snprintf(buf, sizeof(buf), "ssh to %s: connection failed or lost, or the remote role was killed (exit 255)",
+			 h->ssh[role]);
+	else if (WEXITSTATUS(status) > 128)
+		/* The remote shell reports a role killed by signal N as 128 + N. */
+		snprintf(buf, sizeof(buf), "killed by signal %d on %s (ssh exit %d)",
+			 WEXITSTATUS(status) - 128, h->ssh[role], WEXITSTATUS(status));
+	else
+		return NULL;
+	return buf;
+}
+
+/* Every machine must run the zcbench this controller is: same git sha. */
+static int ssh_setup(struct zc_host *h, char *err, size_t errlen)
+{
+	char want[128], *self[] = { "/proc/self/exe", "--version", NULL };
+
+	/* What this binary answers, not this file's idea of it: objects built
+	 * at different commits must not pass for one version. */
+	if (zc_xrun(self, want, sizeof(want)))
+		snprintf(want, sizeof(want), "zcbench %s %s%s", ZC_VERSION, ZC_GIT_SHA,
+			 ZC_GIT_DIRTY ? "-dirty" : "");
+	zc_host_irqs_reap_stale();
+	for (int r = 0; r < ZC_ROLE_NR; r++) {
+		char *cmd[] = { h->exe[r], "--version", NULL }, *argv[48], store[1024], out[512];
+		int n, ret;
+
+		if (!h->ssh[r][0])
+			continue;
+		n = zc_host_argv(h, r, cmd, argv, 48, store, sizeof(store));
+		if (n < 0) {
+			snprintf(err, errlen, "ssh: [%s] command too long", zc_role_names[r]);
+			return n;
+		}
+		ret = zc_xrun(argv, out, sizeof(out));
+		if (ret == 255 || ret < 0) {
+			snprintf(err, errlen, "ssh: [%s] cannot reach %s%s%s: %s", zc_role_names[r],
+				 h->ssh[r], h->ssh_port[r] ? " port " : "",
+				 h->ssh_port[r] ? port_opt[r] : "", ret < 0 ? strerror(-ret) : out);
+			return -EHOSTUNREACH;
+		}
+		if (ret) {
+			snprintf(err, errlen, "ssh: [%s] %s: '%s --version' failed (exit %d): %s "
+				 "(set exe = PATH in the host file)", zc_role_names[r], h->ssh[r],
+				 h->exe[r], ret, out);
+			return -ENOENT;
+		}
+		snprintf(h->remote_version[r], sizeof(h->remote_version[r]), "%.120s", out);
+		if (strcmp(out, want)) {
+			snprintf(err, errlen, "ssh: [%s] %s runs '%s', this controller is '%s': "
+				 "build the same git sha there", zc_role_names[r], h->ssh[r], out, want);
+			return -EPROTO;
+		}
+	}
+	return 0;
+}
+
+const struct zc_transport zc_transport_ssh = {
+	.name = "ssh",
+	.setup = ssh_setup,
+	.prefix = ssh_prefix,
+	.finish = ssh_finish,
+	.explain_exit = ssh_explain,
+};

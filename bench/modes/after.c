@@ -89,7 +89,7 @@ static void bounce_free(void)
 
 static int vaw_setup(struct zc_io *io)
 {
-	return zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->cfg->pipe_size, false);
+	return zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->pipe_size, false);
 }
 
 static ssize_t vaw_fill(struct zc_io *io)
@@ -162,7 +162,7 @@ static int sac_file_setup(struct zc_io *io)
 {
 	int ret = zc_payload_file(io);
 
-	return ret ? ret : bounce_alloc(io->cfg->chunk);
+	return ret ? ret : bounce_alloc(io->chunk);
 }
 
 static void sac_file_teardown(struct zc_io *io)
@@ -300,7 +300,7 @@ static int spc_setup(struct zc_io *io)
 {
 	int ret;
 
-	if ((ret = bounce_alloc(io->cfg->pipe_size)))
+	if ((ret = bounce_alloc(io->pipe_size)))
 		return ret;
 	return zc_io_nonblock_epoll(io);
 }
@@ -319,8 +319,8 @@ static int spc_turn(struct zc_io *io, bool *blocked_in, bool *blocked_out)
 	if (!io->eof && bounce_tail < bounce_len) {
 		size_t want = bounce_len - bounce_tail;
 
-		if (want > io->cfg->chunk)
-			want = io->cfg->chunk;
+		if (want > io->chunk)
+			want = io->chunk;
 		n = read(io->in_fd, bounce + bounce_tail, want);
 		io->calls++;
 		if (n > 0) {

@@ -142,10 +142,10 @@ size_t zc_src_len(const struct zc_io *io)
 	uint64_t pos = io->fill_off % io->period;
 	uint64_t n = io->period - pos;
 
-	if (n > io->cfg->chunk)
-		n = io->cfg->chunk;
-	if (io->pipe_w >= 0 && n > io->cfg->pipe_size)
-		n = io->cfg->pipe_size;
+	if (n > io->chunk)
+		n = io->chunk;
+	if (io->pipe_w >= 0 && n > io->pipe_size)
+		n = io->pipe_size;
 	return n;
 }
 
@@ -155,7 +155,7 @@ int zc_payload_file(struct zc_io *io)
 	size_t done = 0;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/zcbench-payload-XXXXXX", io->cfg->file_dir);
+	snprintf(path, sizeof(path), "%s/zcbench-payload-XXXXXX", io->file_dir);
 	fd = mkostemp(path, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

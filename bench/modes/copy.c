@@ -9,7 +9,7 @@ static int copy_pump(struct zc_io *io)
 {
 	while (!*io->stop) {
 		if (!io->pending) {
-			ssize_t n = recv(io->in_fd, io->buf, io->cfg->chunk, 0);
+			ssize_t n = recv(io->in_fd, io->buf, io->chunk, 0);
 
 			io->calls++;
 			if (n < 0 && errno == EINTR)

@@ -7,7 +7,7 @@
 #ifndef ZC_MODE_H
 #define ZC_MODE_H
 
-#include "config/cfg.h"
+#include "lib/zcbench.h"
 
 #include <sys/types.h>
 
@@ -20,7 +20,10 @@ struct json_t;
 #define ZC_MODE_FILE		0x10	/* source reads the payload from a file */
 
 struct zc_io {
-	const struct zc_cfg *cfg;
+	/* The run's settings a data path needs (the role copies them in). */
+	uint64_t chunk;			/* bytes per data call */
+	uint64_t pipe_size;		/* F_SETPIPE_SZ for the mode's pipes */
+	const char *file_dir;		/* where file modes keep their payload file */
 	int in_fd, out_fd;		/* sockets; -1 where the role has none */
 	uint8_t *buf;			/* NUMA-local, touched before t0 */
 	size_t buf_len;
@@ -90,7 +93,7 @@ ssize_t zc_pipe_source_step(struct zc_io *io, ssize_t (*fill)(struct zc_io *io))
 void zc_io_teardown_pipes(struct zc_io *io);
 /* Proxies the HAProxy way: both sockets non-blocking, edge-triggered epoll. */
 int zc_io_nonblock_epoll(struct zc_io *io);
-/* Create the payload file in cfg->file_dir (unlinked at once). */
+/* Create the payload file in io->file_dir (unlinked at once). */
 int zc_payload_file(struct zc_io *io);
 /* Bytes to take from the payload buffer at fill_off without wrapping. */
 size_t zc_src_len(const struct zc_io *io);

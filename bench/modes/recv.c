@@ -38,7 +38,7 @@ static int recv_pump(struct zc_io *io)
 
 static int null_setup(struct zc_io *io)
 {
-	int ret = zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->cfg->pipe_size, false);
+	int ret = zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->pipe_size, false);
 
 	if (ret)
 		return ret;
@@ -52,7 +52,7 @@ static int null_pump(struct zc_io *io)
 		ssize_t n;
 
 		if (!io->pending) {
-			n = splice(io->in_fd, NULL, io->pipe_w, NULL, io->cfg->pipe_size, SPLICE_F_MOVE);
+			n = splice(io->in_fd, NULL, io->pipe_w, NULL, io->pipe_size, SPLICE_F_MOVE);
 			io->calls++;
 			if (n < 0 && errno == EINTR)
 				continue;

@@ -60,7 +60,7 @@ static int splice_file_setup(struct zc_io *io)
 
 	if (ret)
 		return ret;
-	return zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->cfg->pipe_size, false);
+	return zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->pipe_size, false);
 }
 
 static ssize_t splice_file_fill(struct zc_io *io)

@@ -19,7 +19,7 @@ static int splice_setup(struct zc_io *io)
 {
 	int ret;
 
-	ret = zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->cfg->pipe_size, true);
+	ret = zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->pipe_size, true);
 	if (ret)
 		return ret;
 	return zc_io_nonblock_epoll(io);
@@ -27,7 +27,7 @@ static int splice_setup(struct zc_io *io)
 
 static int splice_pump(struct zc_io *io)
 {
-	uint64_t cap = io->cfg->pipe_size;
+	uint64_t cap = io->pipe_size;
 	struct epoll_event evs[2];
 
 	while (!*io->stop) {
@@ -37,8 +37,8 @@ static int splice_pump(struct zc_io *io)
 		if (!io->eof && io->pending < cap) {
 			uint64_t want = cap - io->pending;
 
-			if (want > io->cfg->chunk)
-				want = io->cfg->chunk;
+			if (want > io->chunk)
+				want = io->chunk;
 			n = splice(io->in_fd, NULL, io->pipe_w, NULL, want, SPL_FLAGS);
 			io->calls++;
 			if (n > 0)
@@ -83,7 +83,7 @@ static int splice_pump(struct zc_io *io)
  */
 static ssize_t splice_probe_step(struct zc_io *io)
 {
-	ssize_t n = splice(io->in_fd, NULL, io->pipe_w, NULL, io->cfg->chunk, SPL_FLAGS);
+	ssize_t n = splice(io->in_fd, NULL, io->pipe_w, NULL, io->chunk, SPL_FLAGS);
 
 	io->calls++;
 	if (n <= 0)

@@ -14,7 +14,7 @@
 
 int zc_tee_setup(struct zc_io *io, bool by_writev)
 {
-	uint64_t size = io->cfg->pipe_size > io->cfg->chunk ? io->cfg->pipe_size : io->cfg->chunk;
+	uint64_t size = io->pipe_size > io->chunk ? io->pipe_size : io->chunk;
 	size_t done = 0;
 	int ret;
 
@@ -24,8 +24,8 @@ int zc_tee_setup(struct zc_io *io, bool by_writev)
 	ret = zc_pipe_open(io, &io->pipe_r, &io->pipe_w, size, false);
 	if (ret)
 		return ret;
-	while (done < io->cfg->chunk) {
-		struct iovec iov = { io->buf + done, io->cfg->chunk - done };
+	while (done < io->chunk) {
+		struct iovec iov = { io->buf + done, io->chunk - done };
 		ssize_t n = by_writev ? writev(io->aux_w, &iov, 1) : vmsplice(io->aux_w, &iov, 1, 0);
 
 		if (n < 0 && errno == EINTR)
@@ -44,7 +44,7 @@ static int tee_setup(struct zc_io *io)
 
 ssize_t zc_tee_fill(struct zc_io *io)
 {
-	ssize_t n = tee(io->aux_r, io->pipe_w, io->cfg->chunk, 0);
+	ssize_t n = tee(io->aux_r, io->pipe_w, io->chunk, 0);
 
 	if (n < 0)
 		return -errno;
@@ -52,7 +52,7 @@ ssize_t zc_tee_fill(struct zc_io *io)
 	 * tee() always starts at the head of the master pipe; a short tee would
 	 * break the stream's period, so it is an error, not silently wrong data.
 	 */
-	if ((uint64_t)n != io->cfg->chunk)
+	if ((uint64_t)n != io->chunk)
 		return -EPROTO;
 	return n;
 }

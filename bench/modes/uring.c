@@ -391,7 +391,7 @@ static int vms_setup(struct zc_io *io)
 {
 	int ret = ur_setup_ring(true);
 
-	return ret ? ret : zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->cfg->pipe_size, false);
+	return ret ? ret : zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->pipe_size, false);
 }
 
 /* Pipe -> socket completions. 0 or -errno. */
@@ -521,7 +521,7 @@ static int copy_pump(struct zc_io *io)
 				io_uring_prep_send(sqe, io->out_fd, io->buf + io->fill_off,
 						   io->pending, MSG_WAITALL);
 			else
-				io_uring_prep_recv(sqe, io->in_fd, io->buf, io->cfg->chunk, 0);
+				io_uring_prep_recv(sqe, io->in_fd, io->buf, io->chunk, 0);
 		}
 		if ((ret = ur_enter(io)) || (ret = copy_reap(io)))
 			return ret;
@@ -537,8 +537,8 @@ static int splice_setup(struct zc_io *io)
 
 	ur.linked = true;
 	/* A splice-in longer than the pipe would always come back short. */
-	ur.want = io->cfg->chunk < io->cfg->pipe_size ? io->cfg->chunk : io->cfg->pipe_size;
-	return ret ? ret : zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->cfg->pipe_size, false);
+	ur.want = io->chunk < io->pipe_size ? io->chunk : io->pipe_size;
+	return ret ? ret : zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->pipe_size, false);
 }
 
 static int splice_pump(struct zc_io *io)

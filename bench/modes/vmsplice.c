@@ -14,7 +14,7 @@
 
 static int vms_setup(struct zc_io *io)
 {
-	return zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->cfg->pipe_size, false);
+	return zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->pipe_size, false);
 }
 
 static ssize_t vms_fill_flags(struct zc_io *io, unsigned int flags)

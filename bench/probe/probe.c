@@ -598,7 +598,6 @@ static void p_mode(void *arg, struct zc_probe_res *r)
 {
 	struct mctx *c = arg;
 	const struct zc_mode *m = c->m;
-	static struct zc_cfg cfg;
 	static volatile sig_atomic_t never;
 	static uint8_t got[PROBE_CHUNK];
 	int kinds = m->role == ZC_ROLE_PROXY ? 2 : 1;
@@ -612,12 +611,9 @@ static void p_mode(void *arg, struct zc_probe_res *r)
 		ssize_t n;
 		char how[160];
 
-		zc_cfg_defaults(&cfg);
-		cfg.chunk = PROBE_CHUNK;
-		cfg.pipe_size = PROBE_PIPE;
-		cfg.period = PROBE_CHUNK;
-		snprintf(cfg.file_dir, sizeof(cfg.file_dir), "%s", c->o->file_dir);
-		io.cfg = &cfg;
+		io.chunk = PROBE_CHUNK;
+		io.pipe_size = PROBE_PIPE;
+		io.file_dir = c->o->file_dir;
 		io.period = PROBE_CHUNK;
 		io.buf_len = PROBE_CHUNK;
 		io.buf = page_buf(PROBE_CHUNK, OLD);

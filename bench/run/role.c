@@ -274,7 +274,9 @@ int zc_role_main(int argc, char **argv)
 	if (ra.cpu >= 0 && (ret = zc_pin_cpu(ra.cpu)))
 		return fail(out, "sched_setaffinity", ret);
 
-	io.cfg = &ra.cfg;
+	io.chunk = ra.cfg.chunk;
+	io.pipe_size = ra.cfg.pipe_size;
+	io.file_dir = ra.cfg.file_dir;
 	io.period = ra.cfg.period; /* the controller passes the effective one */
 	io.buf_len = ra.role == ZC_ROLE_SOURCE ? io.period
 		   : ra.role == ZC_ROLE_PROXY ? ra.cfg.chunk

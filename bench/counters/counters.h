@@ -97,13 +97,6 @@ bool zc_syscall_returns_bytes(int nr);
 int zc_syscall_pipe_dir(int nr);
 const char *zc_softirq_name(int vec);				/* "NET_RX" ... */
 
-/* Sample-level metrics of the device under test, from the role reports
- * (roles: {ROLE: REPORT}), into the sample (keys of zc_metrics[]); absent
- * counters set nothing. */
-void zc_counters_sample_metrics(json_t *sample, json_t *roles, const char *dut);
-/* The DUT CPU's share spent in every role's accounting programs, estimated
- * from the programs' mean run time and what the DUT did; NAN without stats. */
-double zc_counters_bpf_cost_share(json_t *roles, const char *dut);
 
 /* counters_bpf.c: load/attach the accounting program; 0 or -errno, why in
  * why. zc_bpf_acct() points at the live counters (mmapped .bss); optional

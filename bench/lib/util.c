@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -183,3 +184,48 @@ int zc_read_file_trim(const char *path, char *buf, size_t len)
 	free(s);
 	return 0;
 }
+
+void zc_fmt_size(long long v, char *out, size_t len)
+{
+	if (v >= (1 << 20) && v % (1 << 20) == 0)
+		snprintf(out, len, "%lldM", v >> 20);
+	else if (v >= 1024 && v % 1024 == 0)
+		snprintf(out, len, "%lldk", v >> 10);
+	else
+		snprintf(out, len, "%lld", v);
+}
+
+int zc_write_atomic(const char *path, const char *data, size_t len)
+{
+	char tmp[4096];
+	const char *slash = strrchr(path, '/');
+	int fd, ret = 0;
+
+	if (slash)
+		snprintf(tmp, sizeof(tmp), "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
+	else
+		snprintf(tmp, sizeof(tmp), ".%s.XXXXXX", path);
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (size_t off = 0; off < len && !ret;) {
+		ssize_t w = write(fd, data + off, len - off);
+
+		if (w < 0 && errno != EINTR)
+			ret = -errno;
+		else if (w > 0)
+			off += w;
+	}
+	if (!ret && fsync(fd))
+		ret = -errno;
+	/* Collectors and web servers read it as another user. */
+	if (!ret && fchmod(fd, 0644))
+		ret = -errno;
+	close(fd);
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+

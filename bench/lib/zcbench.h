@@ -52,5 +52,9 @@ int zc_parse_double(const char *s, double *out); /* 0 or -EINVAL */
 int zc_parse_long(const char *s, long *out);     /* 0 or -EINVAL */
 char *zc_read_file(const char *path, size_t max, size_t *len); /* NULL, errno set */
 int zc_read_file_trim(const char *path, char *buf, size_t len); /* 0 or -errno */
+/* Write a whole buffer to path atomically (temp file in the same folder,
+ * fsync, rename): a reader sees the old file or the new one. 0/-errno */
+int zc_write_atomic(const char *path, const char *data, size_t len);
+void zc_fmt_size(long long v, char *out, size_t len); /* 65536 -> "64k" */
 
 #endif

@@ -5,10 +5,11 @@
  * compare-kernels layout, with a significance test on the raw samples and a
  * regression gate for nightly CI (exit 1).
  */
-#include "results/analysis.h"
+#include "results/results.h"
 #include "output/report.h"
 #include "lib/stats.h"
 #include "lib/zcbench.h"
+#include "metrics/metrics.h"
 
 #include <errno.h>
 #include <math.h>
@@ -16,7 +17,6 @@
 #include <string.h>
 
 #define MAX_FILES 16
-#define MAX_SAMPLES 4096
 
 enum layout { LAYOUT_LKP, LAYOUT_MMTESTS };
 
@@ -30,7 +30,7 @@ struct cmp_opts {
 
 struct side {
 	json_t *run;
-	double v[MAX_SAMPLES];
+	double v[ZC_SAMPLES_MAX];
 	size_t n;
 	struct zc_summary s;
 };
@@ -97,7 +97,7 @@ static json_t *find_run(json_t *root, const char *key)
 static void judge(const struct cmp_opts *o, const struct zc_metric *m, struct side *b,
 		  struct side *n, struct verdict *v)
 {
-	bool pct = zc_an_metric_is_pct(m);
+	bool pct = zc_metric_is_pct(m);
 	int ret;
 
 	memset(v, 0, sizeof(*v));
@@ -155,7 +155,7 @@ static void fmt_p(const struct verdict *v, char *out, size_t len)
 static void fill_side(struct side *s, json_t *run, const char *metric)
 {
 	s->run = run;
-	s->n = run ? zc_an_values(run, metric, s->v, MAX_SAMPLES) : 0;
+	s->n = run ? zc_an_values(run, metric, s->v, ZC_SAMPLES_MAX) : 0;
 	zc_summarize(s->v, s->n, &s->s);
 }
 
@@ -270,7 +270,7 @@ int zc_cmd_compare(int argc, char **argv)
 		char mk[64];
 
 		snprintf(mk, sizeof(mk), "%.*s", (int)(e - p), p);
-		if (!zc_an_metric(mk)) {
+		if (!zc_metric_find(mk)) {
 			zc_err("compare: --metrics: unknown metric '%s'", mk);
 			ret = ZC_EXIT_USAGE;
 			goto out;
@@ -400,7 +400,7 @@ int zc_cmd_compare(int argc, char **argv)
 					fmt_sd(&sides[fi], nsd, sizeof(nsd));
 					if (!isfinite(v.change))
 						snprintf(ch, sizeof(ch), "-");
-					else if (zc_an_metric_is_pct(mt))
+					else if (zc_metric_is_pct(mt))
 						snprintf(ch, sizeof(ch), "%+.1f", v.change);
 					else
 						snprintf(ch, sizeof(ch), "%+.1f%%", v.change);
@@ -417,7 +417,7 @@ int zc_cmd_compare(int argc, char **argv)
 						    zc_hmean(sides[0].v, sides[0].n) : sides[0].s.mean;
 					double nc = mt->higher_is_better == 1 ?
 						    zc_hmean(sides[fi].v, sides[fi].n) : sides[fi].s.mean;
-					double gain = zc_an_metric_is_pct(mt) ? nc - bc :
+					double gain = zc_metric_is_pct(mt) ? nc - bc :
 						      bc != 0 ? 100 * (nc - bc) / fabs(bc) : NAN;
 
 					if (mt->higher_is_better == 0)
@@ -440,8 +440,8 @@ int zc_cmd_compare(int argc, char **argv)
 					regressions++;
 					zc_err("compare: REGRESSION %s: %s %s %+.1f%s (%s, gate %g%s)",
 					       paths[fi], key, mt->key, v.change,
-					       zc_an_metric_is_pct(mt) ? " points" : "%", ps, o.fail_pct,
-					       zc_an_metric_is_pct(mt) ? " points" : "%");
+					       zc_metric_is_pct(mt) ? " points" : "%", ps, o.fail_pct,
+					       zc_metric_is_pct(mt) ? " points" : "%");
 				}
 			}
 			if (o.layout == LAYOUT_LKP)

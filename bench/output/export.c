@@ -6,17 +6,17 @@
  * temp file and renamed so the collector never reads half a file); gab:
  * github-action-benchmark's customBiggerIsBetter array.
  */
-#include "results/analysis.h"
+#include "results/results.h"
 #include "output/report.h"
 #include "lib/stats.h"
 #include "lib/zcbench.h"
+#include "metrics/metrics.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_SAMPLES 4096
 
 static void csv_field(FILE *f, const char *s)
 {
@@ -83,8 +83,8 @@ static void export_csv(FILE *f, json_t *root)
 
 static int summary_of(json_t *run, const char *metric, struct zc_summary *s)
 {
-	static double v[MAX_SAMPLES];
-	size_t n = zc_an_values(run, metric, v, MAX_SAMPLES);
+	static double v[ZC_SAMPLES_MAX];
+	size_t n = zc_an_values(run, metric, v, ZC_SAMPLES_MAX);
 
 	zc_summarize(v, n, s);
 	return n ? 0 : -ENODATA;
@@ -289,7 +289,7 @@ int zc_cmd_export(int argc, char **argv)
 	}
 	fclose(f);
 	if (out) {
-		ret = zc_an_write_atomic(out, buf, len);
+		ret = zc_write_atomic(out, buf, len);
 		if (ret) {
 			zc_err("export: %s: %s", out, strerror(-ret));
 			ret = ZC_EXIT_FAIL;

@@ -4,7 +4,7 @@
  * gnuplot headless on each (pngcairo and svg), and write DIR/index.html, a
  * static dashboard that works from file:// (no server, no network).
  */
-#include "results/analysis.h"
+#include "results/results.h"
 #include "output/report.h"
 #include "lib/stats.h"
 #include "lib/zcbench.h"
@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #define MAX_FILES 1024
-#define MAX_SAMPLES 4096
 #define MAX_SERIES 64
 
 struct plot_ctx {
@@ -53,10 +52,10 @@ struct gpc {
 
 static int gpc_of(json_t *run, struct gpc *g)
 {
-	static double v[MAX_SAMPLES];
+	static double v[ZC_SAMPLES_MAX];
 	struct zc_summary s;
 
-	g->n = run ? zc_an_values(run, "gbps_per_core", v, MAX_SAMPLES) : 0;
+	g->n = run ? zc_an_values(run, "gbps_per_core", v, ZC_SAMPLES_MAX) : 0;
 	zc_summarize(v, g->n, &s);
 	g->median = s.median;
 	g->min = s.min;
@@ -204,7 +203,7 @@ static int plot_bars(struct plot_ctx *c)
 	for (int k = 0; k < nchunks; k++) {
 		char sz[24];
 
-		zc_an_size(chunks[k], sz, sizeof(sz));
+		zc_fmt_size(chunks[k], sz, sizeof(sz));
 		fprintf(f, ",chunk %s median,min,max", sz);
 		cat_fmt(titles, sizeof(titles), "%s%s",
 			 k ? " " : "", sz);
@@ -355,7 +354,7 @@ static int plot_before_after(struct plot_ctx *c)
 		peer = zc_an_peer(runs, run, dut, native, false);
 		if (!peer || gpc_of(run, &a) || gpc_of(peer, &b))
 			continue;
-		zc_an_size(zc_an_int(json_object_get(run, "key"), "chunk"), sz, sizeof(sz));
+		zc_fmt_size(zc_an_int(json_object_get(run, "key"), "chunk"), sz, sizeof(sz));
 		/* "vmsplice / writev (source, 64k)": native, then what it became. */
 		snprintf(lab, sizeof(lab), "%s / %s (%s, %s)", native, as + 4, dut, sz);
 		fprintf(f, "\"%s\",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", lab, b.median, b.min, b.max,
@@ -394,7 +393,7 @@ static int plot_history(struct plot_ctx *c, const int *order)
 			if (gpc_of(run, &g))
 				continue;
 			zc_an_label(run, lab, sizeof(lab));
-			zc_an_size(zc_an_int(json_object_get(run, "key"), "chunk"), sz, sizeof(sz));
+			zc_fmt_size(zc_an_int(json_object_get(run, "key"), "chunk"), sz, sizeof(sz));
 			snprintf(full, sizeof(full), "%s@%s", lab, sz);
 			add_unique_str(labels, &nlabels, full);
 		}
@@ -413,7 +412,7 @@ static int plot_history(struct plot_ctx *c, const int *order)
 				char lab[96], sz[24], full[128];
 
 				zc_an_label(run, lab, sizeof(lab));
-				zc_an_size(zc_an_int(json_object_get(run, "key"), "chunk"), sz,
+				zc_fmt_size(zc_an_int(json_object_get(run, "key"), "chunk"), sz,
 					   sizeof(sz));
 				snprintf(full, sizeof(full), "%s@%s", lab, sz);
 				if (!strcmp(full, labels[l]) && !gpc_of(run, &g) &&
@@ -514,8 +513,8 @@ static void html_ratios(FILE *f, json_t *root)
 				if (!sides[s])
 					continue;
 				zc_an_ratio(sides[s], den, &r);
-				zc_an_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
-				zc_an_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
+				zc_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
+				zc_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
 				fprintf(f, "<tr%s><td>%s</td><td class=\"t\">%s</td><td>%s</td><td>%s</td>",
 					rd->principal ? " class=\"principal\"" : "", rd->name,
 					side_names[s], chunk, pipe);

@@ -6,7 +6,7 @@
  * "after" side where the file has emulated X-as-Y runs, and the kernel
  * fingerprint that says which side this kernel is on.
  */
-#include "results/analysis.h"
+#include "results/results.h"
 #include "output/report.h"
 #include "lib/stats.h"
 #include "lib/zcbench.h"
@@ -22,8 +22,8 @@ static void print_ratio(FILE *f, const char *name, const char *side, json_t *num
 	char chunk[24], pipe[24], ci[48] = "", mode[80];
 
 	zc_an_ratio(num, den, &r);
-	zc_an_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
-	zc_an_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
+	zc_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
+	zc_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
 	snprintf(mode, sizeof(mode), "%s/%s", zc_an_dut_mode(num), zc_an_dut_mode(den));
 	if (isnan(r.value)) {
 		fprintf(f, "  %-26s %-16s %-5s %-5s %7s  %-17s %s\n", name, side, chunk, pipe, "n/a",

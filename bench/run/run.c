@@ -17,6 +17,8 @@
 #include "run/run.h"
 #include "lib/cpu.h"
 #include "config/workload.h"
+#include "metrics/metrics.h"
+#include "output/table.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -114,54 +116,6 @@ static int role_argv(struct ctl *c, const struct zc_cfg *cfg, int role, int cpu,
 	}
 	argv[n] = NULL;
 	return zc_host_argv(&c->host, role, argv, out, max, c->quoted, sizeof(c->quoted));
-}
-
-static double num(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static void set_num(json_t *o, const char *k, double v)
-{
-	json_object_set_new(o, k, isfinite(v) ? json_real(v) : json_null());
-}
-
-/* The figures of one sample, from the role reports (DESIGN.md, Measuring). */
-static void derive(json_t *sample, int dut, double duration_s)
-{
-	json_t *roles = json_object_get(sample, "roles");
-	json_t *sink = json_object_get(json_object_get(roles, "sink"), "window");
-	json_t *d = json_object_get(json_object_get(roles, zc_role_names[dut]), "window");
-	double win = num(sink, "window_s"), bytes = num(sink, "bytes");
-	double dwin = num(d, "window_s"), dbytes = num(d, "bytes"), busy = num(d, "busy_s");
-	double gbps = bytes * 8 / win / 1e9;
-	double cores;
-
-	if (!d) {
-		/* A foreign DUT reports nothing: use the controller's view. */
-		dwin = duration_s;
-		busy = num(sample, "controller_dut_busy_s");
-		dbytes = bytes;
-	}
-	cores = busy / dwin;
-	double proc = (num(d, "rusage_user_s") + num(d, "rusage_sys_s")) / dwin;
-
-	set_num(sample, "gbps", gbps);
-	set_num(sample, "dut_gbps", dbytes * 8 / dwin / 1e9);
-	set_num(sample, "dut_busy_cores", cores);
-	set_num(sample, "dut_proc_cores", proc);
-	/*
-	 * Per core from the DUT's own bytes and busy time, both read at the
-	 * DUT's window edges; the verified sink figure says the bytes arrived.
-	 * The two agree to within socket buffering (window_agreement ~ 1).
-	 */
-	set_num(sample, "gbps_per_core", cores > 0 ? (dbytes * 8 / dwin / 1e9) / cores : NAN);
-	set_num(sample, "window_agreement", gbps > 0 ? (dbytes * 8 / dwin / 1e9) / gbps : NAN);
-	set_num(sample, "service_demand_us_per_kb", dbytes > 0 ? busy * 1e6 / (dbytes / 1024) : NAN);
-	set_num(sample, "dut_calls_per_mb", dbytes > 0 ? num(d, "calls") / (dbytes / 1e6) : NAN);
-	zc_counters_sample_metrics(sample, roles, zc_role_names[dut]);
 }
 
 static void progress(struct ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -330,7 +284,7 @@ out:
 	json_object_set_new(sample, "reason", reason[0] ? json_string(reason) : json_null());
 	json_object_set_new(sample, "roles", roles);
 	if (!strcmp(status, "ok"))
-		derive(sample, dut, cfg->duration_s);
+		zc_sample_derive(sample, dut, cfg->duration_s);
 	return sample;
 }
 

@@ -8,7 +8,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "results/analysis.h"
+#include "results/results.h"
+#include "metrics/metrics.h"
 
 static json_t *mkrun(const char *topo, const char *src, const char *proxy, long chunk,
 		     const double *gpc, size_t n)
@@ -106,14 +107,14 @@ static void test_misc(void **state)
 	char sz[16];
 
 	(void)state;
-	assert_true(zc_an_metric_is_pct(&pct));
-	assert_false(zc_an_metric_is_pct(&gbps));
+	assert_true(zc_metric_is_pct(&pct));
+	assert_false(zc_metric_is_pct(&gbps));
 	assert_int_equal(zc_an_epoch(root), 1796247998LL);
-	zc_an_size(65536, sz, sizeof(sz));
+	zc_fmt_size(65536, sz, sizeof(sz));
 	assert_string_equal(sz, "64k");
-	zc_an_size(1 << 20, sz, sizeof(sz));
+	zc_fmt_size(1 << 20, sz, sizeof(sz));
 	assert_string_equal(sz, "1M");
-	zc_an_size(1000, sz, sizeof(sz));
+	zc_fmt_size(1000, sz, sizeof(sz));
 	assert_string_equal(sz, "1000");
 	json_decref(root);
 }

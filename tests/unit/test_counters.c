@@ -7,6 +7,7 @@
 
 #include "config/cfg.h"
 #include "counters/counters.h"
+#include "metrics/metrics.h"
 
 #include <errno.h>
 #include <math.h>

@@ -135,15 +135,11 @@ static const struct zc_mode *mode_or_skip(enum zc_role role, const char *name)
 	return m;
 }
 
-static void io_init(struct zc_io *io, struct zc_cfg *cfg, uint64_t chunk, uint64_t pipe)
+static void io_init(struct zc_io *io, uint64_t chunk, uint64_t pipe)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };
 
-	zc_cfg_defaults(cfg);
-	cfg->chunk = chunk;
-	cfg->pipe_size = pipe;
-	cfg->period = PERIOD;
-	*io = (struct zc_io){ .cfg = cfg, .in_fd = -1, .out_fd = -1, .file_fd = -1,
+	*io = (struct zc_io){ .chunk = chunk, .pipe_size = pipe, .file_dir = "/var/tmp", .in_fd = -1, .out_fd = -1, .file_fd = -1,
 			      .pipe_r = -1, .pipe_w = -1, .aux_r = -1, .aux_w = -1, .epfd = -1,
 			      .mismatch_off = UINT64_MAX, .stop = &stop, .period = PERIOD };
 	sigaction(SIGALRM, &sa, NULL);
@@ -153,12 +149,11 @@ static void run_source(const char *name, uint64_t chunk)
 {
 	const struct zc_mode *m = mode_or_skip(ZC_ROLE_SOURCE, name);
 	struct reader r = { 0 };
-	struct zc_cfg cfg;
 	struct zc_io io;
 	pthread_t t;
 	int sndbuf = 128 << 10;
 
-	io_init(&io, &cfg, chunk, 64 << 10);
+	io_init(&io, chunk, 64 << 10);
 	io.buf = pattern;
 	io.buf_len = PERIOD;
 	tcp_pair(&io.out_fd, &r.fd);
@@ -192,12 +187,11 @@ static void run_proxy(const char *name, uint64_t chunk, uint64_t pipe)
 	const struct zc_mode *m = mode_or_skip(ZC_ROLE_PROXY, name);
 	struct writer w = { 0 };
 	struct reader r = { 0 };
-	struct zc_cfg cfg;
 	struct zc_io io;
 	pthread_t tw, tr;
 	int ret, guard = 0;
 
-	io_init(&io, &cfg, chunk, pipe);
+	io_init(&io, chunk, pipe);
 	io.buf_len = chunk;
 	io.buf = malloc(chunk);
 	assert_non_null(io.buf);
@@ -246,13 +240,12 @@ static void test_msg_zerocopy_copied_on_loopback(void **st)
 {
 	const struct zc_mode *m = mode_or_skip(ZC_ROLE_SOURCE, "msg-zerocopy");
 	struct reader r = { 0 };
-	struct zc_cfg cfg;
 	struct zc_io io;
 	pthread_t t;
 	json_t *f;
 
 	(void)st;
-	io_init(&io, &cfg, 64 << 10, 64 << 10);
+	io_init(&io, 64 << 10, 64 << 10);
 	io.buf = pattern;
 	tcp_pair(&io.out_fd, &r.fd);
 	start(&t, reader_main, &r);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "results/analysis.h"
+#include "results/results.h"
 #include "lib/stats.h"
 #include "lib/zcbench.h"
 
@@ -11,16 +11,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-json_t *zc_an_load(const char *cmd, const char *path)
-{
-	char err[1200];
-	json_t *root = zc_results_load(path, err, sizeof(err));
-
-	if (!root)
-		zc_err("%s: %s", cmd, err);
-	return root;
-}
 
 const char *zc_an_str(json_t *o, const char *key)
 {
@@ -35,16 +25,6 @@ long long zc_an_int(json_t *o, const char *key)
 
 	return json_is_integer(v) ? (long long)json_integer_value(v) :
 	       json_is_real(v)	  ? (long long)json_real_value(v) : 0;
-}
-
-void zc_an_size(long long v, char *out, size_t len)
-{
-	if (v >= (1 << 20) && v % (1 << 20) == 0)
-		snprintf(out, len, "%lldM", v >> 20);
-	else if (v >= 1024 && v % 1024 == 0)
-		snprintf(out, len, "%lldk", v >> 10);
-	else
-		snprintf(out, len, "%lld", v);
 }
 
 void zc_an_key(json_t *run, char *out, size_t len)
@@ -99,22 +79,6 @@ size_t zc_an_values(json_t *run, const char *metric, double *out, size_t max)
 			out[n++] = json_number_value(x);
 	}
 	return n;
-}
-
-const struct zc_metric *zc_an_metric(const char *key)
-{
-	for (size_t m = 0; m < zc_nmetrics; m++)
-		if (!strcmp(zc_metrics[m].key, key))
-			return &zc_metrics[m];
-	return NULL;
-}
-
-bool zc_an_metric_is_pct(const struct zc_metric *m)
-{
-	size_t l = strlen(m->key);
-
-	return (m->unit && (!strcmp(m->unit, "%") || !strcmp(m->unit, "percent"))) ||
-	       (l > 4 && !strcmp(m->key + l - 4, "_pct"));
 }
 
 const char *zc_an_kernel(json_t *root)
@@ -179,98 +143,6 @@ void zc_an_fingerprint(json_t *root, char *line, size_t len, char *id, size_t id
 	free(dump);
 }
 
-const struct zc_ratio_def zc_ratio_defs[] = {
-	{ "splice/copy proxy", "proxy", "proxy", "splice", "copy", true },
-	{ "tee/send source", "direct", "source", "tee", "send", true },
-	{ "vmsplice/send source", "direct", "source", "vmsplice", "send", false },
-	{ "vmsplice-gift/send source", "direct", "source", "vmsplice-gift", "send", false },
-	{ "sendfile/send source", "direct", "source", "sendfile", "send", false },
-	{ "splice-file/send source", "direct", "source", "splice-file", "send", false },
-};
-const size_t zc_nratio_defs = ZC_ARRAY_SIZE(zc_ratio_defs);
-
-static bool mode_matches(const char *have, const char *want, bool prefix)
-{
-	if (!prefix)
-		return !strcmp(have, want);
-	return !strncmp(have, want, strlen(want)) && strlen(have) > strlen(want);
-}
-
-json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode, bool prefix)
-{
-	static const char *const fields[] = { "topology", "source", "proxy", "sink" };
-	json_t *k = json_object_get(run, "key"), *r;
-	bool direct = !strcmp(zc_an_str(k, "topology"), "direct");
-	size_t i;
-
-	json_array_foreach(runs, i, r) {
-		json_t *q = json_object_get(r, "key");
-		bool same = zc_an_int(q, "chunk") == zc_an_int(k, "chunk") &&
-			    zc_an_int(q, "pipe_size") == zc_an_int(k, "pipe_size") &&
-			    zc_an_int(q, "connections") == zc_an_int(k, "connections");
-
-		for (size_t j = 0; j < ZC_ARRAY_SIZE(fields) && same; j++) {
-			if (!strcmp(fields[j], role))
-				same = mode_matches(zc_an_str(q, role), mode, prefix);
-			else if (!(direct && !strcmp(fields[j], "proxy")))
-				same = !strcmp(zc_an_str(q, fields[j]), zc_an_str(k, fields[j]));
-		}
-		if (same)
-			return r;
-	}
-	return NULL;
-}
-
-#define ZC_MAX_SAMPLES 4096
-
-void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r)
-{
-	static double a[ZC_MAX_SAMPLES], b[ZC_MAX_SAMPLES];
-
-	r->nn = zc_an_values(num, "gbps_per_core", a, ZC_MAX_SAMPLES);
-	r->nd = zc_an_values(den, "gbps_per_core", b, ZC_MAX_SAMPLES);
-	r->num_gpc = zc_median(a, r->nn);
-	r->den_gpc = zc_median(b, r->nd);
-	r->value = r->nn && r->nd && r->den_gpc != 0 ? r->num_gpc / r->den_gpc : NAN;
-	r->lo = r->hi = NAN;
-	if (!isnan(r->value))
-		zc_bootstrap_ratio_ci(a, r->nn, b, r->nd, ZC_BOOT_ROUNDS, ZC_BOOT_SEED, 0.95,
-				      &r->lo, &r->hi);
-}
-
-int zc_an_write_atomic(const char *path, const char *data, size_t len)
-{
-	char tmp[4096];
-	const char *slash = strrchr(path, '/');
-	int fd, ret = 0;
-
-	if (slash)
-		snprintf(tmp, sizeof(tmp), "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
-	else
-		snprintf(tmp, sizeof(tmp), ".%s.XXXXXX", path);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	for (size_t off = 0; off < len && !ret;) {
-		ssize_t w = write(fd, data + off, len - off);
-
-		if (w < 0 && errno != EINTR)
-			ret = -errno;
-		else if (w > 0)
-			off += w;
-	}
-	if (!ret && fsync(fd))
-		ret = -errno;
-	/* Collectors and web servers read it as another user. */
-	if (!ret && fchmod(fd, 0644))
-		ret = -errno;
-	close(fd);
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
-}
 
 const char *zc_an_kernel_side(json_t *root)
 {

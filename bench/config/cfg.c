@@ -257,3 +257,13 @@ void zc_opts_help(FILE *f)
 			zc_opts[i].flags & ZC_OPT_LIST ? "list" : "",
 			zc_opts[i].def, zc_opts[i].help);
 }
+
+const char *zc_counters_for_role(const struct zc_cfg *cfg, int role)
+{
+	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
+	int mask = zc_counters_parse(cfg->counters);
+
+	if (mask < 0 || role == dut || !strcmp(cfg->counters_roles, "all"))
+		return cfg->counters;
+	return mask & ZC_CTR_PERF ? "perf" : "none";
+}

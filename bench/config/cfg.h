@@ -65,5 +65,9 @@ int zc_cfg_validate(const struct zc_cfg *cfg, char *err, size_t errlen, const ch
 /* Pattern period that source and sink agree on for this run. */
 uint64_t zc_cfg_period(const struct zc_cfg *cfg);
 void zc_opts_help(FILE *f);
+/* The --counters value a role gets: BPF only on the device under test
+ * unless counters_roles = all (each role's programs run on every event of
+ * the host, so three roles triple the DUT's cost); perf everywhere. */
+const char *zc_counters_for_role(const struct zc_cfg *cfg, int role);
 
 #endif

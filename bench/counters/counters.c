@@ -5,7 +5,6 @@
  * the window edges (role.c's take()), never per call.
  */
 #include "counters/counters.h"
-#include "config/cfg.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -26,16 +25,6 @@ int zc_counters_parse(const char *s)
 		if (!strcmp(s, names[i]))
 			return i; /* index == ZC_CTR_PERF | ZC_CTR_BPF bits */
 	return -EINVAL;
-}
-
-const char *zc_counters_for_role(const struct zc_cfg *cfg, int role)
-{
-	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
-	int mask = zc_counters_parse(cfg->counters);
-
-	if (mask < 0 || role == dut || !strcmp(cfg->counters_roles, "all"))
-		return cfg->counters;
-	return mask & ZC_CTR_PERF ? "perf" : "none";
 }
 
 /* ---- perf_event_open ---------------------------------------------------- */
@@ -230,11 +219,6 @@ static void perf_open_all(struct zc_counters *c)
 
 /* ---- open / snapshot / close -------------------------------------------- */
 
-const char *const zc_bpf_prog_names[ZC_BPF_NPROGS] = {
-	"sys_enter", "sys_exit", "softirq_entry", "softirq_exit", "skb_copy_datagram_iovec",
-	"tcp_sendmsg_locked", "copy_to_iter", "copy_from_iter", "copy_page_to_iter",
-};
-
 static bool kernel_bpf_stats_on(void)
 {
 	char v[8];
@@ -365,72 +349,6 @@ uint64_t zc_acct_softirq_ns(const struct zc_acct *d)
 	for (int v = 0; v < ZC_ACCT_SOFTIRQ_NR; v++)
 		t += d->softirq[v].time_ns;
 	return t;
-}
-
-const char *zc_softirq_name(int vec)
-{
-	/* include/linux/interrupt.h, enum { HI_SOFTIRQ = 0, ... } */
-	static const char *const n[ZC_ACCT_SOFTIRQ_NR] = {
-		"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED",
-		"HRTIMER", "RCU",
-	};
-
-	return vec >= 0 && vec < ZC_ACCT_SOFTIRQ_NR ? n[vec] : "?";
-}
-
-#define SYS(name) { SYS_##name, #name, 0 },
-#define SYSB(name) { SYS_##name, #name, 1 },
-static const struct { int nr; const char *name; bool bytes; } sys_table[] = {
-	/* return value is a byte count (splice family, copies, socket I/O) */
-	SYSB(read) SYSB(write) SYSB(readv) SYSB(writev) SYSB(pread64) SYSB(pwrite64)
-	SYSB(preadv) SYSB(pwritev) SYSB(preadv2) SYSB(pwritev2)
-	SYSB(recvfrom) SYSB(sendto) SYSB(recvmsg) SYSB(sendmsg)
-	SYSB(splice) SYSB(vmsplice) SYSB(tee) SYSB(sendfile) SYSB(copy_file_range)
-	/* the rest a role is seen making */
-#ifdef __x86_64__
-	SYS(epoll_wait) SYS(poll) SYS(select)
-#endif
-	SYS(recvmmsg) SYS(sendmmsg) SYS(epoll_pwait) SYS(epoll_pwait2)
-	SYS(ppoll) SYS(pselect6) SYS(io_uring_enter) SYS(io_uring_setup)
-	SYS(io_uring_register) SYS(getrusage) SYS(openat) SYS(close) SYS(fcntl) SYS(ioctl)
-	SYS(futex) SYS(nanosleep) SYS(clock_nanosleep) SYS(clock_gettime) SYS(rt_sigreturn)
-	SYS(rt_sigaction) SYS(setitimer) SYS(shutdown) SYS(getpid) SYS(gettid) SYS(mmap)
-	SYS(munmap) SYS(madvise) SYS(mprotect) SYS(brk) SYS(lseek) SYS(fstat) SYS(newfstatat)
-	SYS(statx) SYS(exit_group) SYS(bpf) SYS(perf_event_open) SYS(accept) SYS(accept4)
-	SYS(connect) SYS(setsockopt) SYS(getsockopt) SYS(pipe2) SYS(epoll_ctl) SYS(sched_yield)
-};
-#undef SYS
-#undef SYSB
-
-int zc_syscall_pipe_dir(int nr)
-{
-	static const int w[] = { SYS_write, SYS_writev, SYS_pwrite64, SYS_pwritev, SYS_pwritev2 };
-	static const int r[] = { SYS_read, SYS_readv, SYS_pread64, SYS_preadv, SYS_preadv2 };
-
-	for (size_t i = 0; i < ZC_ARRAY_SIZE(w); i++)
-		if (w[i] == nr)
-			return 1;
-	for (size_t i = 0; i < ZC_ARRAY_SIZE(r); i++)
-		if (r[i] == nr)
-			return 2;
-	return 0;
-}
-
-const char *zc_syscall_name(int nr, char *buf, size_t len)
-{
-	for (size_t i = 0; i < ZC_ARRAY_SIZE(sys_table); i++)
-		if (sys_table[i].nr == nr)
-			return sys_table[i].name;
-	snprintf(buf, len, "nr_%d", nr);
-	return buf;
-}
-
-bool zc_syscall_returns_bytes(int nr)
-{
-	for (size_t i = 0; i < ZC_ARRAY_SIZE(sys_table); i++)
-		if (sys_table[i].nr == nr)
-			return sys_table[i].bytes;
-	return false;
 }
 
 /* ---- JSON --------------------------------------------------------------- */

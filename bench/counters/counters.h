@@ -14,7 +14,8 @@
 #include <jansson.h>
 #include <linux/types.h>
 
-#include "counters/bpf/acct.h"
+#include "counters/bpf.h"
+#include "counters/syscalls.h"
 
 /* --counters: which families to collect. */
 #define ZC_CTR_PERF 0x1
@@ -22,11 +23,6 @@
 /* "none", "perf", "bpf", "all" -> mask, or -EINVAL. */
 int zc_counters_parse(const char *s);
 extern const char *const zc_counters_choices; /* "none, perf, bpf, all" */
-struct zc_cfg;
-/* The --counters value a role gets: BPF only on the device under test
- * unless counters_roles = all (each role's programs run on every event of
- * the host, so three roles triple the DUT's cost); perf everywhere. */
-const char *zc_counters_for_role(const struct zc_cfg *cfg, int role);
 
 enum zc_perf_event {
 	ZC_PERF_CYCLES, ZC_PERF_INSTRUCTIONS, ZC_PERF_CACHE_REFERENCES, ZC_PERF_CACHE_MISSES,
@@ -40,8 +36,6 @@ struct zc_perf_snap {
 	bool ok[ZC_PERF_NR];
 	uint64_t value[ZC_PERF_NR], enabled_ns[ZC_PERF_NR], running_ns[ZC_PERF_NR];
 };
-
-struct zc_bpf; /* counters_bpf.c */
 
 struct zc_counters {
 	int mask;			/* ZC_CTR_* requested */
@@ -57,10 +51,6 @@ struct zc_counters {
 	bool prog_stats;		/* run-time stats on (ours or kernel.bpf_stats_enabled) */
 	int cpu;
 };
-
-/* The accounting programs, in counters_bpf.c's attach order. */
-#define ZC_BPF_NPROGS 9
-extern const char *const zc_bpf_prog_names[ZC_BPF_NPROGS];
 
 struct zc_counters_snap {
 	struct zc_perf_snap perf;
@@ -90,24 +80,7 @@ double zc_per_mb(double count, uint64_t bytes);		/* count per 1e6 bytes */
 double zc_ratio(double num, double den);		/* num / den, den > 0 */
 void zc_acct_delta(const struct zc_acct *a, const struct zc_acct *b, struct zc_acct *d);
 uint64_t zc_acct_softirq_ns(const struct zc_acct *d);
-const char *zc_syscall_name(int nr, char *buf, size_t len);	/* "splice", or "nr_N" */
-bool zc_syscall_returns_bytes(int nr);
-/* 1: writes user memory to its fd (write, writev, pwrite*), 2: reads into
- * user memory from it (read, readv, pread*), 0: neither. */
-int zc_syscall_pipe_dir(int nr);
-const char *zc_softirq_name(int vec);				/* "NET_RX" ... */
 
 
-/* counters_bpf.c: load/attach the accounting program; 0 or -errno, why in
- * why. zc_bpf_acct() points at the live counters (mmapped .bss); optional
- * tracepoints that would not attach are listed in missing. */
-int zc_bpf_open(struct zc_bpf **out, uint32_t tid, int cpu, char *why, size_t whylen,
-		char *copy_iter_why, size_t cilen, char *missing, size_t mlen);
-const struct zc_acct *zc_bpf_acct(const struct zc_bpf *b);
-/* Run count and time of each program (zc_bpf_prog_names order); 0/-errno. */
-int zc_bpf_prog_stats(const struct zc_bpf *b, uint64_t *runs, uint64_t *ns);
-/* Turn on the kernel's BPF run-time stats while the fd is open; fd/-errno. */
-int zc_bpf_enable_stats(void);
-void zc_bpf_close(struct zc_bpf *b);
 
 #endif

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loads bench/bpf/acct.bpf.c (skeleton from `bpftool gen skeleton`) for one
+ * Loads bench/counters/bpf/acct.bpf.c (skeleton from `bpftool gen skeleton`) for one
  * role: its tid and CPU go into .rodata before load, so the programs filter
  * with a compare against a constant. Built without the skeleton when the
  * build machine had no clang/bpftool/kernel BTF: then every open says so.
  */
-#include "counters/counters.h"
+#include "counters/bpf.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -13,10 +13,16 @@
 #include <string.h>
 #include <unistd.h>
 
+const char *const zc_bpf_prog_names[ZC_BPF_NPROGS] = {
+	"sys_enter", "sys_exit", "softirq_entry", "softirq_exit", "skb_copy_datagram_iovec",
+	"tcp_sendmsg_locked", "copy_to_iter", "copy_from_iter", "copy_page_to_iter",
+};
+
 #ifdef ZC_HAVE_BPF_SKEL
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "acct.skel.h"
+#include "counters/syscalls.h"
 
 struct zc_bpf {
 	struct zc_acct_bpf *skel;

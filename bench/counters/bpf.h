@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The BPF accounting program (bpf/acct.bpf.c) as counters.c sees it:
+ * loaded, attached and read by counters_bpf.c.
+ */
+#ifndef ZC_COUNTERS_BPF_H
+#define ZC_COUNTERS_BPF_H
+
+#include "lib/zcbench.h"
+
+#include <linux/types.h>
+
+#include "counters/bpf/acct.h"
+
+struct zc_bpf;
+
+/* The accounting programs, in counters_bpf.c's attach order. */
+#define ZC_BPF_NPROGS 9
+extern const char *const zc_bpf_prog_names[ZC_BPF_NPROGS];
+
+/* Load/attach the accounting program; 0 or -errno, why in
+ * why. zc_bpf_acct() points at the live counters (mmapped .bss); optional
+ * tracepoints that would not attach are listed in missing. */
+int zc_bpf_open(struct zc_bpf **out, uint32_t tid, int cpu, char *why, size_t whylen,
+		char *copy_iter_why, size_t cilen, char *missing, size_t mlen);
+const struct zc_acct *zc_bpf_acct(const struct zc_bpf *b);
+/* Run count and time of each program (zc_bpf_prog_names order); 0/-errno. */
+int zc_bpf_prog_stats(const struct zc_bpf *b, uint64_t *runs, uint64_t *ns);
+/* Turn on the kernel's BPF run-time stats while the fd is open; fd/-errno. */
+int zc_bpf_enable_stats(void);
+void zc_bpf_close(struct zc_bpf *b);
+
+#endif

@@ -15,6 +15,7 @@
 #include "lib/proc.h"
 #include "results/results.h"
 #include "run/run.h"
+#include "run/controller.h"
 #include "lib/cpu.h"
 #include "config/workload.h"
 #include "metrics/metrics.h"
@@ -32,23 +33,12 @@
 #include <time.h>
 #include <unistd.h>
 
-struct ctl {
-	struct zc_host host;
-	const char *outdir;
-	char path[1024];
-	json_t *root;
-	bool tty;
-	const char *role_exec[ZC_ROLE_NR];	/* --exec-ROLE: a foreign program as the role */
-	char quoted[8192];			/* the role command as one string (ssh) */
-	cpu_set_t affinity;			/* the controller's own, restored at the end */
-	bool affinity_ok;
-};
 
 /*
  * Keep the controller (its poll wake-ups, its /proc/stat reads at the edges)
  * off the DUT's CPU, so nothing of the harness runs there in the window.
  */
-static int avoid_cpu(struct ctl *c, int cpu)
+static int avoid_cpu(struct zc_ctl *c, int cpu)
 {
 	cpu_set_t set;
 
@@ -67,59 +57,8 @@ static void on_signal(int sig)
 	zc_interrupted = 1;
 }
 
-/* The role's command, then wrapped by the host's transport into out. */
-static int role_argv(struct ctl *c, const struct zc_cfg *cfg, int role, int cpu,
-		     const char *connect, char **out, char store[][600], int max)
-{
-	char *argv[64];
-	int n = 0, s = 0;
-
-	argv[n++] = c->role_exec[role] ? (char *)c->role_exec[role] : c->host.exe[role];
-	argv[n++] = (char *)zc_role_names[role];
-	if (c->host.ssh[role][0] && c->host.cpu[role] < 0)
-		snprintf(store[s], 600, "--cpu=auto");	/* this machine's topology is not its */
-	else
-		snprintf(store[s], 600, "--cpu=%d", cpu);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--listen=%s", c->host.address[role]);
-	argv[n++] = store[s++];
-	if (connect) {
-		snprintf(store[s], 600, "--connect=%s", connect);
-		argv[n++] = store[s++];
-	}
-	snprintf(store[s], 600, "--mode=%s", cfg->mode[role]);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--chunk=%llu", (unsigned long long)cfg->chunk);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--pipe-size=%llu", (unsigned long long)cfg->pipe_size);
-	argv[n++] = store[s++];
-	/* Source and sink must agree on the pattern period, whatever the modes. */
-	snprintf(store[s], 600, "--period=%llu", (unsigned long long)zc_cfg_period(cfg));
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--warmup=%g", cfg->warmup_s);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--duration=%g", cfg->duration_s);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--tail=%g", cfg->tail_s);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--seed=%ld", cfg->seed);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--sink-seed=%ld", cfg->sink_seed);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--file-dir=%s", cfg->file_dir);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--counters=%s", zc_counters_for_role(cfg, role));
-	argv[n++] = store[s++];
-	if (c->host.bind_device[role] && c->host.iface[role][0]) {
-		snprintf(store[s], 600, "--bind-device=%s", c->host.iface[role]);
-		argv[n++] = store[s++];
-	}
-	argv[n] = NULL;
-	return zc_host_argv(&c->host, role, argv, out, max, c->quoted, sizeof(c->quoted));
-}
-
-static void progress(struct ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void progress(struct ctl *c, const char *fmt, ...)
+static void progress(struct zc_ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void progress(struct zc_ctl *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -130,162 +69,6 @@ static void progress(struct ctl *c, const char *fmt, ...)
 	vfprintf(stdout, fmt, ap);
 	fflush(stdout);
 	va_end(ap);
-}
-
-/* One repetition: a new set of role processes and connections. */
-static json_t *run_sample(struct ctl *c, const struct zc_cfg *cfg, int rep,
-			  const struct zc_placement *pl)
-{
-	static struct zc_child kids[ZC_ROLE_NR];
-	struct zc_child *live[ZC_ROLE_NR];
-	int order[] = { ZC_ROLE_SINK, ZC_ROLE_PROXY, ZC_ROLE_SOURCE }, nlive = 0;
-	bool spawned[ZC_ROLE_NR] = { 0 };
-	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
-	json_t *sample = json_object(), *roles = json_object();
-	char connect[300] = "", reason[1024] = "";
-	double deadline, t_go;
-	struct zc_cpustat cs0, cs1, csd;
-	bool ctl_ok = false;
-	const char *status = "ok";
-	int ret = 0;
-
-	json_object_set_new(sample, "rep", json_integer(rep));
-	for (size_t i = 0; i < ZC_ARRAY_SIZE(order); i++) {
-		int r = order[i], port;
-		char *argv[64], store[24][600];
-
-		if (r == ZC_ROLE_PROXY && cfg->topology == ZC_TOPO_DIRECT)
-			continue;
-		ret = role_argv(c, cfg, r, pl->cpu[r], connect[0] ? connect : NULL, argv, store, 64);
-		if (!ret || ret < 0 || (ret = zc_child_spawn(&kids[r], argv))) {
-			snprintf(reason, sizeof(reason), "%s: cannot start: %s", zc_role_names[r],
-				 strerror(ret ? -ret : E2BIG));
-			goto out;
-		}
-		spawned[r] = true;
-		live[nlive++] = &kids[r];
-		ret = zc_child_ready(&kids[r], zc_now() + 10 + cfg->timeout_s, &port);
-		if (ret) {
-			/* A role that cannot start says why in its report, kept in its buffer. */
-			if (ret == -EINTR || (ret == -EPROTO && kids[r].buf[0] == '{'))
-				goto out;
-			snprintf(reason, sizeof(reason), "%s: did not get ready (%s)", zc_role_names[r],
-				 ret == -ETIMEDOUT ? "timed out" : ret == -EPIPE ? "exited" : "bad line");
-			goto out;
-		}
-		if (r != ZC_ROLE_SOURCE)
-			snprintf(connect, sizeof(connect), "%s:%d", c->host.address[r], port);
-	}
-	for (int i = 0; i < nlive; i++)
-		zc_child_send(live[i], "GO\n");
-	t_go = zc_now();
-	/*
-	 * The controller also reads the DUT CPU's /proc/stat at the window
-	 * edges (from its own core): a cross-check of the role's figure, and
-	 * the only figure for a foreign program started with --exec-ROLE.
-	 */
-	ret = zc_children_wait(live, nlive, t_go + cfg->warmup_s);
-	if (ret == -ETIMEDOUT) {
-		/* A DUT on another machine: this /proc/stat is not its. */
-		ctl_ok = !c->host.ssh[dut][0] && zc_cpustat_read(pl->cpu[dut], &cs0) == 0;
-		ret = zc_children_wait(live, nlive, t_go + cfg->warmup_s + cfg->duration_s);
-		if (ret == -ETIMEDOUT) {
-			ctl_ok &= zc_cpustat_read(pl->cpu[dut], &cs1) == 0;
-			deadline = t_go + cfg->warmup_s + cfg->duration_s + cfg->tail_s + cfg->timeout_s;
-			ret = zc_children_wait(live, nlive, deadline);
-		} else {
-			ctl_ok = false;
-		}
-	}
-	if (ctl_ok) {
-		zc_cpustat_delta(&cs0, &cs1, &csd);
-		json_object_set_new(sample, "controller_dut_busy_s", json_real(zc_cpustat_busy(&csd)));
-	}
-	if (ret == -ETIMEDOUT)
-		snprintf(reason, sizeof(reason), "timed out %.0f s after the window (a role stalled)",
-			 cfg->timeout_s);
-	if (ret == 1) {
-		/*
-		 * One role failed. Its peers usually fail because of it, but the
-		 * first to report is not always the cause (a remote role killed
-		 * under ssh is noticed after its local peer's reset): give them a
-		 * moment to finish and say why before they are killed.
-		 */
-		double grace = zc_now() + 1.5;
-
-		for (int i = 0; i < nlive; i++)
-			zc_child_drain(live[i], grace);
-	}
-out:
-	if (zc_interrupted) {
-		status = "interrupted";
-		snprintf(reason, sizeof(reason), "interrupted by a signal");
-	}
-	for (int r = 0; r < ZC_ROLE_NR; r++)
-		if (spawned[r] && !kids[r].eof)
-			zc_child_kill(&kids[r]);
-	/*
-	 * Blame in order of likely cause: a role that died without a report
-	 * (killed from outside, crashed), then roles that reported an error
-	 * (often the peers of the first), never the ones the controller killed.
-	 */
-	for (int pass = 0; pass < 2; pass++) {
-		for (int r = 0; r < ZC_ROLE_NR; r++) {
-			json_t *rj;
-			char *nl, desc[128];
-			const char *e, *st;
-			size_t n = strlen(reason);
-
-			if (!spawned[r])
-				continue;
-			if (pass == 0) {
-				/* Drain what the role still wrote, then parse its report. */
-				zc_child_drain(&kids[r], zc_now() + 1);
-				zc_child_reap(&kids[r]);
-				/* The report is the last line that starts with '{'. */
-				nl = NULL;
-				for (char *p = kids[r].buf; p && *p;
-				     p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-					if (*p == '{')
-						nl = p;
-				rj = nl ? json_loads(nl, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
-				zc_child_describe(&kids[r], desc, sizeof(desc));
-				if (zc_host_explain_exit(&c->host, r, kids[r].status))
-					snprintf(desc, sizeof(desc), "%s",
-						 zc_host_explain_exit(&c->host, r, kids[r].status));
-				if (!rj && c->role_exec[r] && WIFEXITED(kids[r].status) &&
-				    !WEXITSTATUS(kids[r].status))
-					rj = json_pack("{s:s,s:s}", "status", "ok", "foreign",
-						       c->role_exec[r]);
-				if (!rj)
-					rj = json_pack("{s:s}", "status", "lost");
-				json_object_set_new(rj, "exit", json_string(desc));
-				json_object_set_new(roles, zc_role_names[r], rj);
-			}
-			rj = json_object_get(roles, zc_role_names[r]);
-			st = json_string_value(json_object_get(rj, "status")) ?: "lost";
-			e = json_string_value(json_object_get(rj, "error"));
-			if (!strcmp(st, "ok") || (pass == 0) != !strcmp(st, "lost"))
-				continue;
-			if (!strcmp(st, "unavailable"))
-				status = "unavailable";
-			else if (!strcmp(status, "ok"))
-				status = "failed";
-			if (kids[r].killed && !e)
-				continue;
-			snprintf(reason + n, sizeof(reason) - n, "%s%s: %s", n ? "; " : "",
-				 zc_role_names[r],
-				 e ? e : json_string_value(json_object_get(rj, "exit")));
-		}
-	}
-	if (reason[0] && !strcmp(status, "ok"))
-		status = "failed";
-	json_object_set_new(sample, "status", json_string(status));
-	json_object_set_new(sample, "reason", reason[0] ? json_string(reason) : json_null());
-	json_object_set_new(sample, "roles", roles);
-	if (!strcmp(status, "ok"))
-		zc_sample_derive(sample, dut, cfg->duration_s);
-	return sample;
 }
 
 static json_t *key_json(const struct zc_cfg *cfg)
@@ -330,7 +113,7 @@ static bool run_emulated(const struct zc_cfg *cfg)
 	return false;
 }
 
-static json_t *do_run(struct ctl *c, const struct zc_cfg *cfg, int idx, int total)
+static json_t *do_run(struct zc_ctl *c, const struct zc_cfg *cfg, int idx, int total)
 {
 	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
 	const struct zc_mode *sink = zc_mode_find(ZC_ROLE_SINK, cfg->mode[ZC_ROLE_SINK]);
@@ -387,7 +170,7 @@ static json_t *do_run(struct ctl *c, const struct zc_cfg *cfg, int idx, int tota
 
 		progress(c, "[%d/%d] %s chunk=%llu rep %ld/%ld ...", idx + 1, total, cfg->name,
 			 (unsigned long long)cfg->chunk, rep + 1, cfg->repetitions);
-		s = run_sample(c, cfg, (int)rep, &pl);
+		s = zc_run_sample(c, cfg, (int)rep, &pl);
 		json_array_append_new(samples, s);
 		st = json_string_value(json_object_get(s, "status"));
 		if (!strcmp(st, "ok")) {
@@ -407,7 +190,7 @@ static json_t *do_run(struct ctl *c, const struct zc_cfg *cfg, int idx, int tota
 	return run;
 }
 
-static int results_path(struct ctl *c, json_t *meta) /* 0 or -errno */
+static int results_path(struct zc_ctl *c, json_t *meta) /* 0 or -errno */
 {
 	char date[32], kern[128];
 	time_t now = time(NULL);
@@ -435,7 +218,7 @@ static int results_path(struct ctl *c, json_t *meta) /* 0 or -errno */
 	}
 }
 
-static int save(struct ctl *c, const char *status)
+static int save(struct zc_ctl *c, const char *status)
 {
 	int ret;
 
@@ -465,7 +248,7 @@ int zc_cmd_run(int argc, char **argv)
 {
 	static struct zc_workload w;
 	static struct zc_section ov;
-	struct ctl c = { .outdir = "results" };
+	struct zc_ctl c = { .outdir = "results" };
 	const char *wpath = "workloads/default.ini", *hpath = NULL, *only[32];
 	int nonly = 0, nruns = 0, ret, failed = 0, nwork = 0;
 	char err[1024];

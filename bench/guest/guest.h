@@ -85,5 +85,7 @@ bool zc_guest_kvm_works(const char *qemu, const char *image, char *why, size_t l
 int zc_spawn_wait(char *const argv[], const char *cwd, const char *out_path);
 
 int zc_mkdir_p(const char *path, int mode); /* 0 or -errno */
+/* kernel-ab: both sides' fingerprints, a row per behaviour, * where they differ. */
+void zc_print_fingerprints(FILE *f, const struct zc_guest_result *res);
 
 #endif

@@ -112,6 +112,7 @@ int zc_host_irqs_reap_stale(void);
 /* Shared by transports: run argv (no shell), output in out. Exit status or -errno. */
 int zc_xrun(char *const argv[], char *out, size_t outlen);
 
+extern const struct zc_transport zc_transport_local;
 extern const struct zc_transport zc_transport_netns;
 extern const struct zc_transport zc_transport_ssh;
 /* Namespaces left by dead zcbench controllers: removed; count. */

@@ -25,6 +25,9 @@ one() {
 
 for t in "$@"; do
 	case $t in
+	tests/static/*.sh)
+		# Reads the sources, not the binary: once.
+		one "$t" bash "$t" ;;
 	tests/guest/*.sh)
 		# A whole qemu boot: once, with the plain binary, and more time.
 		TIMEOUT=${ZC_GUEST_TIMEOUT:-900} one "$t" env ZCBENCH=bench/zcbench bash "$t" ;;

@@ -9,7 +9,7 @@
  * (schema zcbench-pipebench) give the pipe-only patterns, compared on
  * calls/s and MB/s per core.
  */
-#include "probe/probe.h"
+#include "output/report.h"
 #include "results/results.h"
 #include "lib/zcbench.h"
 

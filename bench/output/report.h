@@ -7,5 +7,6 @@ int zc_cmd_compare(int argc, char **argv);
 int zc_cmd_report(int argc, char **argv);
 int zc_cmd_export(int argc, char **argv);
 int zc_cmd_plot(int argc, char **argv);
+int zc_cmd_before_after(int argc, char **argv);
 
 #endif

@@ -66,6 +66,5 @@ void zc_fingerprint_print_brief(FILE *f, json_t *fp);
 
 int zc_cmd_probe(int argc, char **argv);
 int zc_cmd_pipebench(int argc, char **argv);
-int zc_cmd_before_after(int argc, char **argv);
 
 #endif

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bad input exits 2 and names file:line:key; a sink expecting another
 # pattern seed reports the offset of the mismatch and fails the run.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 printf '[workload]\nduration = 1\n\n[run x]\nchunk = 64q\n' >"$TMP/bad.ini"
 $ZCBENCH run "$TMP/bad.ini" --out "$TMP/o" 2>"$TMP/err"
 rc=$?

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every mode on loopback for about a second: each run either moves verified
 # bytes, or is marked unavailable with the reason (never a silent success).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 $ZCBENCH run workloads/smoke.ini --out "$TMP" >"$TMP/out.txt" 2>&1
 rc=$?
 cat "$TMP/out.txt"

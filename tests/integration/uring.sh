@@ -3,7 +3,7 @@
 # msg-zerocopy and uring-send-zc report how much the kernel copied (all of it
 # on loopback); with io_uring_setup denied (seccomp) the modes say why in
 # `zcbench list` and the run is marked unavailable, not failed.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 list=$($ZCBENCH list) || { bad "zcbench list"; finish; }
 for m in msg-zerocopy uring-send uring-send-zc uring-vmsplice uring-copy uring-splice; do

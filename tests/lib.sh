@@ -1,6 +1,7 @@
-# Shared by the integration tests: sourced, not run.
+# Shared by every test script (integration, static, guest): sourced, not run.
+# Exit codes as tests/run.sh reads them: 0 pass, 77 skip, anything else fail.
 set -u
-cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ZCBENCH=${ZCBENCH:-bench/zcbench}
 TMP=$(mktemp -d /tmp/zc-it.XXXXXX)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$TMP"' EXIT
@@ -13,6 +14,8 @@ check() { # check "description" command...
 	local what=$1; shift
 	if "$@"; then ok "$what"; else bad "$what"; fi
 }
+# A check that cannot go on: fail the script now.
+fail() { echo "not ok - $*"; echo "FAIL: $*"; exit 1; }
 finish() { [ "$FAILS" -eq 0 ] || { echo "$FAILS check(s) failed"; exit 1; }; exit 0; }
 command -v jq >/dev/null || skip "jq missing (make deps installs it)"
 # The one results file a run left in a folder.

@@ -14,10 +14,12 @@
 
 #include <stdio.h>
 
-/* The one list of layouts, X(identifier); the first is the default. */
+/* The one list of layouts, X(identifier); the first is the default. A new
+ * layout is one line here (every line ends in a backslash). */
 #define ZC_COMPARE_LAYOUTS(X) \
 	X(lkp)                \
-	X(mmtests)
+	X(mmtests)            \
+	/* end of the list */
 
 #define ZC_COMPARE_FILES_MAX 16
 

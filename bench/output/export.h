@@ -13,12 +13,14 @@
 
 #include <stdio.h>
 
-/* The one list of export formats, X(identifier). */
+/* The one list of export formats, X(identifier), in --help's order: a
+ * new format is one line here (every line ends in a backslash). */
 #define ZC_EXPORT_FORMATS(X) \
 	X(csv)               \
 	X(bmf)               \
 	X(prometheus)        \
-	X(gab)
+	X(gab)               \
+	/* end of the list */
 
 struct zc_export_format {
 	const char *name;	/* --format NAME */

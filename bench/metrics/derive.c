@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A sample's metrics from its role reports (DESIGN.md, Measuring). */
-#include "metrics/metrics.h"
+/*
+ * A sample's metrics from its role reports (DESIGN.md, Measuring): every
+ * row of the list (metrics.c), by its derive function or its source path.
+ */
+#include "metrics/metrics_int.h"
 #include "counters/counters.h"
 
 #include <math.h>
 #include <string.h>
 
-static void copy_num(json_t *sample, const char *key, json_t *v)
-{
-	if (json_is_number(v))
-		json_object_set_new(sample, key, json_real(json_number_value(v)));
-}
-
 static double jnum(json_t *v)
 {
 	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+double zc_derive_num(json_t *o, const char *key)
+{
+	return jnum(json_object_get(o, key));
 }
 
 static double prog_mean(json_t *bpf, const char *prog)
@@ -62,67 +64,77 @@ double zc_counters_bpf_cost_share(json_t *roles, const char *dut)
 	return any ? ns / 1e9 / busy_s : NAN;
 }
 
-void zc_counters_sample_metrics(json_t *sample, json_t *roles, const char *dut)
+/* The number at a dotted path ("counters.perf.ipc") in o, NaN if none. */
+static double at_path(json_t *o, const char *path)
 {
-	json_t *ctr = json_object_get(json_object_get(roles, dut), "counters");
-	json_t *perf = json_object_get(ctr, "perf"), *bpf = json_object_get(ctr, "bpf");
-	double cost = zc_counters_bpf_cost_share(roles, dut);
+	char key[64];
 
-	copy_num(sample, "dut_cycles_per_byte", json_object_get(perf, "cycles_per_byte"));
-	copy_num(sample, "dut_ipc", json_object_get(perf, "ipc"));
-	copy_num(sample, "dut_syscalls_per_mb", json_object_get(bpf, "syscalls_per_mb"));
-	copy_num(sample, "dut_softirq_share",
-		 json_object_get(json_object_get(bpf, "softirq"), "share_of_core"));
-	copy_num(sample, "dut_rx_copied_per_byte", json_object_get(bpf, "rx_copied_per_payload_byte"));
-	copy_num(sample, "dut_tx_copied_per_byte", json_object_get(bpf, "tx_copied_per_payload_byte"));
-	if (isfinite(cost))
-		json_object_set_new(sample, "dut_bpf_cost_share", json_real(cost));
+	for (const char *p = path; o && *p;) {
+		const char *e = strchrnul(p, '.');
+
+		snprintf(key, sizeof(key), "%.*s", (int)(e - p), p);
+		o = json_object_get(o, key);
+		p = *e ? e + 1 : e;
+	}
+	return jnum(o);
 }
 
-static double num(json_t *o, const char *k)
+static void derive_in(struct zc_derive_in *in, json_t *sample, json_t *roles, const char *dut,
+		      double duration_s)
 {
-	json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static void set_num(json_t *o, const char *k, double v)
-{
-	json_object_set_new(o, k, isfinite(v) ? json_real(v) : json_null());
-}
-
-/* The figures of one sample, from the role reports (DESIGN.md, Measuring). */
-void zc_sample_derive(json_t *sample, int dut, double duration_s)
-{
-	json_t *roles = json_object_get(sample, "roles");
 	json_t *sink = json_object_get(json_object_get(roles, "sink"), "window");
-	json_t *d = json_object_get(json_object_get(roles, zc_role_names[dut]), "window");
-	double win = num(sink, "window_s"), bytes = num(sink, "bytes");
-	double dwin = num(d, "window_s"), dbytes = num(d, "bytes"), busy = num(d, "busy_s");
-	double gbps = bytes * 8 / win / 1e9;
-	double cores;
+	json_t *d;
 
+	memset(in, 0, sizeof(*in));
+	in->sample = sample;
+	in->roles = roles;
+	in->dut_role = dut;
+	in->dut = json_object_get(roles, dut);
+	d = json_object_get(in->dut, "window");
+	in->sink_window_s = zc_derive_num(sink, "window_s");
+	in->sink_bytes = zc_derive_num(sink, "bytes");
+	in->dut_window_s = zc_derive_num(d, "window_s");
+	in->dut_bytes = zc_derive_num(d, "bytes");
+	in->dut_busy_s = zc_derive_num(d, "busy_s");
+	in->dut_calls = zc_derive_num(d, "calls");
+	in->dut_rusage_s = zc_derive_num(d, "rusage_user_s") + zc_derive_num(d, "rusage_sys_s");
 	if (!d) {
 		/* A foreign DUT reports nothing: use the controller's view. */
-		dwin = duration_s;
-		busy = num(sample, "controller_dut_busy_s");
-		dbytes = bytes;
+		in->dut_window_s = duration_s;
+		in->dut_busy_s = zc_derive_num(sample, "controller_dut_busy_s");
+		in->dut_bytes = in->sink_bytes;
 	}
-	cores = busy / dwin;
-	double proc = (num(d, "rusage_user_s") + num(d, "rusage_sys_s")) / dwin;
+}
 
-	set_num(sample, "gbps", gbps);
-	set_num(sample, "dut_gbps", dbytes * 8 / dwin / 1e9);
-	set_num(sample, "dut_busy_cores", cores);
-	set_num(sample, "dut_proc_cores", proc);
-	/*
-	 * Per core from the DUT's own bytes and busy time, both read at the
-	 * DUT's window edges; the verified sink figure says the bytes arrived.
-	 * The two agree to within socket buffering (window_agreement ~ 1).
-	 */
-	set_num(sample, "gbps_per_core", cores > 0 ? (dbytes * 8 / dwin / 1e9) / cores : NAN);
-	set_num(sample, "window_agreement", gbps > 0 ? (dbytes * 8 / dwin / 1e9) / gbps : NAN);
-	set_num(sample, "service_demand_us_per_kb", dbytes > 0 ? busy * 1e6 / (dbytes / 1024) : NAN);
-	set_num(sample, "dut_calls_per_mb", dbytes > 0 ? num(d, "calls") / (dbytes / 1e6) : NAN);
-	zc_counters_sample_metrics(sample, roles, zc_role_names[dut]);
+/* Rows with optional set only when only_optional; a figure that is not
+ * finite is null, or absent for an optional metric. */
+static void derive_rows(const struct zc_derive_in *in, bool only_optional)
+{
+	zc_for_each_metric(m) {
+		double v;
+
+		if (only_optional && !m->optional)
+			continue;
+		v = m->derive ? m->derive(in) : m->source ? at_path(in->dut, m->source) : NAN;
+		if (isfinite(v))
+			json_object_set_new(in->sample, m->key, json_real(v));
+		else if (!m->optional)
+			json_object_set_new(in->sample, m->key, json_null());
+	}
+}
+
+void zc_counters_sample_metrics(json_t *sample, json_t *roles, const char *dut)
+{
+	struct zc_derive_in in;
+
+	derive_in(&in, sample, roles, dut, NAN);
+	derive_rows(&in, true);
+}
+
+void zc_sample_derive(json_t *sample, int dut, double duration_s)
+{
+	struct zc_derive_in in;
+
+	derive_in(&in, sample, json_object_get(sample, "roles"), zc_role_names[dut], duration_s);
+	derive_rows(&in, false);
 }

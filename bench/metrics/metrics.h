@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The metrics of a sample: the one list (key, unit, which way is better,
- * help), how each is derived from the role reports, and the per-run summary.
- * The results writer, the table, compare, report, export and plot read
- * metrics from here.
+ * The metrics of a sample, declared once (metrics.c): key, unit, which way
+ * is better, help, how it is derived from the role reports, and its column
+ * in the run table. The sample deriver, the run summary, the table,
+ * compare, export and the key list of results/README.md all read this list;
+ * a new metric is one row there (plus its derive function when it is
+ * computed rather than read from a report).
  */
 #ifndef ZC_METRICS_H
 #define ZC_METRICS_H
@@ -12,14 +14,60 @@
 
 #include <jansson.h>
 
+/* Which way is better; compare's verdicts and mmtests' gain sign use it. */
+enum zc_better { ZC_BETTER_NEITHER, ZC_BETTER_HIGHER, ZC_BETTER_LOWER };
+
+/* When the run table shows a metric's column. */
+enum zc_col_show {
+	ZC_COL_NONE,		/* not in the table */
+	ZC_COL_ALWAYS,
+	/* Only when some run has one of the ZC_COL_PRESENT metrics: all of
+	 * them then (the --counters columns, "-" where a run lacks one). */
+	ZC_COL_PRESENT,
+};
+
+struct zc_metric_col {
+	enum zc_col_show show;
+	const char *head;	/* column title */
+	int width;		/* characters; at least the title's */
+	const char *fmt;	/* printf format of the scaled median: "%.2f" */
+	double scale;		/* shown = median * scale (100: a share in percent); 0 is 1 */
+	/* "median [min-max]", then an sd% column (stddev / median): the
+	 * headline figure, whose spread a reader must see. */
+	bool range;
+};
+
+struct zc_derive_in; /* metrics_int.h: what a derive function may read */
+
 struct zc_metric {
-	const char *key;
+	const char *key;	/* JSON key in a sample and in a run's summary */
 	const char *unit;
-	int higher_is_better;	/* 1, 0 (lower is better), -1 (neither) */
-	const char *help;
+	enum zc_better better;
+	const char *help;	/* one line: prometheus HELP, the README key list */
+	/*
+	 * How it is derived, one of:
+	 * derive: computed from the role reports (NaN: not known), with how
+	 *         saying so in words for the README;
+	 * source: a number read from the DUT's role report at this dotted path.
+	 */
+	double (*derive)(const struct zc_derive_in *in);
+	const char *how;
+	const char *source;
+	/* Absent (not null) from a sample that could not give it: the
+	 * --counters metrics, which a VM or a missing privilege may refuse. */
+	bool optional;
+	/* Kept in every sample, but not summarised, compared or exported. */
+	bool sample_only;
+	struct zc_metric_col col;
 };
 extern const struct zc_metric zc_metrics[];
 extern const size_t zc_nmetrics;
+
+#define zc_for_each_metric(m) \
+	for (const struct zc_metric *m = zc_metrics; m < zc_metrics + zc_nmetrics; m++)
+/* The metrics of a run's summary, compare and export (not sample_only). */
+#define zc_for_each_summary_metric(m) \
+	zc_for_each_metric(m) if ((m)->sample_only) {} else
 
 const struct zc_metric *zc_metric_find(const char *key); /* NULL if unknown */
 /* Metrics "already in percent" compare by absolute difference. */
@@ -34,11 +82,17 @@ json_t *zc_run_summary(json_t *samples);
  * for a foreign DUT that reports nothing (the controller's view then).
  */
 void zc_sample_derive(json_t *sample, int dut, double duration_s);
-/* The --counters metrics of a sample (keys of zc_metrics[]) from the DUT's
- * report in roles ({ROLE: REPORT}); absent counters set nothing. */
+/* The optional (--counters) metrics of a sample from the DUT's report in
+ * roles ({ROLE: REPORT}); absent counters set nothing. */
 void zc_counters_sample_metrics(json_t *sample, json_t *roles, const char *dut);
 /* The DUT CPU's share spent in every role's accounting programs, estimated
  * from the programs' mean run time and what the DUT did; NAN without stats. */
 double zc_counters_bpf_cost_share(json_t *roles, const char *dut);
+
+/* The metrics section of results/README.md, in Markdown, from the list
+ * (between the markers below, which it prints too). */
+#define ZC_METRICS_MD_BEGIN "<!-- metrics: generated from bench/metrics/metrics.c -->"
+#define ZC_METRICS_MD_END "<!-- end of generated metrics -->"
+void zc_metrics_markdown(FILE *f);
 
 #endif

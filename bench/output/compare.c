@@ -1,59 +1,66 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * zcbench compare BASE.json NEW.json [more.json ...]: the A/B table kernel
- * people paste into a mail, in the 0-day robot's layout (lkp) or mmtests'
- * compare-kernels layout, with a significance test on the raw samples and a
- * regression gate for nightly CI (exit 1).
+ * people paste into a mail, in one of the layouts of output/compare.h (the
+ * 0-day robot's lkp, mmtests' compare-kernels ...), with a significance test
+ * on the raw samples and a regression gate for nightly CI (exit 1).
  */
-#include "results/results.h"
+#include "output/compare.h"
 #include "output/report.h"
-#include "lib/stats.h"
 #include "lib/zcbench.h"
-#include "metrics/metrics.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FILES 16
+#define MAX_FILES ZC_COMPARE_FILES_MAX
 
-enum layout { LAYOUT_LKP, LAYOUT_MMTESTS };
+#define ZC_LAYOUT_PTR(id) &zc_layout_##id,
+const struct zc_compare_layout *const zc_compare_layouts[] = { ZC_COMPARE_LAYOUTS(ZC_LAYOUT_PTR) };
+const size_t zc_ncompare_layouts = ZC_ARRAY_SIZE(zc_compare_layouts);
+
+const struct zc_compare_layout *zc_compare_layout_find(const char *name)
+{
+	for (size_t i = 0; i < zc_ncompare_layouts; i++)
+		if (!strcmp(zc_compare_layouts[i]->name, name))
+			return zc_compare_layouts[i];
+	return NULL;
+}
+
+void zc_compare_layout_names(char *buf, size_t len, const char *sep)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < zc_ncompare_layouts && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? sep : "", zc_compare_layouts[i]->name);
+}
 
 struct cmp_opts {
-	enum layout layout;
+	const struct zc_compare_layout *layout;
 	enum zc_test_kind test;
 	double alpha;
 	double fail_pct;	/* NaN: no gate */
 	const char *metrics;	/* comma list, NULL: every metric */
 };
 
-struct side {
-	json_t *run;
-	double v[ZC_SAMPLES_MAX];
-	size_t n;
-	struct zc_summary s;
-};
-
-/* One metric of one run, base against one other file. */
-struct verdict {
-	double change;		/* percent, or absolute points for percent metrics */
-	struct zc_test t;
-	bool tested;		/* both sides had ZC_TEST_MIN_N samples */
-	bool significant;	/* tested and p < alpha */
-	bool robot;		/* medians outside each other's min..max */
-	int direction;		/* +1 better, -1 worse, 0 neither/no change */
-};
-
 static int usage(FILE *f, int code)
 {
+	char names[256];
+
+	zc_compare_layout_names(names, sizeof(names), "|");
 	fprintf(f,
-		"usage: zcbench compare [--format lkp|mmtests] [--test mwu|welch] [--alpha P]\n"
+		"usage: zcbench compare [--format %s] [--test mwu|welch] [--alpha P]\n"
 		"                       [--metrics a,b] [--fail-on-regression PCT]\n"
 		"                       BASE.json NEW.json [more.json ...]\n"
-		"Runs are matched by workload key (topology, modes, chunk, pipe size, connections).\n"
-		"  --format lkp       0-day robot table: base mean ±stddev%%, %%change, new mean ±stddev%%\n"
-		"  --format mmtests   compare-kernels: Hmean/Amean, gain %% (positive = better), *significant*\n"
+		"Runs are matched by workload key (topology, modes, chunk, pipe size, connections).\n",
+		names);
+	for (size_t i = 0; i < zc_ncompare_layouts; i++)
+		fprintf(f, "  --format %-9s %s\n", zc_compare_layouts[i]->name,
+			zc_compare_layouts[i]->help);
+	fprintf(f,
 		"  --test mwu|welch   Mann-Whitney U on the raw samples (default) or Welch's t-test\n"
 		"  --alpha P          significance level (default 0.05)\n"
 		"  --metrics LIST     only these metrics (shown and gated); default all\n"
@@ -94,8 +101,8 @@ static json_t *find_run(json_t *root, const char *key)
 	return NULL;
 }
 
-static void judge(const struct cmp_opts *o, const struct zc_metric *m, struct side *b,
-		  struct side *n, struct verdict *v)
+static void judge(const struct cmp_opts *o, const struct zc_metric *m, struct zc_cmp_side *b,
+		  struct zc_cmp_side *n, struct zc_cmp_verdict *v)
 {
 	bool pct = zc_metric_is_pct(m);
 	int ret;
@@ -110,11 +117,11 @@ static void judge(const struct cmp_opts *o, const struct zc_metric *m, struct si
 	v->robot = b->n && n->n &&
 		   (n->s.median < b->s.min || n->s.median > b->s.max) &&
 		   (b->s.median < n->s.min || b->s.median > n->s.max);
-	if (m->higher_is_better >= 0 && isfinite(v->change) && v->change != 0)
-		v->direction = (v->change > 0) == (m->higher_is_better == 1) ? 1 : -1;
+	if (m->better != ZC_BETTER_NEITHER && isfinite(v->change) && v->change != 0)
+		v->direction = (v->change > 0) == (m->better == ZC_BETTER_HIGHER) ? 1 : -1;
 }
 
-static void fmt_value(double x, char *out, size_t len)
+void zc_cmp_fmt_value(double x, char *out, size_t len)
 {
 	double a = fabs(x);
 
@@ -130,18 +137,7 @@ static void fmt_value(double x, char *out, size_t len)
 		snprintf(out, len, "%.4f", x);
 }
 
-/* lkp prints "± 3%" only where there is spread worth a percent. */
-static void fmt_sd(const struct side *s, char *out, size_t len)
-{
-	double pct = s->s.mean != 0 ? 100 * s->s.stddev / fabs(s->s.mean) : NAN;
-
-	if (s->n < 2 || !isfinite(pct) || pct < 0.5)
-		snprintf(out, len, "%5s", "");
-	else
-		snprintf(out, len, "±%3.0f%%", pct);
-}
-
-static void fmt_p(const struct verdict *v, char *out, size_t len)
+void zc_cmp_fmt_p(const struct zc_cmp_verdict *v, char *out, size_t len)
 {
 	const char *name = v->t.kind == ZC_TEST_WELCH ? "t" : "U";
 
@@ -152,37 +148,53 @@ static void fmt_p(const struct verdict *v, char *out, size_t len)
 			 v->t.kind == ZC_TEST_MWU && !v->t.exact ? " approx" : "");
 }
 
-static void fill_side(struct side *s, json_t *run, const char *metric)
+void zc_cmp_note(struct zc_cmp_notes *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (n->len) {
+		n->len += snprintf(n->text + n->len, sizeof(n->text) - n->len, "; ");
+		if (n->len >= sizeof(n->text))
+			n->len = sizeof(n->text) - 1;
+	}
+	va_start(ap, fmt);
+	n->len += vsnprintf(n->text + n->len, sizeof(n->text) - n->len, fmt, ap);
+	va_end(ap);
+	if (n->len >= sizeof(n->text))
+		n->len = sizeof(n->text) - 1;
+}
+
+void zc_cmp_test_line(FILE *f, const struct zc_cmp *c, const char *suffix)
+{
+	fprintf(f, "# test: %s, two-sided, alpha %g%s\n",
+		c->test == ZC_TEST_WELCH ? "Welch's t" : "Mann-Whitney U on raw samples", c->alpha,
+		suffix);
+}
+
+static void fill_side(struct zc_cmp_side *s, json_t *run, const char *metric)
 {
 	s->run = run;
 	s->n = run ? zc_an_values(run, metric, s->v, ZC_SAMPLES_MAX) : 0;
 	zc_summarize(s->v, s->n, &s->s);
 }
 
-static void header(FILE *f, const struct cmp_opts *o, char **paths, json_t **roots, int nfiles)
+static void header(FILE *f, const struct zc_cmp *c)
 {
-	for (int i = 0; i < nfiles; i++) {
+	for (int i = 0; i < c->nfiles; i++) {
 		char fp[256], id[512];
 
-		zc_an_fingerprint(roots[i], fp, sizeof(fp), id, sizeof(id));
+		zc_an_fingerprint(c->roots[i], fp, sizeof(fp), id, sizeof(id));
 		fprintf(f, "# %-5s %s: kernel %s, host %s, %s, fingerprint %s\n",
-			i ? "new" : "base", paths[i], zc_an_kernel(roots[i]),
-			zc_an_hostname(roots[i]), zc_an_date(roots[i]), id);
+			i ? "new" : "base", c->paths[i], zc_an_kernel(c->roots[i]),
+			zc_an_hostname(c->roots[i]), zc_an_date(c->roots[i]), id);
 	}
-	fprintf(f, "# test: %s, two-sided, alpha %g%s\n",
-		o->test == ZC_TEST_WELCH ? "Welch's t" : "Mann-Whitney U on raw samples", o->alpha,
-		o->layout == LAYOUT_LKP ?
-			"; robot: medians outside each other's min..max" : "");
-	if (o->layout == LAYOUT_MMTESTS)
-		fprintf(f, "# gain %%: positive is better (mmtests' convention), *x%%* significant\n");
-	fprintf(f, "\n");
+	c->layout->head(f, c);
 }
 
-/* Column title: the file's base name, or "base"/"new N" when it does not fit
- * (the full names are in the # lines above the table). */
-static const char *file_label(const char *path, int idx, size_t width, char *buf, size_t len)
+const char *zc_cmp_file_label(const struct zc_cmp *c, int idx, size_t width, char *buf,
+			      size_t len)
 {
-	const char *b = strrchr(path, '/');
+	const char *path = c->paths[idx], *b = strrchr(path, '/');
 	size_t l;
 
 	b = b ? b + 1 : path;
@@ -200,10 +212,11 @@ static const char *file_label(const char *path, int idx, size_t width, char *buf
 
 int zc_cmd_compare(int argc, char **argv)
 {
-	struct cmp_opts o = { LAYOUT_LKP, ZC_TEST_MWU, 0.05, NAN, NULL };
+	struct cmp_opts o = { zc_compare_layouts[0], ZC_TEST_MWU, 0.05, NAN, NULL };
 	char *paths[MAX_FILES];
 	json_t *roots[MAX_FILES] = { 0 }, *keys = json_array(), *seen = json_object(), *run;
-	static struct side sides[MAX_FILES];
+	static struct zc_cmp_side sides[MAX_FILES];
+	struct zc_cmp c;
 	int nfiles = 0, ret = ZC_EXIT_OK, regressions = 0;
 	size_t i;
 	bool any_untested = false, weak_n = false;
@@ -238,10 +251,15 @@ int zc_cmd_compare(int argc, char **argv)
 			ret = ZC_EXIT_USAGE;
 			goto out;
 		}
-		if (!strcmp(name, "--format") && !strcmp(val, "lkp"))
-			o.layout = LAYOUT_LKP;
-		else if (!strcmp(name, "--format") && !strcmp(val, "mmtests"))
-			o.layout = LAYOUT_MMTESTS;
+		if (!strcmp(name, "--format") && !zc_compare_layout_find(val)) {
+			char names[256];
+
+			zc_compare_layout_names(names, sizeof(names), ", ");
+			zc_err("compare: --format %s: not one of %s", val, names);
+			ret = ZC_EXIT_USAGE;
+			goto out;
+		} else if (!strcmp(name, "--format"))
+			o.layout = zc_compare_layout_find(val);
 		else if (!strcmp(name, "--test") && (!strcmp(val, "mwu") || !strcmp(val, "u")))
 			o.test = ZC_TEST_MWU;
 		else if (!strcmp(name, "--test") && !strcmp(val, "welch"))
@@ -294,34 +312,8 @@ int zc_cmd_compare(int argc, char **argv)
 			json_array_append_new(keys, json_string(k));
 		}
 
-	header(f, &o, paths, roots, nfiles);
-	if (o.layout == LAYOUT_LKP) {
-		char lab[64];
-
-		fprintf(f, "%16s", file_label(paths[0], 0, 16, lab, sizeof(lab)));
-		for (int i = 1; i < nfiles; i++)
-			fprintf(f, " %27s", file_label(paths[i], i, 27, lab, sizeof(lab)));
-		fprintf(f, "\n----------------");
-		for (int i = 1; i < nfiles; i++)
-			fprintf(f, " ---------------------------");
-		fprintf(f, "\n         %%stddev");
-		for (int i = 1; i < nfiles; i++)
-			fprintf(f, "     %%change         %%stddev");
-		fprintf(f, "\n             \\  ");
-		for (int i = 1; i < nfiles; i++)
-			fprintf(f, "        |                \\  ");
-		fprintf(f, "\n");
-	} else {
-		char lab[64];
-
-		fprintf(f, "%-56s", "");
-		for (int i = 0; i < nfiles; i++)
-			fprintf(f, " %22.22s", zc_an_kernel(roots[i]));
-		fprintf(f, "\n%-56s", "");
-		for (int i = 0; i < nfiles; i++)
-			fprintf(f, " %22.22s", file_label(paths[i], i, 22, lab, sizeof(lab)));
-		fprintf(f, "\n");
-	}
+	c = (struct zc_cmp){ o.layout, o.test, o.alpha, nfiles, paths, roots };
+	header(f, &c);
 
 	json_t *kv;
 
@@ -341,13 +333,15 @@ int zc_cmd_compare(int argc, char **argv)
 			continue; /* listed below */
 		int lines = 0;
 
-		if (o.layout == LAYOUT_LKP)
-			fprintf(f, "\n%16s  # %s (%s)\n", "", key, name);
-		for (size_t m = 0; m < zc_nmetrics; m++) {
-			const struct zc_metric *mt = &zc_metrics[m];
-			char full[160], bv[32], bsd[16];
+		if (o.layout->run_head)
+			o.layout->run_head(f, &c, key, name);
+		zc_for_each_metric(mt) {
+			struct zc_cmp_notes notes = { "", 0 };
+			char full[160];
 
-			if (!metric_wanted(&o, mt->key))
+			/* Sample-only metrics (window_agreement ...) when asked by name. */
+			if (mt->sample_only ? !o.metrics || !metric_wanted(&o, mt->key) :
+					      !metric_wanted(&o, mt->key))
 				continue;
 			for (int fi = 0; fi < nfiles; fi++)
 				fill_side(&sides[fi], runs[fi], mt->key);
@@ -361,29 +355,17 @@ int zc_cmd_compare(int argc, char **argv)
 			}
 			lines++;
 			snprintf(full, sizeof(full), "%s.%s", name, mt->key);
-			if (o.layout == LAYOUT_LKP) {
-				fmt_value(sides[0].s.mean, bv, sizeof(bv));
-				fmt_sd(&sides[0], bsd, sizeof(bsd));
-				fprintf(f, "%10s %5s", bv, bsd);
-			} else {
-				fmt_value(mt->higher_is_better == 1 ? zc_hmean(sides[0].v, sides[0].n) :
-								      sides[0].s.mean, bv, sizeof(bv));
-				fprintf(f, "%-9s %-46.46s %12s (%7.2f%%)",
-					mt->higher_is_better == 1 ? "Hmean" : "Amean", full, bv, 0.0);
-			}
-			char notes[256] = "";
-			size_t nl = 0;
-
+			o.layout->row_base(f, &c, mt, full, &sides[0]);
 			for (int fi = 1; fi < nfiles; fi++) {
-				struct verdict v;
-				char nv[32], nsd[16], ch[32], ps[48];
+				struct zc_cmp_verdict v;
+				char ps[48];
 
 				if (!runs[fi]) {
-					fprintf(f, o.layout == LAYOUT_LKP ? " %27s" : " %22s", "(missing)");
+					o.layout->row_cell(f, &c, mt, &sides[0], &sides[fi], NULL, &notes);
 					continue;
 				}
 				judge(&o, mt, &sides[0], &sides[fi], &v);
-				fmt_p(&v, ps, sizeof(ps));
+				zc_cmp_fmt_p(&v, ps, sizeof(ps));
 				if (!v.tested) {
 					any_untested = true;
 				} else if (v.t.kind == ZC_TEST_MWU && sides[0].n <= ZC_MWU_EXACT_MAX &&
@@ -395,46 +377,7 @@ int zc_cmd_compare(int argc, char **argv)
 						min_p = fmax(min_p, mp);
 					}
 				}
-				if (o.layout == LAYOUT_LKP) {
-					fmt_value(sides[fi].s.mean, nv, sizeof(nv));
-					fmt_sd(&sides[fi], nsd, sizeof(nsd));
-					if (!isfinite(v.change))
-						snprintf(ch, sizeof(ch), "-");
-					else if (zc_metric_is_pct(mt))
-						snprintf(ch, sizeof(ch), "%+.1f", v.change);
-					else
-						snprintf(ch, sizeof(ch), "%+.1f%%", v.change);
-					fprintf(f, " %10s %10s %5s", ch, nv, nsd);
-					nl += snprintf(notes + nl, sizeof(notes) - nl, "%s%s%s%s",
-						       nl ? "; " : "", ps,
-						       v.robot ? ", medians outside ranges" : "",
-						       v.significant && v.robot ?
-							       (v.direction < 0 ? ": REGRESSION" :
-							        v.direction > 0 ? ": improvement" : "") : "");
-				} else {
-					/* The gain of the statistic shown: Hmean for throughputs. */
-					double bc = mt->higher_is_better == 1 ?
-						    zc_hmean(sides[0].v, sides[0].n) : sides[0].s.mean;
-					double nc = mt->higher_is_better == 1 ?
-						    zc_hmean(sides[fi].v, sides[fi].n) : sides[fi].s.mean;
-					double gain = zc_metric_is_pct(mt) ? nc - bc :
-						      bc != 0 ? 100 * (nc - bc) / fabs(bc) : NAN;
-
-					if (mt->higher_is_better == 0)
-						gain = -gain;
-					fmt_value(nc, nv, sizeof(nv));
-					if (!isfinite(gain))
-						fprintf(f, " %12s (%8s)", nv, "-");
-					else if (v.significant)
-						fprintf(f, " %12s *%7.2f%%*", nv, gain);
-					else
-						fprintf(f, " %12s (%7.2f%%)", nv, gain);
-					if (!v.tested)
-						nl += snprintf(notes + nl, sizeof(notes) - nl, "%sn too small",
-							       nl ? "; " : "");
-				}
-				if (nl >= sizeof(notes))
-					nl = sizeof(notes) - 1;
+				o.layout->row_cell(f, &c, mt, &sides[0], &sides[fi], &v, &notes);
 				if (!isnan(o.fail_pct) && v.significant && v.direction < 0 &&
 				    fabs(v.change) > o.fail_pct) {
 					regressions++;
@@ -444,10 +387,7 @@ int zc_cmd_compare(int argc, char **argv)
 					       zc_metric_is_pct(mt) ? " points" : "%");
 				}
 			}
-			if (o.layout == LAYOUT_LKP)
-				fprintf(f, "  %s  (%s)\n", full, notes);
-			else
-				fprintf(f, "%s%s\n", *notes ? "  " : "", notes);
+			o.layout->row_end(f, full, &notes);
 		}
 		if (!lines) {
 			/* Failed or unavailable everywhere: say so rather than vanish. */

@@ -1,87 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * zcbench export --format csv|bmf|prometheus|gab FILE: a results file in the
- * shapes dashboards read. csv: one row per sample; bmf: Bencher Metric
- * Format; prometheus: node_exporter textfile-collector (.prom, written to a
- * temp file and renamed so the collector never reads half a file); gab:
- * github-action-benchmark's customBiggerIsBetter array.
+ * zcbench export --format NAME FILE: a results file in the shapes dashboards
+ * read, one format per file of output/ (ZC_EXPORT_FORMATS in export.h). The
+ * whole text is built in memory and written at once: atomically (temp file
+ * + rename) with --out, so a collector never reads half a file.
  */
-#include "results/results.h"
+#include "output/export.h"
 #include "output/report.h"
-#include "lib/stats.h"
 #include "lib/zcbench.h"
-#include "metrics/metrics.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#define ZC_EXPORT_PTR(id) &zc_fmt_##id,
+const struct zc_export_format *const zc_export_formats[] = { ZC_EXPORT_FORMATS(ZC_EXPORT_PTR) };
+const size_t zc_nexport_formats = ZC_ARRAY_SIZE(zc_export_formats);
 
-static void csv_field(FILE *f, const char *s)
+const struct zc_export_format *zc_export_format_find(const char *name)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	for (size_t i = 0; i < zc_nexport_formats; i++)
+		if (!strcmp(zc_export_formats[i]->name, name))
+			return zc_export_formats[i];
+	return NULL;
 }
 
-static void export_csv(FILE *f, json_t *root)
+void zc_export_format_names(char *buf, size_t len, const char *sep)
 {
-	json_t *run, *smp;
-	size_t i, j;
-	char fp[8192], fpid[512];
-	const char *cols[] = { "date",	 "kernel", "host",	  "fingerprint", "run",
-			       "topology", "source", "proxy", "sink",	       "chunk",
-			       "pipe_size", "connections", "emulated", "rep", "status" };
+	size_t n = 0;
 
-	zc_an_fingerprint(root, fp, sizeof(fp), fpid, sizeof(fpid));
-	for (size_t c = 0; c < ZC_ARRAY_SIZE(cols); c++)
-		fprintf(f, "%s%s", c ? "," : "", cols[c]);
-	for (size_t m = 0; m < zc_nmetrics; m++)
-		fprintf(f, ",%s", zc_metrics[m].key);
-	fputc('\n', f);
-	json_array_foreach(json_object_get(root, "runs"), i, run) {
-		json_t *k = json_object_get(run, "key");
-
-		json_array_foreach(json_object_get(run, "samples"), j, smp) {
-			const char *strs[] = { zc_an_date(root), zc_an_kernel(root),
-					       zc_an_hostname(root), fpid, zc_an_str(run, "name"),
-					       zc_an_str(k, "topology"), zc_an_str(k, "source"),
-					       zc_an_str(k, "proxy"), zc_an_str(k, "sink") };
-
-			for (size_t c = 0; c < ZC_ARRAY_SIZE(strs); c++) {
-				if (c)
-					fputc(',', f);
-				csv_field(f, strs[c]);
-			}
-			fprintf(f, ",%lld,%lld,%lld,%s,%lld,", zc_an_int(k, "chunk"),
-				zc_an_int(k, "pipe_size"), zc_an_int(k, "connections"),
-				json_is_true(json_object_get(run, "emulated")) ? "true" : "false",
-				zc_an_int(smp, "rep"));
-			csv_field(f, zc_an_str(smp, "status"));
-			for (size_t m = 0; m < zc_nmetrics; m++) {
-				json_t *x = json_object_get(smp, zc_metrics[m].key);
-
-				/* Empty, not 0, where a failed sample has no figure. */
-				if (json_is_number(x))
-					fprintf(f, ",%.10g", json_number_value(x));
-				else
-					fputc(',', f);
-			}
-			fputc('\n', f);
-		}
-	}
+	buf[0] = 0;
+	for (size_t i = 0; i < zc_nexport_formats && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? sep : "", zc_export_formats[i]->name);
 }
 
-static int summary_of(json_t *run, const char *metric, struct zc_summary *s)
+int zc_export_summary(json_t *run, const char *metric, struct zc_summary *s)
 {
 	static double v[ZC_SAMPLES_MAX];
 	size_t n = zc_an_values(run, metric, v, ZC_SAMPLES_MAX);
@@ -90,150 +43,38 @@ static int summary_of(json_t *run, const char *metric, struct zc_summary *s)
 	return n ? 0 : -ENODATA;
 }
 
-static json_t *export_bmf(json_t *root)
+int zc_export_json(FILE *f, json_t *doc)
 {
-	json_t *out = json_object(), *run;
-	size_t i;
+	int ret = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 
-	json_array_foreach(json_object_get(root, "runs"), i, run) {
-		json_t *measures = json_object();
-		char key[512];
-
-		zc_an_key(run, key, sizeof(key));
-		for (size_t m = 0; m < zc_nmetrics; m++) {
-			struct zc_summary s;
-
-			if (summary_of(run, zc_metrics[m].key, &s))
-				continue;
-			json_object_set_new(measures, zc_metrics[m].key,
-					    json_pack("{s:f,s:f,s:f}", "value", s.median,
-						      "lower_value", s.min, "upper_value", s.max));
-		}
-		if (json_object_size(measures))
-			json_object_set_new(out, key, measures);
-		else
-			json_decref(measures);
-	}
-	return out;
-}
-
-static json_t *export_gab(json_t *root)
-{
-	json_t *out = json_array(), *run;
-	size_t i;
-
-	json_array_foreach(json_object_get(root, "runs"), i, run) {
-		char key[512], name[600], range[64], extra[512];
-
-		zc_an_key(run, key, sizeof(key));
-		for (size_t m = 0; m < zc_nmetrics; m++) {
-			struct zc_summary s;
-
-			/* customBiggerIsBetter: only metrics where bigger is better. */
-			if (zc_metrics[m].higher_is_better != 1 ||
-			    summary_of(run, zc_metrics[m].key, &s))
-				continue;
-			snprintf(name, sizeof(name), "%s %s", key, zc_metrics[m].key);
-			snprintf(range, sizeof(range), "± %.4g", s.stddev);
-			snprintf(extra, sizeof(extra),
-				 "median of %zu repetitions, min %.4g max %.4g; run %s; kernel %s",
-				 s.n, s.min, s.max, zc_an_str(run, "name"), zc_an_kernel(root));
-			json_array_append_new(out, json_pack("{s:s,s:s,s:f,s:s,s:s}", "name", name,
-							     "unit", zc_metrics[m].unit, "value",
-							     s.median, "range", range, "extra", extra));
-		}
-	}
-	return out;
-}
-
-/* Label values escape backslash, double quote and newline (exposition format). */
-static void prom_label(FILE *f, const char *name, const char *val,
-		       bool first)
-{
-	fprintf(f, "%s%s=\"", first ? "" : ",", name);
-	for (; *val; val++) {
-		if (*val == '\\' || *val == '"')
-			fprintf(f, "\\%c", *val);
-		else if (*val == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*val, f);
-	}
-	fputc('"', f);
-}
-
-static void export_prometheus(FILE *f, json_t *root)
-{
-	char fp[8192], fpid[512];
-	json_t *runs = json_object_get(root, "runs"), *run;
-	size_t i;
-
-	zc_an_fingerprint(root, fp, sizeof(fp), fpid, sizeof(fpid));
-	for (size_t m = 0; m < zc_nmetrics; m++) {
-		bool any = false;
-
-		json_array_foreach(runs, i, run) {
-			struct zc_summary s;
-			json_t *k = json_object_get(run, "key");
-			char num[32];
-
-			if (summary_of(run, zc_metrics[m].key, &s))
-				continue;
-			if (!any) {
-				fprintf(f, "# HELP zcbench_%s %s, median of repetitions (%s)\n",
-					zc_metrics[m].key, zc_metrics[m].help, zc_metrics[m].unit);
-				fprintf(f, "# TYPE zcbench_%s gauge\n", zc_metrics[m].key);
-				any = true;
-			}
-			fprintf(f, "zcbench_%s{", zc_metrics[m].key);
-			prom_label(f, "run", zc_an_str(run, "name"), true);
-			prom_label(f, "topology", zc_an_str(k, "topology"), false);
-			prom_label(f, "mode", zc_an_dut_mode(run), false);
-			prom_label(f, "source", zc_an_str(k, "source"), false);
-			prom_label(f, "proxy", zc_an_str(k, "proxy"), false);
-			prom_label(f, "sink", zc_an_str(k, "sink"), false);
-			snprintf(num, sizeof(num), "%lld", zc_an_int(k, "chunk"));
-			prom_label(f, "chunk", num, false);
-			snprintf(num, sizeof(num), "%lld", zc_an_int(k, "pipe_size"));
-			prom_label(f, "pipe_size", num, false);
-			snprintf(num, sizeof(num), "%lld", zc_an_int(k, "connections"));
-			prom_label(f, "connections", num, false);
-			prom_label(f, "emulated",
-				   json_is_true(json_object_get(run, "emulated")) ? "true" : "false",
-				   false);
-			prom_label(f, "kernel", zc_an_kernel(root), false);
-			prom_label(f, "fingerprint", fpid, false);
-			prom_label(f, "host", zc_an_hostname(root), false);
-			fprintf(f, "} %.10g\n", s.median);
-		}
-	}
-	if (zc_an_epoch(root) >= 0) {
-		fprintf(f, "# HELP zcbench_results_timestamp_seconds when the results file was "
-			   "started (meta.date)\n# TYPE zcbench_results_timestamp_seconds gauge\n"
-			   "zcbench_results_timestamp_seconds{");
-		prom_label(f, "kernel", zc_an_kernel(root), true);
-		prom_label(f, "fingerprint", fpid, false);
-		prom_label(f, "host", zc_an_hostname(root), false);
-		fprintf(f, "} %lld\n", zc_an_epoch(root));
-	}
+	fputc('\n', f);
+	json_decref(doc);
+	return ret ? -EIO : 0;
 }
 
 static int usage(FILE *f, int code)
 {
-	fprintf(f, "usage: zcbench export --format csv|bmf|prometheus|gab [--out PATH] FILE.json\n"
-		   "  csv         one row per sample (failed samples too, empty figures)\n"
-		   "  bmf         Bencher Metric Format: {key: {metric: {value, lower_value, upper_value}}}\n"
-		   "              (median, min, max of the ok samples)\n"
-		   "  prometheus  textfile-collector exposition, labels mode, chunk, kernel, fingerprint\n"
-		   "  gab         github-action-benchmark customBiggerIsBetter array\n"
-		   "--out PATH writes atomically (temp file + rename); default stdout.\n");
+	char names[256];
+
+	zc_export_format_names(names, sizeof(names), "|");
+	fprintf(f, "usage: zcbench export --format %s [--out PATH] FILE.json\n", names);
+	for (size_t i = 0; i < zc_nexport_formats; i++) {
+		const char *h = zc_export_formats[i]->help, *nl;
+
+		fprintf(f, "  %-11s ", zc_export_formats[i]->name);
+		for (; (nl = strchr(h, '\n')); h = nl + 1)
+			fprintf(f, "%.*s\n%14s", (int)(nl - h), h, "");
+		fprintf(f, "%s\n", h);
+	}
+	fprintf(f, "--out PATH writes atomically (temp file + rename); default stdout.\n");
 	return code;
 }
 
 int zc_cmd_export(int argc, char **argv)
 {
 	const char *format = NULL, *out = NULL, *path = NULL;
-	json_t *root, *doc = NULL;
+	const struct zc_export_format *fmt;
+	json_t *root;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -262,9 +103,12 @@ int zc_cmd_export(int argc, char **argv)
 		zc_err("export: need --format and one results file");
 		return usage(stderr, ZC_EXIT_USAGE);
 	}
-	if (strcmp(format, "csv") && strcmp(format, "bmf") && strcmp(format, "prometheus") &&
-	    strcmp(format, "gab")) {
-		zc_err("export: --format %s: not one of csv, bmf, prometheus, gab", format);
+	fmt = zc_export_format_find(format);
+	if (!fmt) {
+		char names[256];
+
+		zc_export_format_names(names, sizeof(names), ", ");
+		zc_err("export: --format %s: not one of %s", format, names);
 		return ZC_EXIT_USAGE;
 	}
 	root = zc_an_load("export", path);
@@ -277,17 +121,13 @@ int zc_cmd_export(int argc, char **argv)
 		json_decref(root);
 		return ZC_EXIT_FAIL;
 	}
-	if (!strcmp(format, "csv"))
-		export_csv(f, root);
-	else if (!strcmp(format, "prometheus"))
-		export_prometheus(f, root);
-	else {
-		doc = !strcmp(format, "bmf") ? export_bmf(root) : export_gab(root);
-		json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		fputc('\n', f);
-		json_decref(doc);
+	ret = fmt->write(f, root);
+	if (fclose(f) || ret) {
+		zc_err("export: %s: %s", format, strerror(ret ? -ret : errno));
+		free(buf);
+		json_decref(root);
+		return ZC_EXIT_FAIL;
 	}
-	fclose(f);
 	if (out) {
 		ret = zc_write_atomic(out, buf, len);
 		if (ret) {

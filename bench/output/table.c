@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The human table of runs and the headline ratios, as run prints them. */
+/*
+ * The human table of runs and the headline ratios, as run prints them. The
+ * metric columns and their formats are the list's (metrics/metrics.c).
+ */
 #include "output/table.h"
+#include "metrics/metrics.h"
 #include "results/results.h"
 
 #include <math.h>
@@ -14,63 +18,92 @@ static double med(json_t *run, const char *metric)
 	return json_is_number(m) ? json_number_value(m) : NAN;
 }
 
-/* The --counters columns, shown when some run has one of them. */
-static const struct {
-	const char *metric, *head, *fmt;
-	double scale;
-} ctr_cols[] = {
-	{ "dut_cycles_per_byte", "cyc/B", " %6.2f", 1 },
-	{ "dut_syscalls_per_mb", "sys/MB", " %7.1f", 1 },
-	{ "dut_softirq_share", "sirq%", " %6.1f", 100 },
-	{ "dut_rx_copied_per_byte", "cpRx/B", " %6.3f", 1 },
-	{ "dut_tx_copied_per_byte", "cpTx/B", " %6.3f", 1 },
-};
+static bool col_shown(const struct zc_metric *m, bool present)
+{
+	return m->col.show == ZC_COL_ALWAYS || (m->col.show == ZC_COL_PRESENT && present);
+}
 
-static bool have_counter_cols(json_t *runs)
+/* The ZC_COL_PRESENT columns are shown when some run has one of them. */
+static bool have_present_cols(json_t *runs)
 {
 	size_t i;
 	json_t *run;
 
 	json_array_foreach(runs, i, run)
-		for (size_t c = 0; c < ZC_ARRAY_SIZE(ctr_cols); c++)
-			if (json_object_get(json_object_get(run, "summary"), ctr_cols[c].metric))
+		zc_for_each_metric(m)
+			if (m->col.show == ZC_COL_PRESENT &&
+			    json_object_get(json_object_get(run, "summary"), m->key))
 				return true;
 	return false;
 }
 
-static void print_counter_cols(FILE *f, json_t *run)
+static int col_width(const struct zc_metric *m)
 {
-	for (size_t c = 0; c < ZC_ARRAY_SIZE(ctr_cols); c++) {
-		double v = med(run, ctr_cols[c].metric);
-		int w = (int)strlen(ctr_cols[c].head) > 6 ? (int)strlen(ctr_cols[c].head) : 6;
+	int w = (int)strlen(m->col.head);
 
-		if (!strcmp(ctr_cols[c].metric, "dut_syscalls_per_mb"))
-			w = 7;
-		if (isnan(v))
-			fprintf(f, " %*s", w, "-");
-		else
-			fprintf(f, ctr_cols[c].fmt, v * ctr_cols[c].scale);
+	return m->col.width > w ? m->col.width : w;
+}
+
+/* The sd% beside a range column: stddev in percent of the median. */
+#define SD_HEAD "sd%"
+#define SD_WIDTH 7
+
+static void print_heads(FILE *f, bool present)
+{
+	zc_for_each_metric(m) {
+		if (!col_shown(m, present))
+			continue;
+		fprintf(f, " %*s", col_width(m), m->col.head);
+		if (m->col.range)
+			fprintf(f, " %*s", SD_WIDTH, SD_HEAD);
 	}
 }
 
+/* One run's metric cells: the scaled median, "-" where there is none. */
+static void print_cells(FILE *f, json_t *run, bool present)
+{
+	zc_for_each_metric(m) {
+		json_t *sm = json_object_get(json_object_get(run, "summary"), m->key);
+		double scale = m->col.scale ? m->col.scale : 1, v = med(run, m->key) * scale;
+		char cell[128] = "-", lo[32], hi[32], mid[32];
+
+		if (!col_shown(m, present))
+			continue;
+		if (!isnan(v) && m->col.range) {
+			snprintf(mid, sizeof(mid), m->col.fmt, v);
+			snprintf(lo, sizeof(lo), m->col.fmt,
+				 json_number_value(json_object_get(sm, "min")) * scale);
+			snprintf(hi, sizeof(hi), m->col.fmt,
+				 json_number_value(json_object_get(sm, "max")) * scale);
+			snprintf(cell, sizeof(cell), "%6s [%s-%s]", mid, lo, hi);
+		} else if (!isnan(v)) {
+			snprintf(cell, sizeof(cell), m->col.fmt, v);
+		}
+		fprintf(f, " %*s", col_width(m), cell);
+		if (!m->col.range)
+			continue;
+		if (isnan(v))
+			snprintf(cell, sizeof(cell), "-");
+		else
+			snprintf(cell, sizeof(cell), "%.1f",
+				 100 * json_number_value(json_object_get(sm, "stddev")) * scale / v);
+		fprintf(f, " %*s", SD_WIDTH, cell);
+	}
+}
+
+/* The run's key columns, then one column per metric of the list that has one. */
 void zc_print_table(FILE *f, json_t *runs)
 {
 	size_t i;
 	json_t *run;
-	bool ctr = have_counter_cols(runs);
+	bool present = have_present_cols(runs);
 
-	fprintf(f, "%-22s %-6s %-26s %6s %5s %8s %9s %19s %7s %8s", "run", "topo",
-		"source>proxy>sink", "chunk", "pipe", "Gbps", "DUTcores", "Gbps/core [min-max]",
-		"sd%", "us/KB");
-	if (ctr)
-		fprintf(f, " %6s %7s %6s %6s %6s", ctr_cols[0].head, ctr_cols[1].head,
-			ctr_cols[2].head, ctr_cols[3].head, ctr_cols[4].head);
+	fprintf(f, "%-22s %-6s %-26s %6s %5s", "run", "topo", "source>proxy>sink", "chunk", "pipe");
+	print_heads(f, present);
 	fprintf(f, "  %s\n", "status");
 	json_array_foreach(runs, i, run) {
 		json_t *k = json_object_get(run, "key");
-		json_t *gpc = json_object_get(json_object_get(run, "summary"), "gbps_per_core");
-		char path[96], chunk[24], pipe[24], range[40] = "-";
-		double g = med(run, "gbps_per_core");
+		char path[96], chunk[24], pipe[24];
 
 		if (!strcmp(zc_an_str(k, "topology"), "proxy"))
 			snprintf(path, sizeof(path), "%s>%s>%s", zc_an_str(k, "source"), zc_an_str(k, "proxy"),
@@ -79,17 +112,9 @@ void zc_print_table(FILE *f, json_t *runs)
 			snprintf(path, sizeof(path), "%s>%s", zc_an_str(k, "source"), zc_an_str(k, "sink"));
 		zc_fmt_size(json_integer_value(json_object_get(k, "chunk")), chunk, sizeof(chunk));
 		zc_fmt_size(json_integer_value(json_object_get(k, "pipe_size")), pipe, sizeof(pipe));
-		if (gpc)
-			snprintf(range, sizeof(range), "%6.2f [%.2f-%.2f]", g,
-				 json_number_value(json_object_get(gpc, "min")),
-				 json_number_value(json_object_get(gpc, "max")));
-		fprintf(f, "%-22.22s %-6s %-26.26s %6s %5s %8.2f %9.2f %19s %7.1f %8.3f",
-			zc_an_str(run, "name"), zc_an_str(k, "topology"), path, chunk, pipe, med(run, "gbps"),
-			med(run, "dut_busy_cores"), range,
-			gpc ? 100 * json_number_value(json_object_get(gpc, "stddev")) / g : NAN,
-			med(run, "service_demand_us_per_kb"));
-		if (ctr)
-			print_counter_cols(f, run);
+		fprintf(f, "%-22.22s %-6s %-26.26s %6s %5s", zc_an_str(run, "name"),
+			zc_an_str(k, "topology"), path, chunk, pipe);
+		print_cells(f, run, present);
 		fprintf(f, "  %s%s%s\n", zc_an_str(run, "status"),
 			json_is_true(json_object_get(run, "emulated")) ? " emulated" : "",
 			json_is_false(json_object_get(run, "verified")) ? " unverified" : "");

@@ -102,7 +102,8 @@ static void test_fingerprint(void **state)
 
 static void test_misc(void **state)
 {
-	const struct zc_metric pct = { "softirq_pct", "%", 0, "" }, gbps = { "gbps", "Gbit/s", 1, "" };
+	const struct zc_metric pct = { .key = "softirq_pct", .unit = "%" },
+			       gbps = { .key = "gbps", .unit = "Gbit/s", .better = ZC_BETTER_HIGHER };
 	json_t *root = json_pack("{s:{s:s}}", "meta", "date", "2026-12-02T21:46:38Z");
 	char sz[16];
 

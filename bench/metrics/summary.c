@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Looking metrics up, and the per-run summary of the results writer. */
+#include "metrics/metrics.h"
+#include "lib/stats.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+json_t *zc_run_summary(json_t *samples)
+{
+	json_t *o = json_object();
+	size_t n = json_array_size(samples);
+	double *v = calloc(n ? n : 1, sizeof(*v));
+
+	if (!v)
+		return o; /* an empty summary: the samples stay in the file */
+
+	zc_for_each_summary_metric(m) {
+		size_t k = 0;
+		struct zc_summary s;
+		json_t *so;
+
+		for (size_t i = 0; i < n; i++) {
+			json_t *smp = json_array_get(samples, i);
+			json_t *x = json_object_get(smp, m->key);
+
+			if (json_is_number(x) && !strcmp(json_string_value(json_object_get(smp, "status")), "ok"))
+				v[k++] = json_number_value(x);
+		}
+		if (!k)
+			continue;
+		zc_summarize(v, k, &s);
+		so = json_pack("{s:I,s:f,s:f,s:f,s:f,s:f}", "n", (json_int_t)s.n, "median", s.median,
+			       "min", s.min, "max", s.max, "mean", s.mean, "stddev", s.stddev);
+		json_object_set_new(o, m->key, so);
+	}
+	free(v);
+	return o;
+}
+
+const struct zc_metric *zc_metric_find(const char *key)
+{
+	zc_for_each_metric(m)
+		if (!strcmp(m->key, key))
+			return m;
+	return NULL;
+}
+
+bool zc_metric_is_pct(const struct zc_metric *m)
+{
+	size_t l = strlen(m->key);
+
+	return (m->unit && (!strcmp(m->unit, "%") || !strcmp(m->unit, "percent"))) ||
+	       (l > 4 && !strcmp(m->key + l - 4, "_pct"));
+}

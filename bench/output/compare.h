@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * zcbench compare's layouts: one file each (layout_NAME.c) exporting a
+ * zc_layout_NAME, and one line in ZC_COMPARE_LAYOUTS below. compare.c
+ * matches the runs, runs the tests and the regression gate; a layout only
+ * prints what they found.
+ */
+#ifndef ZC_COMPARE_H
+#define ZC_COMPARE_H
+
+#include "lib/stats.h"
+#include "metrics/metrics.h"
+#include "results/results.h"
+
+#include <stdio.h>
+
+/* The one list of layouts, X(identifier); the first is the default. A new
+ * layout is one line here (every line ends in a backslash). */
+#define ZC_COMPARE_LAYOUTS(X) \
+	X(lkp)                \
+	X(mmtests)            \
+	/* end of the list */
+
+#define ZC_COMPARE_FILES_MAX 16
+
+/* One metric of one run in one file. */
+struct zc_cmp_side {
+	json_t *run;		/* NULL: no such run in this file */
+	double v[ZC_SAMPLES_MAX];	/* the ok samples' values */
+	size_t n;
+	struct zc_summary s;
+};
+
+/* One metric of one run, base against one other file. */
+struct zc_cmp_verdict {
+	double change;		/* percent of the base mean, or points for percent metrics */
+	struct zc_test t;
+	bool tested;		/* both sides had ZC_TEST_MIN_N samples */
+	bool significant;	/* tested and p < alpha */
+	bool robot;		/* medians outside each other's min..max */
+	int direction;		/* +1 better, -1 worse, 0 neither/no change */
+};
+
+/* What a layout may read of the comparison. */
+struct zc_cmp {
+	const struct zc_compare_layout *layout;
+	enum zc_test_kind test;
+	double alpha;
+	int nfiles;		/* the base and the others */
+	char **paths;
+	json_t **roots;
+};
+
+/* The notes at the end of a metric row, "; "-separated. */
+struct zc_cmp_notes {
+	char text[256];
+	size_t len;
+};
+
+struct zc_compare_layout {
+	const char *name;	/* --format NAME */
+	const char *help;	/* one line for compare --help */
+	/* After the "# base/new FILE" lines: the "# test" line (zc_cmp_test_line),
+	 * the layout's legend, a blank line and the column titles. */
+	void (*head)(FILE *f, const struct zc_cmp *c);
+	/* Before one run's metric rows; NULL for none. */
+	void (*run_head)(FILE *f, const struct zc_cmp *c, const char *key, const char *name);
+	/* A metric row starts with the base's cell. full: "RUN.METRIC". */
+	void (*row_base)(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
+			 const char *full, const struct zc_cmp_side *base);
+	/* One other file's cell, judged against the base; v is NULL (and other
+	 * empty) when the run is missing there. */
+	void (*row_cell)(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
+			 const struct zc_cmp_side *base, const struct zc_cmp_side *other,
+			 const struct zc_cmp_verdict *v, struct zc_cmp_notes *notes);
+	void (*row_end)(FILE *f, const char *full, const struct zc_cmp_notes *notes);
+};
+
+#define ZC_LAYOUT_DECL(id) extern const struct zc_compare_layout zc_layout_##id;
+ZC_COMPARE_LAYOUTS(ZC_LAYOUT_DECL)
+extern const struct zc_compare_layout *const zc_compare_layouts[];
+extern const size_t zc_ncompare_layouts;
+
+const struct zc_compare_layout *zc_compare_layout_find(const char *name); /* NULL if none */
+/* The layouts' names joined by sep ("lkp|mmtests"), for --help and errors. */
+void zc_compare_layout_names(char *buf, size_t len, const char *sep);
+
+/* Helpers for layouts (compare.c). */
+void zc_cmp_fmt_value(double x, char *out, size_t len);	/* "-" for NaN */
+void zc_cmp_fmt_p(const struct zc_cmp_verdict *v, char *out, size_t len);
+/* Column title: the file's base name, or "base"/"new N" when wider than width. */
+const char *zc_cmp_file_label(const struct zc_cmp *c, int idx, size_t width, char *buf,
+			      size_t len);
+/* "# test: Mann-Whitney U ..., two-sided, alpha 0.05" + suffix + newline. */
+void zc_cmp_test_line(FILE *f, const struct zc_cmp *c, const char *suffix);
+void zc_cmp_note(struct zc_cmp_notes *n, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

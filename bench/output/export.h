@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * zcbench export's formats: one file each (fmt_NAME.c) exporting a
+ * zc_fmt_NAME, and one line in ZC_EXPORT_FORMATS below. export.c loads the
+ * file and writes what a format produced, atomically with --out.
+ */
+#ifndef ZC_EXPORT_H
+#define ZC_EXPORT_H
+
+#include "lib/stats.h"
+#include "metrics/metrics.h"
+#include "results/results.h"
+
+#include <stdio.h>
+
+/* The one list of export formats, X(identifier), in --help's order: a
+ * new format is one line here (every line ends in a backslash). */
+#define ZC_EXPORT_FORMATS(X) \
+	X(csv)               \
+	X(bmf)               \
+	X(prometheus)        \
+	X(gab)               \
+	/* end of the list */
+
+struct zc_export_format {
+	const char *name;	/* --format NAME */
+	/* For export --help; a "\n" continues on the next line, indented. */
+	const char *help;
+	/* The whole text of a results file (root) in this format: 0/-errno */
+	int (*write)(FILE *f, json_t *root);
+};
+
+#define ZC_EXPORT_DECL(id) extern const struct zc_export_format zc_fmt_##id;
+ZC_EXPORT_FORMATS(ZC_EXPORT_DECL)
+extern const struct zc_export_format *const zc_export_formats[];
+extern const size_t zc_nexport_formats;
+
+const struct zc_export_format *zc_export_format_find(const char *name); /* NULL if none */
+/* The formats' names joined by sep ("csv|bmf|..."), for --help and errors. */
+void zc_export_format_names(char *buf, size_t len, const char *sep);
+
+/* Helpers for formats (export.c). */
+/* Summary of metric over the run's ok samples: 0, -ENODATA when there are none */
+int zc_export_summary(json_t *run, const char *metric, struct zc_summary *s);
+/* doc as indented JSON and a newline; takes doc's reference: 0/-EIO */
+int zc_export_json(FILE *f, json_t *doc);
+
+#endif

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/* export --format csv: one row per sample, failed samples too (empty figures). */
+#include "output/export.h"
+
+#include <string.h>
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static int write_csv(FILE *f, json_t *root) /* 0 */
+{
+	json_t *run, *smp;
+	size_t i, j;
+	char fp[8192], fpid[512];
+	const char *cols[] = { "date",	 "kernel", "host",	  "fingerprint", "run",
+			       "topology", "source", "proxy", "sink",	       "chunk",
+			       "pipe_size", "connections", "emulated", "rep", "status" };
+
+	zc_an_fingerprint(root, fp, sizeof(fp), fpid, sizeof(fpid));
+	for (size_t c = 0; c < ZC_ARRAY_SIZE(cols); c++)
+		fprintf(f, "%s%s", c ? "," : "", cols[c]);
+	zc_for_each_summary_metric(m)
+		fprintf(f, ",%s", m->key);
+	fputc('\n', f);
+	json_array_foreach(json_object_get(root, "runs"), i, run) {
+		json_t *k = json_object_get(run, "key");
+
+		json_array_foreach(json_object_get(run, "samples"), j, smp) {
+			const char *strs[] = { zc_an_date(root), zc_an_kernel(root),
+					       zc_an_hostname(root), fpid, zc_an_str(run, "name"),
+					       zc_an_str(k, "topology"), zc_an_str(k, "source"),
+					       zc_an_str(k, "proxy"), zc_an_str(k, "sink") };
+
+			for (size_t c = 0; c < ZC_ARRAY_SIZE(strs); c++) {
+				if (c)
+					fputc(',', f);
+				csv_field(f, strs[c]);
+			}
+			fprintf(f, ",%lld,%lld,%lld,%s,%lld,", zc_an_int(k, "chunk"),
+				zc_an_int(k, "pipe_size"), zc_an_int(k, "connections"),
+				json_is_true(json_object_get(run, "emulated")) ? "true" : "false",
+				zc_an_int(smp, "rep"));
+			csv_field(f, zc_an_str(smp, "status"));
+			zc_for_each_summary_metric(m) {
+				json_t *x = json_object_get(smp, m->key);
+
+				/* Empty, not 0, where a failed sample has no figure. */
+				if (json_is_number(x))
+					fprintf(f, ",%.10g", json_number_value(x));
+				else
+					fputc(',', f);
+			}
+			fputc('\n', f);
+		}
+	}
+	return 0;
+}
+
+const struct zc_export_format zc_fmt_csv = {
+	.name = "csv",
+	.help = "one row per sample (failed samples too, empty figures)",
+	.write = write_csv,
+};

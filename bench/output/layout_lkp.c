@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare --format lkp: the 0-day robot's table, base mean ±stddev%,
+ * %change, new mean ±stddev%, one block per run, and the test's p with the
+ * robot's own rule (medians outside each other's min..max) in the notes.
+ */
+#include "output/compare.h"
+
+#include <math.h>
+
+/* lkp prints "± 3%" only where there is spread worth a percent. */
+static void fmt_sd(const struct zc_cmp_side *s, char *out, size_t len)
+{
+	double pct = s->s.mean != 0 ? 100 * s->s.stddev / fabs(s->s.mean) : NAN;
+
+	if (s->n < 2 || !isfinite(pct) || pct < 0.5)
+		snprintf(out, len, "%5s", "");
+	else
+		snprintf(out, len, "±%3.0f%%", pct);
+}
+
+static void head(FILE *f, const struct zc_cmp *c)
+{
+	char lab[64];
+
+	zc_cmp_test_line(f, c, "; robot: medians outside each other's min..max");
+	fprintf(f, "\n");
+	fprintf(f, "%16s", zc_cmp_file_label(c, 0, 16, lab, sizeof(lab)));
+	for (int i = 1; i < c->nfiles; i++)
+		fprintf(f, " %27s", zc_cmp_file_label(c, i, 27, lab, sizeof(lab)));
+	fprintf(f, "\n----------------");
+	for (int i = 1; i < c->nfiles; i++)
+		fprintf(f, " ---------------------------");
+	fprintf(f, "\n         %%stddev");
+	for (int i = 1; i < c->nfiles; i++)
+		fprintf(f, "     %%change         %%stddev");
+	fprintf(f, "\n             \\  ");
+	for (int i = 1; i < c->nfiles; i++)
+		fprintf(f, "        |                \\  ");
+	fprintf(f, "\n");
+}
+
+static void run_head(FILE *f, const struct zc_cmp *c, const char *key, const char *name)
+{
+	(void)c;
+	fprintf(f, "\n%16s  # %s (%s)\n", "", key, name);
+}
+
+static void row_base(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
+		     const char *full, const struct zc_cmp_side *base)
+{
+	char bv[32], bsd[16];
+
+	(void)c, (void)m, (void)full;
+	zc_cmp_fmt_value(base->s.mean, bv, sizeof(bv));
+	fmt_sd(base, bsd, sizeof(bsd));
+	fprintf(f, "%10s %5s", bv, bsd);
+}
+
+static void row_cell(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
+		     const struct zc_cmp_side *base, const struct zc_cmp_side *other,
+		     const struct zc_cmp_verdict *v, struct zc_cmp_notes *notes)
+{
+	char nv[32], nsd[16], ch[32], ps[48];
+
+	(void)c, (void)base;
+	if (!v) {
+		fprintf(f, " %27s", "(missing)");
+		return;
+	}
+	zc_cmp_fmt_value(other->s.mean, nv, sizeof(nv));
+	fmt_sd(other, nsd, sizeof(nsd));
+	if (!isfinite(v->change))
+		snprintf(ch, sizeof(ch), "-");
+	else if (zc_metric_is_pct(m))
+		snprintf(ch, sizeof(ch), "%+.1f", v->change);
+	else
+		snprintf(ch, sizeof(ch), "%+.1f%%", v->change);
+	fprintf(f, " %10s %10s %5s", ch, nv, nsd);
+	zc_cmp_fmt_p(v, ps, sizeof(ps));
+	zc_cmp_note(notes, "%s%s%s", ps, v->robot ? ", medians outside ranges" : "",
+		    v->significant && v->robot ?
+			    (v->direction < 0 ? ": REGRESSION" :
+			     v->direction > 0 ? ": improvement" : "") : "");
+}
+
+static void row_end(FILE *f, const char *full, const struct zc_cmp_notes *notes)
+{
+	fprintf(f, "  %s  (%s)\n", full, notes->text);
+}
+
+const struct zc_compare_layout zc_layout_lkp = {
+	.name = "lkp",
+	.help = "0-day robot table: base mean ±stddev%, %change, new mean ±stddev%",
+	.head = head,
+	.run_head = run_head,
+	.row_base = row_base,
+	.row_cell = row_cell,
+	.row_end = row_end,
+};

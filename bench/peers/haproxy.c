@@ -8,6 +8,7 @@
  * no health checks (they would open connections to the sink).
  */
 #include "peers/haproxy.h"
+#include "peers/peer_int.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 
 struct text {
 	char *buf;
@@ -239,16 +241,36 @@ int zc_haproxy_start(struct zc_peer *p, const struct zc_haproxy_cfg *c, const ch
 			 strerror(-ret));
 		return ret;
 	}
-	if (snprintf(path, sizeof(path), "%s/haproxy.cfg", dir) >= (int)sizeof(path))
+	if (snprintf(path, sizeof(path), "%s/haproxy.cfg", dir) >= (int)sizeof(path)) {
+		snprintf(p->reason, sizeof(p->reason), "haproxy: folder name too long");
 		return -ENAMETOOLONG;
+	}
 	ret = zc_write_atomic(path, cfg_out, strlen(cfg_out));
 	if (ret) {
 		snprintf(p->reason, sizeof(p->reason), "haproxy: cannot write %.900s: %s", path,
 			 strerror(-ret));
 		return ret;
 	}
+	double deadline = zc_now() + listen_timeout_s;
+	pid_t tids[ZC_PEER_MAX_THREADS];
+
 	ret = zc_peer_start(p, &spec);
 	if (ret)
 		return ret;
-	return zc_peer_wait_listen(p, c->listen_port, listen_timeout_s);
+	ret = zc_peer_wait_listen(p, c->listen_port, listen_timeout_s);
+	if (ret)
+		return ret;
+	/* HAProxy listens before it starts its threads: ready means all of them. */
+	while ((ret = zc_peer_tids(p, tids, ZC_PEER_MAX_THREADS)) >= 0 && ret < c->nbthread) {
+		struct timespec nap = { .tv_nsec = 10 * 1000000L };
+
+		if (zc_now() > deadline || zc_interrupted)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	if (ret >= c->nbthread)
+		return 0;
+	zc_peer_fail_reason(p, ret < 0 ? "exited after it listened" : "did not start all its threads");
+	zc_peer_stop(p, 1);
+	return ret < 0 ? -ECHILD : zc_interrupted ? -EINTR : -ETIMEDOUT;
 }

@@ -49,7 +49,8 @@ int zc_haproxy_available(bool splice, char *why, size_t len);
  * results file. A new reference, NULL only when out of memory. */
 struct json_t *zc_haproxy_info(void);
 /* Write DIR/haproxy.cfg, start `haproxy -db -f` pinned to c->cpus (cpu-map
- * then pins each thread), wait until it listens. 0 or -errno, p->reason
+ * then pins each thread), wait until it listens and runs nbthread threads
+ * (it listens first), all within listen_timeout_s. 0 or -errno, p->reason
  * says why; on failure nothing is left running. The text in cfg_out. */
 int zc_haproxy_start(struct zc_peer *p, const struct zc_haproxy_cfg *c, const char *dir,
 		     double listen_timeout_s, char *cfg_out, size_t cfg_len);

@@ -138,8 +138,10 @@ int zc_iperf3_start_client(struct zc_peer *p, const struct zc_iperf3_client_cfg 
 		snprintf(p->reason, sizeof(p->reason), "iperf3-client: bad parameters");
 		return ret;
 	}
-	if (snprintf(json, sizeof(json), "%s/iperf3-client.json", dir) >= (int)sizeof(json))
+	if (snprintf(json, sizeof(json), "%s/iperf3-client.json", dir) >= (int)sizeof(json)) {
+		snprintf(p->reason, sizeof(p->reason), "iperf3-client: folder name too long");
 		return -ENAMETOOLONG;
+	}
 	return zc_peer_start(p, &spec);
 }
 

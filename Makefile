@@ -7,6 +7,9 @@ TEST_PKGS := cmocka
 # Debian packages behind every library and tool the build and tests use.
 DEB_PKGS  := build-essential pkg-config liburing-dev libnuma-dev libhwloc-dev \
              libjansson-dev libinih-dev libcmocka-dev libbpf-dev iproute2 procps jq
+# Optional: installed by make deps when it can, their absence never fails the
+# build (peer modes then say why they are unavailable). bench/peers/.
+DEB_OPT_PKGS := haproxy iperf3
 
 CC       ?= cc
 OPT      ?= -O2 -g
@@ -21,7 +24,7 @@ LDLIBS   += $(PKG_LIBS) -lm
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 # bench/ is one folder per concern (bench/README.md); sources are found by folder.
-ROOMS    := lib modes counters config metrics transport results output probe run guest
+ROOMS    := lib modes counters peers config metrics transport results output probe run guest
 SRCS     := bench/main.c $(foreach r,$(ROOMS),$(wildcard bench/$(r)/*.c))
 OBJS     := $(SRCS:bench/%.c=build/obj/%.o)
 SAN_OBJS := $(SRCS:bench/%.c=build/asan/%.o)
@@ -42,7 +45,7 @@ SAN_BIN  := build/asan/zcbench
 all: $(BIN)
 
 deps:
-	@bash tests/deps.sh $(DEB_PKGS)
+	@bash tests/deps.sh $(DEB_PKGS) --optional $(DEB_OPT_PKGS)
 
 build/obj/%.o: bench/%.c $(HDRS) $(VERSION_STAMP)
 	@mkdir -p $(dir $@)

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * An external program in a role's place (HAProxy as the proxy, iperf3 as
+ * source and sink): started pinned, in its own process group, its output
+ * in a log file; watched until it listens; its CPU time and threads read at
+ * the window edges; stopped and reaped, on every path, with nothing left.
+ */
+#ifndef ZC_PEER_H
+#define ZC_PEER_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define ZC_PEER_MAX_CPUS 64
+#define ZC_PEER_MAX_THREADS 256
+
+struct zc_peer_spec {
+	const char *name;		/* "haproxy": log file name and messages */
+	char *const *argv;		/* argv[0] is looked up in PATH */
+	const int *cpus;		/* CPUs the program starts on (all threads) */
+	int ncpus;			/* 0: not pinned */
+	const char *dir;		/* folder of NAME.log (stderr, and stdout too
+					 * unless stdout_path) */
+	const char *stdout_path;	/* NULL: stdout into the log as well */
+};
+
+struct zc_peer {
+	pid_t pid;			/* leader of its own process group; 0: none */
+	char name[32];
+	char log_path[PATH_MAX];
+	bool reaped;
+	int status;			/* waitpid status once reaped */
+	double cpu_s_at_exit;		/* user+system of every thread, from wait4 */
+	char reason[1024];		/* why the last call failed, with the log's tail */
+};
+
+/* CPU time of a peer, in seconds: utime+stime. */
+struct zc_peer_cpu {
+	double process_s;		/* /proc/PID/stat: every thread, the exited too */
+	int nthreads;
+	pid_t tid[ZC_PEER_MAX_THREADS];	/* /proc/PID/task/: the threads alive now */
+	double thread_s[ZC_PEER_MAX_THREADS];
+};
+
+/* Start the program: fork, pin (sched_setaffinity before exec), own process
+ * group, SIGKILL when the calling thread dies (call it from one that outlives
+ * the peer: the controller's main thread), none of the caller's fds, output
+ * into DIR/NAME.log. 0 or -errno (-ENOENT: not in PATH; the reason says it). */
+int zc_peer_start(struct zc_peer *p, const struct zc_peer_spec *s);
+/* Wait until the program listens on TCP port (a LISTEN socket in its
+ * own /proc/PID/net/tcp{,6} that it holds an fd of: no connection is made,
+ * which HAProxy would forward to the sink and iperf3 -s -1 would take as its
+ * one test). 0, -ETIMEDOUT or -ECHILD (exited first), -EINTR (zc_interrupted);
+ * on failure the program is stopped and reaped and p->reason has the log's tail. */
+int zc_peer_wait_listen(struct zc_peer *p, int port, double timeout_s);
+/* Wait for the program to exit by itself: 0 on exit code 0; -ETIMEDOUT
+ * (still running, left so), -EPROTO (failed: reason has the log's tail),
+ * -EINTR (zc_interrupted). */
+int zc_peer_wait_exit(struct zc_peer *p, double timeout_s);
+/* Alive (not exited) now; reaps it if it has exited. */
+bool zc_peer_alive(struct zc_peer *p);
+/* CPU time of the program and its threads now: 0 or -errno (-ESRCH: gone). */
+int zc_peer_cpu(const struct zc_peer *p, struct zc_peer_cpu *out);
+/* Thread ids of the program now, for filtering counters: count or -errno. */
+int zc_peer_tids(const struct zc_peer *p, pid_t *tids, int max);
+/* SIGTERM to its process group, SIGKILL after grace_s, reap; idempotent, safe
+ * on a peer never started. 0, or -ETIMEDOUT when SIGKILL was needed. */
+int zc_peer_stop(struct zc_peer *p, double grace_s);
+/* "exit code 1", "killed by signal 9", "running" */
+void zc_peer_describe(const struct zc_peer *p, char *out, size_t len);
+
+/* Parse one /proc/PID/stat or /proc/PID/task/TID/stat line: utime+stime in
+ * clock ticks (the command name may hold spaces and parentheses). 0 or -EINVAL. */
+int zc_peer_parse_stat(const char *line, unsigned long long *ticks);
+
+/* Full path of an executable found in $PATH (as execvp would): 0 or -ENOENT. */
+int zc_peer_which(const char *prog, char *out, size_t len);
+/* Run argv (PATH lookup) with output captured into out (stdout and stderr,
+ * truncated to len-1), killed after timeout_s. Exit status in *status.
+ * 0, -ENOENT, -ETIMEDOUT or -errno. */
+int zc_peer_capture(char *const argv[], double timeout_s, char *out, size_t len, int *status);
+/* Last lines of a log file (at most len-1 bytes, whole lines) into out. */
+void zc_peer_log_tail(const char *path, char *out, size_t len);
+/* A free TCP port on addr, for programs that need one on their command
+ * line (another process may take it before they bind: rare, and then the
+ * peer fails to listen with its reason). 0 or -errno. */
+int zc_peer_pick_port(const char *addr, int *port);
+
+#endif

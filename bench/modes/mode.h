@@ -156,7 +156,9 @@ const struct zc_mode *zc_mode_find(enum zc_role role, const char *name);
 const struct zc_mode *zc_mode_find_any(const char *name); /* any role */
 /* Is m declared after_of native? */
 bool zc_mode_is_after_of(const struct zc_mode *m, const struct zc_mode *native);
-/* The modes declared after_of native, in list order: how many (at most max). */
+/* The modes declared after_of native, in list order: how many (at most max;
+ * ZC_AFTERS_MAX is enough for any mode, tests/unit/test_modes.c checks). */
+#define ZC_AFTERS_MAX 16
 size_t zc_mode_afters(const struct zc_mode *native, const struct zc_mode **out, size_t max);
 /* Can the probe run m's data path one step on pipes? */
 bool zc_mode_probeable(const struct zc_mode *m);

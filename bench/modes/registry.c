@@ -58,7 +58,7 @@ bool zc_mode_probeable(const struct zc_mode *m)
 /* The second and later lines of a mode in zcbench list. */
 static void list_details(FILE *f, const struct zc_mode *m)
 {
-	const struct zc_mode *afters[16];
+	const struct zc_mode *afters[ZC_AFTERS_MAX];
 	size_t na = zc_mode_afters(m, afters, ZC_ARRAY_SIZE(afters));
 
 	if (m->vs || na) {

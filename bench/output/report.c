@@ -40,7 +40,7 @@ static void print_ratio(FILE *f, const char *name, const char *side, json_t *num
 /* A principal ratio whose after-modes have no run in the file: say which. */
 static void print_no_after(FILE *f, const struct zc_pair *p)
 {
-	const struct zc_mode *afters[16];
+	const struct zc_mode *afters[ZC_AFTERS_MAX];
 	size_t na = zc_mode_afters(p->native, afters, ZC_ARRAY_SIZE(afters));
 	char names[256] = "";
 

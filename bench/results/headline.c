@@ -119,7 +119,7 @@ static struct zc_pair *push_like(struct pairs *p, size_t i, enum zc_pair_kind ki
 static void headline_of(struct pairs *p, json_t *runs, const struct zc_mode *m, unsigned flags)
 {
 	const char *role = zc_role_names[m->role];
-	const struct zc_mode *afters[16];
+	const struct zc_mode *afters[ZC_AFTERS_MAX];
 	size_t na = zc_mode_afters(m, afters, ZC_ARRAY_SIZE(afters)), i;
 	json_t *run;
 
@@ -172,7 +172,7 @@ size_t zc_before_after_pairs(json_t *runs, unsigned flags, struct zc_pair **out)
 	struct pairs p = { 0 };
 
 	for (size_t x = 0; x < zc_nmodes; x++) {
-		const struct zc_mode *m = zc_modes[x], *afters[16];
+		const struct zc_mode *m = zc_modes[x], *afters[ZC_AFTERS_MAX];
 		size_t na = zc_mode_afters(m, afters, ZC_ARRAY_SIZE(afters));
 		const char *role = zc_role_names[m->role];
 
@@ -181,11 +181,13 @@ size_t zc_before_after_pairs(json_t *runs, unsigned flags, struct zc_pair **out)
 			size_t i;
 
 			json_array_foreach(runs, i, run) {
-				json_t *ar = run_of(run, m) ? zc_an_peer(runs, run, role, afters[a]->name)
-							    : NULL;
 				struct zc_pair *q;
+				json_t *ar;
 
-				if (!run_of(run, m) || (!ar && !(flags & ZC_PAIRS_UNPAIRED)) ||
+				if (!run_of(run, m))
+					continue;
+				ar = zc_an_peer(runs, run, role, afters[a]->name);
+				if ((!ar && !(flags & ZC_PAIRS_UNPAIRED)) ||
 				    !(q = push(&p, ZC_PAIR_BEFORE_AFTER, m)))
 					continue;
 				q->mode = m;

@@ -55,6 +55,14 @@ static void declarations(void **state)
 		} else {
 			assert_false(m->principal);
 		}
+		{
+			const struct zc_mode *afters[ZC_AFTERS_MAX + 1];
+
+			assert_true(zc_mode_afters(m, afters, ZC_AFTERS_MAX + 1) <= ZC_AFTERS_MAX);
+		}
+		/* An emulated mode says what it emulates, or nothing pairs it. */
+		if ((m->flags & ZC_MODE_EMULATED) && !(m->after_of && *m->after_of))
+			fail_msg("%s: emulated but declares no after_of", m->name);
 		for (const struct zc_mode *const *a = m->after_of; a && *a; a++) {
 			/* An after-mode stands for a native mode of its role. */
 			if (!(m->flags & ZC_MODE_EMULATED))
@@ -195,6 +203,14 @@ static void engine_every_relation(void **state)
 				fail_msg("no headline pair %s/%s", m->name, m->vs->name);
 			relations++;
 		}
+		{
+			const struct zc_mode *afters[ZC_AFTERS_MAX + 1];
+
+			assert_true(zc_mode_afters(m, afters, ZC_AFTERS_MAX + 1) <= ZC_AFTERS_MAX);
+		}
+		/* An emulated mode says what it emulates, or nothing pairs it. */
+		if ((m->flags & ZC_MODE_EMULATED) && !(m->after_of && *m->after_of))
+			fail_msg("%s: emulated but declares no after_of", m->name);
 		for (const struct zc_mode *const *a = m->after_of; a && *a; a++) {
 			if (!has_pair(bv, nb, ZC_PAIR_BEFORE_AFTER, *a, m))
 				fail_msg("no before/after pair %s -> %s", (*a)->name, m->name);

@@ -1,11 +1,12 @@
 # Before against after for each affected path: the native mode (this kernel)
-# and its emulated "after" mode (X-as-Y: what the 2026 patches turn it into).
+# and each emulated "after" mode declared after_of it (what the 2026 patches
+# turn it into; zcbench list shows the relations).
 load scriptdir.'/common.gp'
 set title 'Before and after: native data path against its emulated after mode (Gbit/s per core)'
 set ylabel 'Gbit/s per core of the device under test'
 set xlabel 'affected path: native mode / what the patches make of it (device under test, chunk)'
 if (nrows == 0) {
-    set label 2 'no emulated "after" runs in these results (modes named X-as-Y, e.g. splice-as-copy)' \
+    set label 2 'no emulated "after" runs in these results (after-modes in zcbench list, e.g. splice-as-copy)' \
         at graph 0.5, graph 0.5 center font ',14'
     set xrange [0:1]
     set yrange [0:1]

@@ -49,6 +49,9 @@ const struct zc_opt zc_opts[] = {
 	{ "counters_roles", ZC_OPT_STR, "dut", 0, 0, F(counters_roles), -1, 0,
 	  "roles that load the BPF programs: dut (the device under test only: every role's "
 	  "programs run on every event of the host), all" },
+	{ "mode_opts", ZC_OPT_STR, "", 0, 0, F(mode_opts), -1, 0,
+	  "the modes' own options, KEY=VALUE[,KEY=VALUE] (listed below and by zcbench list); "
+	  "each run's modes take the keys they declare" },
 };
 const size_t zc_nopts = ZC_ARRAY_SIZE(zc_opts);
 
@@ -242,6 +245,10 @@ int zc_cfg_validate(const struct zc_cfg *cfg, char *err, size_t errlen, const ch
 		*badkey = "counters_roles";
 		return -EINVAL;
 	}
+	if (zc_mode_opts_check(cfg->mode_opts, err, errlen)) {
+		*badkey = "mode_opts";
+		return -EINVAL;
+	}
 	if (cfg->period % 8 || cfg->period % page) {
 		snprintf(err, errlen, "key 'period': must be a multiple of the page size (%ld)", page);
 		*badkey = "period";
@@ -256,6 +263,7 @@ void zc_opts_help(FILE *f)
 		fprintf(f, "  --%-14s %-8s default %-9s %s\n", zc_opts[i].key,
 			zc_opts[i].flags & ZC_OPT_LIST ? "list" : "",
 			zc_opts[i].def, zc_opts[i].help);
+	zc_mode_opts_help(f);
 }
 
 const char *zc_counters_for_role(const struct zc_cfg *cfg, int role)

@@ -27,6 +27,7 @@ struct zc_cfg {
 	char file_dir[256];		/* where sendfile/splice-file keep their file */
 	char counters[8];		/* none|perf|bpf|all (counters.h) */
 	char counters_roles[8];		/* dut|all: which roles load the BPF programs */
+	char mode_opts[256];		/* modes' own options: KEY=VALUE,... (modes/options.c) */
 	/* list-valued keys, expanded into one run per combination */
 	uint64_t chunks[ZC_LIST_MAX];
 	int nchunks;

@@ -5,41 +5,38 @@
 #include <errno.h>
 #include <sys/socket.h>
 
-static int copy_pump(struct zc_io *io)
+/* One turn: a recv() when the buffer is empty, then one send() of what it
+ * holds (fill_off is the send position inside the buffer). */
+static ssize_t copy_step(struct zc_io *io)
 {
-	while (!*io->stop) {
-		if (!io->pending) {
-			ssize_t n = recv(io->in_fd, io->buf, io->chunk, 0);
+	ssize_t n;
 
-			io->calls++;
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				return -errno;
-			if (n == 0) {
-				shutdown(io->out_fd, SHUT_WR);
-				return 1;
-			}
-			io->pending = n;
-			io->fill_off = 0;
-		}
-		ssize_t n = send(io->out_fd, io->buf + io->fill_off, io->pending, 0);
-
+	if (!io->pending) {
+		n = recv(io->in_fd, io->buf, io->chunk, 0);
 		io->calls++;
-		if (n < 0 && errno == EINTR)
-			continue;
 		if (n < 0)
 			return -errno;
-		io->pending -= n;
-		io->fill_off += n;
-		io->bytes += n;
+		if (n == 0) {
+			shutdown(io->out_fd, SHUT_WR);
+			io->eof = true;
+			return 0;
+		}
+		io->pending = n;
+		io->fill_off = 0;
 	}
-	return 0;
+	n = send(io->out_fd, io->buf + io->fill_off, io->pending, 0);
+	io->calls++;
+	if (n < 0)
+		return -errno;
+	io->pending -= n;
+	io->fill_off += n;
+	io->bytes += n;
+	return n;
 }
 
-const struct zc_mode zc_mode_copy = {
-	.name = "copy",
+ZC_MODE(copy,
 	.role = ZC_ROLE_PROXY,
+	.flags = ZC_MODE_SOCKET_STEP,
 	.summary = "recv() into a user buffer, send() it on (blocking)",
-	.pump = copy_pump,
-};
+	.step = copy_step,
+);

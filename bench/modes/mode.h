@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A data path is a mode: one file exporting a const struct zc_mode, and one
- * line in modes.h. Everything else (zcbench list, --help, validation) is
- * generated from that list.
+ * A data path is a mode: one file defining it with ZC_MODE(ident, ...), and
+ * one line X(ident, "name") in modes.h. The mode says everything about
+ * itself (fio's ioengine_ops, stress-ng's stressor_info_t): its role, what
+ * it is measured against in the headline (vs), which native mode's patched
+ * behaviour it emulates (after_of), its own options and private state, and
+ * its data path as a step, a fill or a whole pump. zcbench list, --help,
+ * validation, the headline, report, plot and before-after are all generated
+ * from these declarations; nothing else keeps a table about modes.
  */
 #ifndef ZC_MODE_H
 #define ZC_MODE_H
@@ -18,6 +23,9 @@ struct json_t;
 #define ZC_MODE_STATIC_CHUNK	0x04	/* source re-sends one chunk: period = chunk */
 #define ZC_MODE_PAGE_CHUNK	0x08	/* chunk must be a multiple of the page size */
 #define ZC_MODE_FILE		0x10	/* source reads the payload from a file */
+/* Its step needs sockets (send, recv): the probe, which hands a step pipes,
+ * leaves it out. */
+#define ZC_MODE_SOCKET_STEP	0x20
 
 struct zc_io {
 	/* The run's settings a data path needs (the role copies them in). */
@@ -35,68 +43,180 @@ struct zc_io {
 	int epfd;
 	uint64_t pending;		/* bytes sitting in pipe_r */
 	uint64_t fill_off;		/* stream offset of the next byte to fill */
-	bool eof;
+	bool eof;			/* the peer closed (a sink's or proxy's input) */
 	volatile sig_atomic_t *stop;	/* set by the role's timer */
+	/* The mode's private state: priv_size bytes, zeroed, its options set
+	 * (zc_mode_setup allocates it, zc_mode_teardown frees it). */
+	void *priv;
 	/* results, read at the window edges only */
 	uint64_t bytes;			/* moved (sent, forwarded, received) */
 	uint64_t calls;			/* data syscalls issued */
 	uint64_t mismatch_off;		/* UINT64_MAX: none */
 	bool verified;
 	/*
-	 * Added by the uring branch: figures only this mode knows (msg-zerocopy's
-	 * copied fraction, io_uring enters...), a jansson object the mode builds
-	 * by teardown; the role puts it in its report as "mode_report".
+	 * Figures only this mode knows (msg-zerocopy's copied fraction, io_uring
+	 * enters...), a jansson object the mode builds by teardown; the role
+	 * puts it in its report as "mode_report".
 	 */
 	struct json_t *mode_report;
 };
 
+/* A zc_io with every descriptor closed (-1) and no mismatch. */
+#define ZC_IO_INIT .in_fd = -1, .out_fd = -1, .file_fd = -1, .pipe_r = -1, .pipe_w = -1, \
+		   .aux_r = -1, .aux_w = -1, .epfd = -1, .mismatch_off = UINT64_MAX
+
+/* A mode's own option: a key in the run's mode_opts (KEY=VALUE,...), stored
+ * in its priv at off before setup. */
+enum zc_mode_opt_type {
+	ZC_MODE_OPT_LONG,	/* long */
+	ZC_MODE_OPT_SIZE,	/* uint64_t, "64k" allowed */
+	ZC_MODE_OPT_DOUBLE,	/* double */
+};
+
+struct zc_mode_opt {
+	const char *key;	/* one namespace with the workload keys: prefix it */
+	enum zc_mode_opt_type type;
+	const char *def;
+	double min, max;
+	size_t off;		/* offsetof(the mode's priv struct, field) */
+	const char *help;
+};
+
 struct zc_mode {
-	const char *name;
+	const char *name;	/* from modes.h, through ZC_MODE(): never written here */
 	enum zc_role role;
 	unsigned flags;
 	const char *summary;
+	/* Short data path for tables (before-after); NULL: summary. */
+	const char *path;
+
+	/* --- relations: the headline and before-after come from these ----- */
+	/* The headline ratio: this mode's Gbps per core over vs's, same role,
+	 * the rest of the run key equal. NULL: not in the headline. */
+	const struct zc_mode *vs;
+	bool principal;		/* one of the mission's two ratios (splice/copy, tee/send) */
+	/* NULL-terminated: the native modes whose patched-kernel behaviour this
+	 * (emulated) mode stands for. Its runs are their "after" side. */
+	const struct zc_mode *const *after_of;
+
+	/* --- options and state --------------------------------------------- */
+	const struct zc_mode_opt *opts;	/* NULL, or ended by a { NULL } row */
+	size_t priv_size;		/* io->priv, allocated and zeroed for setup */
+
+	/* --- the data path --------------------------------------------------- */
 	/* NULL when usable here, else why not (checked with a real call). */
 	const char *(*unavailable)(void);
 	int (*setup)(struct zc_io *io);		/* 0 or -errno */
-	/* Move data until *io->stop: 0 on stop, 1 on EOF, -errno on error. */
-	int (*pump)(struct zc_io *io);
 	/*
-	 * One step of the same data path, for zcbench probe (probe.c): move up
-	 * to one chunk from the mode's source into io->out_fd, which the probe
-	 * makes a pipe. Bytes moved or -errno. NULL: the probe skips the mode.
+	 * One of, by preference:
+	 * step: one turn of the data path. Bytes moved (>= 0) or -errno; sets
+	 *   io->eof when the peer closed and nothing is left to pass on. The
+	 *   framework loops it as the pump, and the probe calls it once.
+	 * fill: a pipe-filling source puts up to a chunk into io->pipe_w. Bytes
+	 *   or -errno. The framework drains io->pipe_r to io->out_fd after
+	 *   each fill (pump and probe step alike).
+	 * pump: a loop that is genuinely the mode's own (epoll, io_uring):
+	 *   move data until *io->stop; 0 on stop, 1 on EOF, -errno on error. A
+	 *   pump mode may add a step for the probe alone.
 	 */
-	ssize_t (*probe_step)(struct zc_io *io);
+	ssize_t (*step)(struct zc_io *io);
+	ssize_t (*fill)(struct zc_io *io);
+	int (*pump)(struct zc_io *io);
 	void (*teardown)(struct zc_io *io);
 };
 
 #include "modes/modes.h"
 
-#define ZC_MODE_DECLARE(ident) extern const struct zc_mode zc_mode_##ident;
+#define ZC_MODE_DECLARE(ident, name)				\
+	extern const char zc_mode_name_##ident[];		\
+	extern const struct zc_mode zc_mode_##ident;
 ZC_MODES(ZC_MODE_DECLARE)
 #undef ZC_MODE_DECLARE
+
+/*
+ * Define the mode listed as X(ident, "name") in modes.h:
+ *   ZC_MODE(send, .role = ZC_ROLE_SOURCE, .summary = "...", .step = send_step);
+ * The name comes from the list (.name given again fails the build:
+ * -Woverride-init).
+ */
+#define ZC_MODE(ident, ...) \
+	const struct zc_mode zc_mode_##ident = { .name = zc_mode_name_##ident, __VA_ARGS__ }
+/* Another mode, for relations: .vs = ZC_MODE_REF(send) */
+#define ZC_MODE_REF(ident) (&zc_mode_##ident)
+/* .after_of = ZC_AFTER_OF(ZC_MODE_REF(vmsplice), ZC_MODE_REF(vmsplice_gift)) */
+#define ZC_AFTER_OF(...) ((const struct zc_mode *const[]){ __VA_ARGS__, NULL })
+/* .opts = ZC_MODE_OPTS({ "key", ZC_MODE_OPT_LONG, "1", 0, 9, offsetof(...), "help" }) */
+#define ZC_MODE_OPTS(...) ((const struct zc_mode_opt[]){ __VA_ARGS__, { NULL } })
 
 extern const struct zc_mode *const zc_modes[];
 extern const size_t zc_nmodes;
 
+/* registry.c: the list, lookups, relations, zcbench list */
 const struct zc_mode *zc_mode_find(enum zc_role role, const char *name);
+const struct zc_mode *zc_mode_find_any(const char *name); /* any role */
+/* Is m declared after_of native? */
+bool zc_mode_is_after_of(const struct zc_mode *m, const struct zc_mode *native);
+/* The modes declared after_of native, in list order: how many (at most max;
+ * ZC_AFTERS_MAX is enough for any mode, tests/unit/test_modes.c checks). */
+#define ZC_AFTERS_MAX 16
+size_t zc_mode_afters(const struct zc_mode *native, const struct zc_mode **out, size_t max);
+/* Can the probe run m's data path one step on pipes? */
+bool zc_mode_probeable(const struct zc_mode *m);
+/* zcbench list: every mode by role, its relations, options and (with
+ * availability) why it cannot run here. */
 void zc_modes_list(FILE *f, bool with_availability);
 
-/* mode_common.c: helpers shared by pipe-based modes (0 or -errno) */
+/* options.c: mode options, one "KEY=VALUE[,KEY=VALUE]" text per run */
+/* The option called key and the mode declaring it; NULL when none. */
+const struct zc_mode_opt *zc_mode_opt_find(const char *key, const struct zc_mode **owner);
+/* Check a mode_opts text: every key declared by some mode, every value in
+ * its bounds. 0, or -EINVAL with a message in err. */
+int zc_mode_opts_check(const char *text, char *err, size_t errlen);
+/* m's options into priv: defaults, then text's keys that m declares (keys
+ * of other modes are skipped). 0, or -EINVAL with a message in err. */
+int zc_mode_opts_apply(const struct zc_mode *m, void *priv, const char *text, char *err,
+		       size_t errlen);
+/* The modes' options for zcbench keys / --help. */
+void zc_mode_opts_help(FILE *f);
+/* One line: "key = default (type, min..max): help". */
+void zc_mode_opt_print(FILE *f, const struct zc_mode_opt *o);
+/* m's options in effect (defaults, then text's keys of m) as a jansson
+ * object; NULL when m declares none. Call after zc_mode_setup. */
+struct json_t *zc_mode_opts_json(const struct zc_mode *m, const struct zc_io *io);
+
+/* framework.c: what the role, the probe and the tests call */
+/*
+ * Allocate io->priv (priv_size, zeroed), set m's options from their
+ * defaults and from opts (the run's mode_opts text; NULL: defaults), then
+ * m->setup. 0 or -errno with a message in err (which option was bad:
+ * -EINVAL). Whatever it returns, zc_mode_teardown undoes it.
+ */
+int zc_mode_setup(const struct zc_mode *m, struct zc_io *io, const char *opts,
+		  char *err, size_t errlen);
+/* Move data until *io->stop: 0 on stop, 1 on EOF, -errno on error. */
+int zc_mode_pump(const struct zc_mode *m, struct zc_io *io);
+/* One step (the probe's): bytes or -errno; -EOPNOTSUPP without step/fill. */
+ssize_t zc_mode_step(const struct zc_mode *m, struct zc_io *io);
+/* m->teardown, then free io->priv. */
+void zc_mode_teardown(const struct zc_mode *m, struct zc_io *io);
+
+/* pipe.c: helpers shared by pipe-based modes (0 or -errno) */
 int zc_pipe_open(struct zc_io *io, int *r, int *w, uint64_t size, bool nonblock);
 void zc_pipe_close(int *r, int *w);
+/* setup of a mode with one pipe (io->pipe_r/pipe_w) of pipe_size. 0/-errno */
+int zc_pipe_setup(struct zc_io *io);
 /* Drain io->pending bytes of io->pipe_r into io->out_fd with splice. */
 int zc_pipe_drain(struct zc_io *io);
-/* Generic source pump: fill(io) puts bytes into io->pipe_w, then drain. */
-int zc_pipe_source_pump(struct zc_io *io, ssize_t (*fill)(struct zc_io *io));
-/* One fill then drain, as one turn of zc_pipe_source_pump: bytes or -errno. */
-ssize_t zc_pipe_source_step(struct zc_io *io, ssize_t (*fill)(struct zc_io *io));
 void zc_io_teardown_pipes(struct zc_io *io);
 /* Proxies the HAProxy way: both sockets non-blocking, edge-triggered epoll. */
 int zc_io_nonblock_epoll(struct zc_io *io);
+/* Close the epoll set and the pipes. */
+void zc_io_teardown_epoll(struct zc_io *io);
 /* Create the payload file in io->file_dir (unlinked at once). */
 int zc_payload_file(struct zc_io *io);
+/* Close the payload file and the pipes. */
+void zc_file_teardown(struct zc_io *io);
 /* Bytes to take from the payload buffer at fill_off without wrapping. */
 size_t zc_src_len(const struct zc_io *io);
-const char *zc_no_reason(void);
 
 #endif

@@ -1,32 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The one list of data paths: X(identifier). The mode's name is its
- * identifier with '_' as '-'; its role and description live in its file.
+ * The one list of data paths: X(identifier, "name"). The name is written
+ * here only; the mode's file defines it with ZC_MODE(identifier, ...), which
+ * takes the name from this list. Order within a role is the order of
+ * `zcbench list` and of the headline.
  */
 #ifndef ZC_MODES_H
 #define ZC_MODES_H
 
-#define ZC_MODES(X)		\
-	X(send)			\
-	X(vmsplice)		\
-	X(vmsplice_gift)	\
-	X(tee)			\
-	X(sendfile)		\
-	X(splice_file)		\
-	X(msg_zerocopy)		\
-	X(uring_send)		\
-	X(uring_send_zc)	\
-	X(uring_vmsplice)	\
-	X(copy)			\
-	X(splice)		\
-	X(uring_copy)		\
-	X(uring_splice)		\
-	X(recv)			\
-	X(splice_null)		\
-	X(vmsplice_as_writev)	\
-	X(tee_as_writev)	\
-	X(sendfile_as_copy)	\
-	X(sendfile_bounce)	\
-	X(splice_as_copy)
+#define ZC_MODES(X)					\
+	X(send, "send")					\
+	X(vmsplice, "vmsplice")				\
+	X(vmsplice_gift, "vmsplice-gift")		\
+	X(tee, "tee")					\
+	X(sendfile, "sendfile")				\
+	X(splice_file, "splice-file")			\
+	X(msg_zerocopy, "msg-zerocopy")			\
+	X(uring_send, "uring-send")			\
+	X(uring_send_zc, "uring-send-zc")		\
+	X(uring_vmsplice, "uring-vmsplice")		\
+	X(copy, "copy")					\
+	X(splice, "splice")				\
+	X(uring_copy, "uring-copy")			\
+	X(uring_splice, "uring-splice")			\
+	X(recv, "recv")					\
+	X(splice_null, "splice-null")			\
+	X(vmsplice_as_writev, "vmsplice-as-writev")	\
+	X(tee_as_writev, "tee-as-writev")		\
+	X(sendfile_as_copy, "sendfile-as-copy")		\
+	X(sendfile_bounce, "sendfile-bounce")		\
+	X(splice_as_copy, "splice-as-copy")
 
 #endif

@@ -20,6 +20,7 @@
 #include <linux/errqueue.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -35,18 +36,19 @@
 #define SO_EE_CODE_ZEROCOPY_COPIED 1
 #endif
 
-/* Sends whose notification has not come back yet; past this, wait for one. */
-#define MSGZC_MAX_OUTSTANDING 128
 /* How long teardown waits for the last notifications (they follow the ACKs). */
 #define MSGZC_DRAIN_S 1.0
 
-static struct {
+struct msgzc {
+	/* Option msg_zerocopy_max_outstanding: sends whose notification has not
+	 * come back yet; past this, wait for one. */
+	long max_outstanding;
 	uint64_t sends;		/* send() calls that queued bytes: one id each */
 	uint64_t completed;	/* ids covered by notifications */
 	uint64_t copied;	/* ... of which the kernel copied */
 	uint64_t enobufs;	/* send() refused for lack of optmem */
 	uint64_t errqueue_reads;
-} zc;
+};
 
 static const char *msgzc_unavailable(void)
 {
@@ -71,7 +73,6 @@ static int msgzc_setup(struct zc_io *io)
 {
 	int one = 1;
 
-	memset(&zc, 0, sizeof(zc));
 	/* Without SO_ZEROCOPY the kernel silently ignores MSG_ZEROCOPY. */
 	if (setsockopt(io->out_fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)))
 		return -errno;
@@ -81,12 +82,14 @@ static int msgzc_setup(struct zc_io *io)
 /* Read every queued notification. 0, or -errno (a real socket error). */
 static int msgzc_reap(struct zc_io *io)
 {
+	struct msgzc *zc = io->priv;
+
 	for (;;) {
 		char control[CMSG_SPACE(sizeof(struct sock_extended_err)) + 64];
 		struct msghdr msg = { .msg_control = control, .msg_controllen = sizeof(control) };
 		struct cmsghdr *cm;
 
-		zc.errqueue_reads++;
+		zc->errqueue_reads++;
 		io->calls++; /* a syscall of the data path too */
 		if (recvmsg(io->out_fd, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0) {
 			if (errno == EAGAIN || errno == EINTR)
@@ -105,9 +108,9 @@ static int msgzc_reap(struct zc_io *io)
 				return serr.ee_errno ? -(int)serr.ee_errno : -EIO;
 			/* [ee_info, ee_data]: an inclusive range of send ids (wraps at 2^32). */
 			n = (uint32_t)(serr.ee_data - serr.ee_info) + 1ull;
-			zc.completed += n;
+			zc->completed += n;
 			if (serr.ee_code & SO_EE_CODE_ZEROCOPY_COPIED)
-				zc.copied += n;
+				zc->copied += n;
 		}
 	}
 }
@@ -125,12 +128,14 @@ static int msgzc_wait(struct zc_io *io, int timeout_ms)
 
 static int msgzc_pump(struct zc_io *io)
 {
+	struct msgzc *zc = io->priv;
+	uint64_t max = zc->max_outstanding;
 	int ret;
 
 	while (!*io->stop) {
 		ssize_t n;
 
-		if (zc.sends - zc.completed >= MSGZC_MAX_OUTSTANDING) {
+		if (zc->sends - zc->completed >= max) {
 			if ((ret = msgzc_wait(io, 1000)))
 				return ret;
 			continue;
@@ -143,18 +148,18 @@ static int msgzc_pump(struct zc_io *io)
 				continue;
 			if (errno == ENOBUFS) {
 				/* optmem is full of notifications: give some back first. */
-				zc.enobufs++;
+				zc->enobufs++;
 				if ((ret = msgzc_wait(io, 1000)))
 					return ret;
 				continue;
 			}
 			return -errno;
 		}
-		zc.sends++;
+		zc->sends++;
 		io->fill_off += n;
 		io->bytes += n;
 		/* Reap in batches: one recvmsg per send would double the syscalls. */
-		if (zc.sends - zc.completed >= MSGZC_MAX_OUTSTANDING / 2 && (ret = msgzc_reap(io)))
+		if (zc->sends - zc->completed >= max / 2 && (ret = msgzc_reap(io)))
 			return ret;
 	}
 	return 0;
@@ -162,27 +167,28 @@ static int msgzc_pump(struct zc_io *io)
 
 static void msgzc_teardown(struct zc_io *io)
 {
+	struct msgzc *zc = io->priv;
 	double until = zc_now() + MSGZC_DRAIN_S;
 	json_t *r = json_object();
 
-	while (zc.sends > zc.completed && zc_now() < until)
+	while (zc->sends > zc->completed && zc_now() < until)
 		if (msgzc_wait(io, 100))
 			break;
-	json_object_set_new(r, "zerocopy_sends", json_integer(zc.sends));
-	json_object_set_new(r, "notified_sends", json_integer(zc.completed));
-	json_object_set_new(r, "copied_sends", json_integer(zc.copied));
+	json_object_set_new(r, "zerocopy_sends", json_integer(zc->sends));
+	json_object_set_new(r, "notified_sends", json_integer(zc->completed));
+	json_object_set_new(r, "copied_sends", json_integer(zc->copied));
 	/* Over the whole role (warm-up, window, tail): notifications lag the window. */
 	json_object_set_new(r, "copied_fraction",
-			    zc.completed ? json_real((double)zc.copied / zc.completed) : json_null());
-	json_object_set_new(r, "unnotified_sends", json_integer(zc.sends - zc.completed));
-	json_object_set_new(r, "enobufs", json_integer(zc.enobufs));
-	json_object_set_new(r, "errqueue_reads", json_integer(zc.errqueue_reads));
-	json_object_set_new(r, "max_outstanding", json_integer(MSGZC_MAX_OUTSTANDING));
-	if (zc.copied) {
+			    zc->completed ? json_real((double)zc->copied / zc->completed) : json_null());
+	json_object_set_new(r, "unnotified_sends", json_integer(zc->sends - zc->completed));
+	json_object_set_new(r, "enobufs", json_integer(zc->enobufs));
+	json_object_set_new(r, "errqueue_reads", json_integer(zc->errqueue_reads));
+	json_object_set_new(r, "max_outstanding", json_integer(zc->max_outstanding));
+	if (zc->copied) {
 		/* On stderr too: the human table cannot tell a copied run apart. */
 		zc_warn("msg-zerocopy: the kernel copied %.0f%% of %llu MSG_ZEROCOPY sends "
 			"(local delivery always copies): not a zero-copy figure",
-			100.0 * zc.copied / zc.completed, (unsigned long long)zc.completed);
+			100.0 * zc->copied / zc->completed, (unsigned long long)zc->completed);
 		json_object_set_new(r, "note", json_string(
 			"the kernel copied these MSG_ZEROCOPY sends (SO_EE_CODE_ZEROCOPY_COPIED): "
 			"delivery to a local socket (loopback, same-host veth) always copies, so "
@@ -191,12 +197,18 @@ static void msgzc_teardown(struct zc_io *io)
 	io->mode_report = r;
 }
 
-const struct zc_mode zc_mode_msg_zerocopy = {
-	.name = "msg-zerocopy",
+/* Its loop is its own: it waits for and reaps completions between sends. */
+ZC_MODE(msg_zerocopy,
 	.role = ZC_ROLE_SOURCE,
 	.summary = "send(MSG_ZEROCOPY) with SO_ZEROCOPY, completions from the error queue",
+	.vs = ZC_MODE_REF(send),
+	.opts = ZC_MODE_OPTS({ "msg_zerocopy_max_outstanding", ZC_MODE_OPT_LONG, "128", 1, 65536,
+			       offsetof(struct msgzc, max_outstanding),
+			       "sends whose completion has not come back yet; past this the "
+			       "source waits for one (each pins pages and optmem)" }),
+	.priv_size = sizeof(struct msgzc),
 	.unavailable = msgzc_unavailable,
 	.setup = msgzc_setup,
 	.pump = msgzc_pump,
 	.teardown = msgzc_teardown,
-};
+);

@@ -5,27 +5,21 @@
 #include <errno.h>
 #include <sys/socket.h>
 
-static int send_pump(struct zc_io *io)
+static ssize_t send_step(struct zc_io *io)
 {
-	while (!*io->stop) {
-		ssize_t n = send(io->out_fd, io->buf + io->fill_off % io->period,
-				 zc_src_len(io), 0);
+	ssize_t n = send(io->out_fd, io->buf + io->fill_off % io->period, zc_src_len(io), 0);
 
-		io->calls++;
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		io->fill_off += n;
-		io->bytes += n;
-	}
-	return 0;
+	io->calls++;
+	if (n < 0)
+		return -errno;
+	io->fill_off += n;
+	io->bytes += n;
+	return n;
 }
 
-const struct zc_mode zc_mode_send = {
-	.name = "send",
+ZC_MODE(send,
 	.role = ZC_ROLE_SOURCE,
+	.flags = ZC_MODE_SOCKET_STEP,
 	.summary = "send() from a user buffer (copy)",
-	.pump = send_pump,
-};
+	.step = send_step,
+);

@@ -11,15 +11,14 @@
 #include <fcntl.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
 #define SPL_FLAGS (SPLICE_F_MOVE | SPLICE_F_NONBLOCK)
 
 static int splice_setup(struct zc_io *io)
 {
-	int ret;
+	/* Non-blocking like HAProxy's: a full or empty pipe says EAGAIN. */
+	int ret = zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->pipe_size, true);
 
-	ret = zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->pipe_size, true);
 	if (ret)
 		return ret;
 	return zc_io_nonblock_epoll(io);
@@ -98,20 +97,14 @@ static ssize_t splice_probe_step(struct zc_io *io)
 	return n;
 }
 
-static void splice_teardown(struct zc_io *io)
-{
-	if (io->epfd >= 0)
-		close(io->epfd);
-	io->epfd = -1;
-	zc_io_teardown_pipes(io);
-}
-
-const struct zc_mode zc_mode_splice = {
-	.name = "splice",
+ZC_MODE(splice,
 	.role = ZC_ROLE_PROXY,
 	.summary = "splice() socket -> pipe -> socket, non-blocking + epoll (HAProxy's way)",
+	.path = "socket -> pipe -> socket (HAProxy)",
+	.vs = ZC_MODE_REF(copy),
+	.principal = true,
 	.setup = splice_setup,
 	.pump = splice_pump,
-	.probe_step = splice_probe_step,
-	.teardown = splice_teardown,
-};
+	.step = splice_probe_step,
+	.teardown = zc_io_teardown_epoll,
+);

@@ -24,6 +24,8 @@
  *
  * In-flight requests survive a pump() return at a window edge: the next
  * pump() (window, tail) reaps them, so no byte is counted twice or lost.
+ * Each mode is its own file (uring_*.c); this one is the ring they share,
+ * kept in the mode's priv.
  */
 #include "modes/uring.h"
 
@@ -36,8 +38,6 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
-
-struct zc_uring zc_ur;
 
 /* --- availability: real calls, the reason when they fail ------------------ */
 
@@ -137,45 +137,45 @@ const char *zc_ur_unavail_splice(void)
 /* --- ring -------------------------------------------------------------- */
 
 /* need_iowq: the mode's requests run in io-wq workers. 0 or -errno */
-int zc_ur_setup_ring(bool need_iowq)
+int zc_ur_setup_ring(struct zc_io *io, bool need_iowq)
 {
+	struct zc_uring *ur = io->priv;
 	struct io_uring_params p = { 0 };
 	cpu_set_t cpus;
 	int ret;
 
-	memset(&zc_ur, 0, sizeof(zc_ur));
 	/* One task submits and reaps: let completions run only when it waits (6.1). */
 	p.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
-	ret = io_uring_queue_init_params(UR_ENTRIES, &zc_ur.ring, &p);
-	zc_ur.setup_flags = "single_issuer|defer_taskrun";
+	ret = io_uring_queue_init_params(UR_ENTRIES, &ur->ring, &p);
+	ur->setup_flags = "single_issuer|defer_taskrun";
 	if (ret == -EINVAL) {
 		memset(&p, 0, sizeof(p));
-		ret = io_uring_queue_init_params(UR_ENTRIES, &zc_ur.ring, &p);
-		zc_ur.setup_flags = "none";
+		ret = io_uring_queue_init_params(UR_ENTRIES, &ur->ring, &p);
+		ur->setup_flags = "none";
 	}
 	if (ret)
 		return ret;
-	zc_ur.up = true;
+	ur->up = true;
 	/*
 	 * The role is already pinned: give its io-wq workers the same CPU. The
 	 * splice modes need it (their unavailable() checked); the others rarely
 	 * punt to io-wq and only record whether they could.
 	 */
 	ret = sched_getaffinity(0, sizeof(cpus), &cpus) ? -errno :
-	      io_uring_register_iowq_aff(&zc_ur.ring, sizeof(cpus), &cpus);
-	zc_ur.iowq_pinned = ret == 0;
+	      io_uring_register_iowq_aff(&ur->ring, sizeof(cpus), &cpus);
+	ur->iowq_pinned = ret == 0;
 	return need_iowq ? ret : 0;
 }
 
 /* An SQE: the ring never holds more than a few, so NULL is a bug. */
-struct io_uring_sqe *zc_ur_sqe(enum ur_tag tag)
+struct io_uring_sqe *zc_ur_sqe(struct zc_uring *ur, enum ur_tag tag)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&zc_ur.ring);
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&ur->ring);
 
 	if (sqe) {
 		io_uring_sqe_set_data64(sqe, tag);
-		zc_ur.sqes++;
-		zc_ur.inflight++;
+		ur->sqes++;
+		ur->inflight++;
 	}
 	return sqe;
 }
@@ -183,13 +183,14 @@ struct io_uring_sqe *zc_ur_sqe(enum ur_tag tag)
 /* Submit what is queued and wait for a CQE. 0 (also on EINTR) or -errno. */
 int zc_ur_enter(struct zc_io *io)
 {
+	struct zc_uring *ur = io->priv;
 	struct io_uring_cqe *cqe;
 	int ret;
 
 	/* A CQE already there needs no syscall. */
-	if (!io_uring_sq_ready(&zc_ur.ring) && io_uring_peek_cqe(&zc_ur.ring, &cqe) == 0)
+	if (!io_uring_sq_ready(&ur->ring) && io_uring_peek_cqe(&ur->ring, &cqe) == 0)
 		return 0;
-	ret = io_uring_submit_and_wait(&zc_ur.ring, 1);
+	ret = io_uring_submit_and_wait(&ur->ring, 1);
 	io->calls++;
 	if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
 		return ret;
@@ -198,67 +199,69 @@ int zc_ur_enter(struct zc_io *io)
 
 static void ur_report(struct zc_io *io)
 {
+	struct zc_uring *ur = io->priv;
 	json_t *r = json_object();
 
-	json_object_set_new(r, "ring_setup_flags", json_string(zc_ur.setup_flags ?: "none"));
-	json_object_set_new(r, "iowq_pinned", json_boolean(zc_ur.iowq_pinned));
-	json_object_set_new(r, "sqes", json_integer(zc_ur.sqes));
-	json_object_set_new(r, "retries", json_integer(zc_ur.retries));
-	if (zc_ur.zc) {
-		json_object_set_new(r, "notifications", json_integer(zc_ur.notifs));
-		json_object_set_new(r, "notifications_pending", json_integer(zc_ur.notifs_pending));
-		json_object_set_new(r, "usage_reported", json_boolean(zc_ur.usage_known));
+	json_object_set_new(r, "ring_setup_flags", json_string(ur->setup_flags ?: "none"));
+	json_object_set_new(r, "iowq_pinned", json_boolean(ur->iowq_pinned));
+	json_object_set_new(r, "sqes", json_integer(ur->sqes));
+	json_object_set_new(r, "retries", json_integer(ur->retries));
+	if (ur->zc) {
+		json_object_set_new(r, "notifications", json_integer(ur->notifs));
+		json_object_set_new(r, "notifications_pending", json_integer(ur->notifs_pending));
+		json_object_set_new(r, "usage_reported", json_boolean(ur->usage_known));
 		json_object_set_new(r, "notifications_copied",
-				    zc_ur.usage_known ? json_integer(zc_ur.notifs_copied) : json_null());
+				    ur->usage_known ? json_integer(ur->notifs_copied) : json_null());
 		/* Whole role (warm-up, window, tail); null when the kernel cannot say. */
-		json_object_set_new(r, "copied_fraction", zc_ur.usage_known && zc_ur.notifs ?
-				    json_real((double)zc_ur.notifs_copied / zc_ur.notifs) : json_null());
+		json_object_set_new(r, "copied_fraction", ur->usage_known && ur->notifs ?
+				    json_real((double)ur->notifs_copied / ur->notifs) : json_null());
 		json_object_set_new(r, "max_outstanding", json_integer(UR_MAX_NOTIFS));
-		if (zc_ur.usage_known && zc_ur.notifs_copied) {
+		if (ur->usage_known && ur->notifs_copied) {
 			/* On stderr too: the human table cannot tell a copied run apart. */
 			zc_warn("uring-send-zc: the kernel copied %.0f%% of %llu SEND_ZC sends "
 				"(local delivery always copies): not a zero-copy figure",
-				100.0 * zc_ur.notifs_copied / zc_ur.notifs, (unsigned long long)zc_ur.notifs);
+				100.0 * ur->notifs_copied / ur->notifs, (unsigned long long)ur->notifs);
 			json_object_set_new(r, "note", json_string(
 				"the kernel copied these IORING_OP_SEND_ZC sends "
 				"(IORING_NOTIF_USAGE_ZC_COPIED): delivery to a local socket always "
 				"copies, so this run is not a zero-copy figure"));
 		}
 	}
-	if (zc_ur.linked)
-		json_object_set_new(r, "short_links", json_integer(zc_ur.short_links));
+	if (ur->linked)
+		json_object_set_new(r, "short_links", json_integer(ur->short_links));
 	io->mode_report = r;
 }
 
 void zc_ur_teardown(struct zc_io *io)
 {
+	struct zc_uring *ur = io->priv;
 	double until = zc_now() + 1.0;
 
-	if (zc_ur.up) {
+	if (ur->up) {
 		/*
 		 * send-zc: wait briefly for the last send CQE and the notifications
 		 * still owed, so the counts are complete (the stream is over already).
 		 */
-		while (zc_ur.zc && (zc_ur.notifs_pending || zc_ur.inflight) && zc_now() < until) {
+		while (ur->zc && (ur->notifs_pending || ur->inflight) && zc_now() < until) {
 			struct __kernel_timespec ts = { .tv_nsec = 100 * 1000 * 1000 };
 			struct io_uring_cqe *cqe;
 
-			if (io_uring_wait_cqe_timeout(&zc_ur.ring, &cqe, &ts) == 0 && zc_ur_src_reap(io) < 0)
+			if (io_uring_wait_cqe_timeout(&ur->ring, &cqe, &ts) == 0 && zc_ur_src_reap(io) < 0)
 				break;
 		}
 		ur_report(io);
 		/* Cancels whatever is still in flight (an io-wq splice, a blocked recv). */
-		io_uring_queue_exit(&zc_ur.ring);
-		zc_ur.up = false;
+		io_uring_queue_exit(&ur->ring);
+		ur->up = false;
 	}
 	zc_io_teardown_pipes(io);
 }
 
 /* A failed completion: retry on -EINTR/-EAGAIN (1), else the error. */
-int zc_ur_soft(int res)
+int zc_ur_soft(struct zc_uring *ur, int res)
 {
 	if (res == -EINTR || res == -EAGAIN) {
-		zc_ur.retries++;
+		ur->retries++;
 		return 1;
 	}
 	return res;
@@ -267,30 +270,31 @@ int zc_ur_soft(int res)
 /* Pipe -> socket completions. 0 or -errno. */
 int zc_ur_out_reap(struct zc_io *io)
 {
+	struct zc_uring *ur = io->priv;
 	struct io_uring_cqe *cqe;
 
-	while (io_uring_peek_cqe(&zc_ur.ring, &cqe) == 0) {
+	while (io_uring_peek_cqe(&ur->ring, &cqe) == 0) {
 		int res = cqe->res;
 		uint64_t tag = io_uring_cqe_get_data64(cqe);
 
-		io_uring_cqe_seen(&zc_ur.ring, cqe);
-		zc_ur.inflight--;
+		io_uring_cqe_seen(&ur->ring, cqe);
+		ur->inflight--;
 		if (tag == UR_SPLICE_IN) {
-			if (res < 0 && (res = zc_ur_soft(res)) < 0)
+			if (res < 0 && (res = zc_ur_soft(ur, res)) < 0)
 				return res;
 			if (res == 0) {
 				io->eof = true;
 			} else if (res > 0) {
 				io->pending += res;
-				if ((uint64_t)res != zc_ur.want)
-					zc_ur.short_links++;
+				if ((uint64_t)res != ur->want)
+					ur->short_links++;
 			}
 			continue;
 		}
 		/* UR_SPLICE_OUT: -ECANCELED when its linked splice-in came back short. */
 		if (res == -ECANCELED)
 			continue;
-		if (res < 0 && (res = zc_ur_soft(res)) < 0)
+		if (res < 0 && (res = zc_ur_soft(ur, res)) < 0)
 			return res;
 		if (res == 0 && io->pending)
 			return -EPIPE;
@@ -305,39 +309,66 @@ int zc_ur_out_reap(struct zc_io *io)
 /* Reap every CQE there is. 0 or -errno. */
 int zc_ur_src_reap(struct zc_io *io)
 {
+	struct zc_uring *ur = io->priv;
 	struct io_uring_cqe *cqe;
 
-	while (io_uring_peek_cqe(&zc_ur.ring, &cqe) == 0) {
+	while (io_uring_peek_cqe(&ur->ring, &cqe) == 0) {
 		int res = cqe->res;
 		unsigned flags = cqe->flags;
 
-		io_uring_cqe_seen(&zc_ur.ring, cqe);
+		io_uring_cqe_seen(&ur->ring, cqe);
 		if (flags & IORING_CQE_F_NOTIF) {
-			zc_ur.notifs_pending--;
-			zc_ur.notifs++;
+			ur->notifs_pending--;
+			ur->notifs++;
 			if (res & IORING_NOTIF_USAGE_ZC_COPIED)
-				zc_ur.notifs_copied++;
+				ur->notifs_copied++;
 			continue;
 		}
-		zc_ur.inflight--;
+		ur->inflight--;
 		/* A notification follows this CQE, even after a failure. */
 		if (flags & IORING_CQE_F_MORE)
-			zc_ur.notifs_pending++;
+			ur->notifs_pending++;
 		if (res < 0) {
-			if (zc_ur.zc && res == -EINVAL && !zc_ur.usage_known &&
-			    (zc_ur.zc_flags & IORING_SEND_ZC_REPORT_USAGE)) {
+			if (ur->zc && res == -EINVAL && !ur->usage_known &&
+			    (ur->zc_flags & IORING_SEND_ZC_REPORT_USAGE)) {
 				/* Kernel 6.0/6.1: no usage report; send without it. */
-				zc_ur.zc_flags &= ~IORING_SEND_ZC_REPORT_USAGE;
+				ur->zc_flags &= ~IORING_SEND_ZC_REPORT_USAGE;
 				continue;
 			}
-			if ((res = zc_ur_soft(res)) < 0)
+			if ((res = zc_ur_soft(ur, res)) < 0)
 				return res;
 			continue;
 		}
-		if (zc_ur.zc && (zc_ur.zc_flags & IORING_SEND_ZC_REPORT_USAGE))
-			zc_ur.usage_known = true;
+		if (ur->zc && (ur->zc_flags & IORING_SEND_ZC_REPORT_USAGE))
+			ur->usage_known = true;
 		io->fill_off += res;
 		io->bytes += res;
+	}
+	return 0;
+}
+
+int zc_ur_src_pump(struct zc_io *io)
+{
+	struct zc_uring *ur = io->priv;
+	int ret;
+
+	while (!*io->stop) {
+		if (!ur->inflight && ur->notifs_pending < UR_MAX_NOTIFS) {
+			struct io_uring_sqe *sqe = zc_ur_sqe(ur, UR_SEND);
+			void *p = io->buf + io->fill_off % io->period;
+			size_t len = zc_src_len(io);
+
+			if (!sqe)
+				return -EOVERFLOW;
+#if UR_HAVE_SEND_ZC
+			if (ur->zc)
+				io_uring_prep_send_zc(sqe, io->out_fd, p, len, MSG_WAITALL, ur->zc_flags);
+			else
+#endif
+				io_uring_prep_send(sqe, io->out_fd, p, len, MSG_WAITALL);
+		}
+		if ((ret = zc_ur_enter(io)) || (ret = zc_ur_src_reap(io)))
+			return ret;
 	}
 	return 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Inside the io_uring modes: the ring the role's uring mode uses (uring.c),
- * shared by uring_source.c and uring_proxy.c.
+ * Inside the io_uring modes: the ring machinery (uring.c) every uring-*.c
+ * mode shares. The ring and its counts are the mode's priv (struct zc_uring,
+ * priv_size = sizeof(struct zc_uring)).
  */
 #ifndef ZC_URING_H
 #define ZC_URING_H
@@ -31,7 +32,7 @@
 
 enum ur_tag { UR_SEND = 1, UR_RECV, UR_SPLICE_IN, UR_SPLICE_OUT };
 
-/* The role's one ring and what the modes count on it. */
+/* A uring mode's priv: its ring and what it counts on it. */
 struct zc_uring {
 	struct io_uring ring;
 	bool up;
@@ -48,7 +49,6 @@ struct zc_uring {
 	uint64_t short_links;		/* splice-in came back short: the linked out was cancelled */
 	uint64_t retries;		/* -EINTR/-EAGAIN completions resubmitted */
 };
-extern struct zc_uring zc_ur;
 
 /* Why the kernel cannot run these ops (real calls), or NULL. iowq: the
  * requests run in io-wq workers, which must be pinned to the role's CPU. */
@@ -57,18 +57,21 @@ const char *zc_ur_unavail_send(void);
 const char *zc_ur_unavail_send_zc(void);
 const char *zc_ur_unavail_copy(void);
 const char *zc_ur_unavail_splice(void);
-/* need_iowq: the mode's requests run in io-wq workers. 0 or -errno */
-int zc_ur_setup_ring(bool need_iowq);
+/* Set up io->priv's ring. need_iowq: the mode's requests run in io-wq
+ * workers. 0 or -errno */
+int zc_ur_setup_ring(struct zc_io *io, bool need_iowq);
 /* An SQE: the ring never holds more than a few, so NULL is a bug. */
-struct io_uring_sqe *zc_ur_sqe(enum ur_tag tag);
+struct io_uring_sqe *zc_ur_sqe(struct zc_uring *ur, enum ur_tag tag);
 /* Submit what is queued and wait for a CQE. 0 (also on EINTR) or -errno. */
 int zc_ur_enter(struct zc_io *io);
 /* A failed completion: retry on -EINTR/-EAGAIN (1), else the error. */
-int zc_ur_soft(int res);
+int zc_ur_soft(struct zc_uring *ur, int res);
 void zc_ur_teardown(struct zc_io *io);
 /* Reap every source CQE there is (send, send-zc notifications). 0 or -errno. */
 int zc_ur_src_reap(struct zc_io *io);
 /* Pipe -> socket splice completions. 0 or -errno. */
 int zc_ur_out_reap(struct zc_io *io);
+/* The source loop of uring-send and uring-send-zc: one send in flight. */
+int zc_ur_src_pump(struct zc_io *io);
 
 #endif

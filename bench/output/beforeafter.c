@@ -3,9 +3,10 @@
  * zcbench before-after FILE... [--after FILE...]: for every path the 2026
  * patches change, Gbps per core before against after, and the change.
  *
- * "After" is the emulated after-mode of the same results file (same chunk,
- * pipe size and other roles), or, given --after, the same mode measured on
- * another kernel (a patched one: its fingerprint says so). pipebench files
+ * "After" is the run of a mode declared after_of the native one (mode.h) in
+ * the same results file (same chunk, pipe size and other roles: the headline
+ * engine's before/after pairs), or, given --after, the same mode measured
+ * on another kernel (a patched one: its fingerprint says so). pipebench files
  * (schema zcbench-pipebench) give the pipe-only patterns, compared on
  * calls/s and MB/s per core.
  */
@@ -17,31 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ba_pair {
-	const char *role, *before, *after, *path;
-};
-
-/* Each real mode and the emulated mode that is its "after" (mode_after.c). */
-static const struct ba_pair pairs[] = {
-	{ "source", "vmsplice", "vmsplice-as-writev", "vmsplice user buf -> pipe -> socket" },
-	{ "source", "vmsplice-gift", "vmsplice-as-writev", "vmsplice(GIFT) -> pipe -> socket" },
-	{ "source", "tee", "tee-as-writev", "vmsplice once + tee -> socket (62 vs 31)" },
-	{ "source", "sendfile", "sendfile-as-copy", "sendfile file -> socket (as read+write)" },
-	{ "source", "sendfile", "sendfile-bounce", "sendfile file -> socket (Falcato degrade)" },
-	{ "source", "splice-file", "sendfile-as-copy", "splice file -> pipe -> socket" },
-	{ "proxy", "splice", "splice-as-copy", "socket -> pipe -> socket (HAProxy)" },
-};
-
-static const char *kstr(json_t *run, const char *k)
-{
-	return json_string_value(json_object_get(json_object_get(run, "key"), k)) ?: "";
-}
-
-static json_int_t kint(json_t *run, const char *k)
-{
-	return json_integer_value(json_object_get(json_object_get(run, "key"), k));
-}
-
 static double med(json_t *run, const char *metric)
 {
 	json_t *v = json_object_get(json_object_get(json_object_get(run, "summary"), metric), "median");
@@ -50,32 +26,6 @@ static double med(json_t *run, const char *metric)
 	    strcmp(json_string_value(json_object_get(run, "status")) ?: "", "partial"))
 		return NAN;
 	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-/* The mode of the device under test for a pair's role. */
-static const char *dut_mode(json_t *run, const char *role)
-{
-	if (!strcmp(role, "proxy"))
-		return strcmp(kstr(run, "topology"), "proxy") ? "" : kstr(run, "proxy");
-	return strcmp(kstr(run, "topology"), "direct") ? "" : kstr(run, "source");
-}
-
-/* A run in runs like `like` but with the DUT's mode replaced by mode. */
-static json_t *find_like(json_t *runs, json_t *like, const char *role, const char *mode)
-{
-	size_t i;
-	json_t *r;
-
-	json_array_foreach(runs, i, r) {
-		if (strcmp(dut_mode(r, role), mode) || strcmp(kstr(r, "topology"), kstr(like, "topology")) ||
-		    kint(r, "chunk") != kint(like, "chunk") || kint(r, "pipe_size") != kint(like, "pipe_size") ||
-		    strcmp(kstr(r, "sink"), kstr(like, "sink")))
-			continue;
-		if (!strcmp(role, "proxy") && strcmp(kstr(r, "source"), kstr(like, "source")))
-			continue;
-		return r;
-	}
-	return NULL;
 }
 
 static const char *fp_short(json_t *root, char *buf, size_t len)
@@ -92,7 +42,7 @@ static const char *fp_short(json_t *root, char *buf, size_t len)
 	return buf;
 }
 
-static void size_str(json_int_t b, char *out, size_t len)
+static void size_str(long long b, char *out, size_t len)
 {
 	if (b >= (1 << 20) && b % (1 << 20) == 0)
 		snprintf(out, len, "%lldM", (long long)(b >> 20));
@@ -116,6 +66,15 @@ static double change_pct(double before, double after)
 	return isfinite(before) && isfinite(after) && before > 0 ? (after / before - 1) * 100 : NAN;
 }
 
+/* Did an earlier pair of pv already show run (its measured row)? */
+static bool shown(const struct zc_pair *pv, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (pv[j].run == pv[i].run)
+			return true;
+	return false;
+}
+
 static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
 {
 	char fpb[96], fpa[96], ch[24];
@@ -123,46 +82,47 @@ static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
 
 	printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s  %s\n", "path", "chunk", "before mode",
 	       "Gbps/core", "after mode", "Gbps/core", "after is", "change", "kernel (fingerprint)");
-	for (size_t p = 0; p < ZC_ARRAY_SIZE(pairs); p++) {
-		for (int f = 0; f < nfiles; f++) {
-			json_t *runs = json_object_get(files[f], "runs"), *r;
-			size_t i;
+	for (int f = 0; f < nfiles; f++) {
+		struct zc_pair *pv;
+		size_t n = zc_before_after_pairs(json_object_get(files[f], "runs"),
+						 nafter ? ZC_PAIRS_UNPAIRED : 0, &pv);
 
-			json_array_foreach(runs, i, r) {
-				json_t *a = NULL;
-				const char *kind = "emulated", *amode = pairs[p].after;
-				double b, av;
+		fp_short(files[f], fpb, sizeof(fpb));
+		for (size_t i = 0; i < n; i++) {
+			const struct zc_pair *p = &pv[i];
+			const char *kind = "emulated", *amode = p->peer->name;
+			json_t *a = NULL;
+			char f1[32], f2[32], f3[32];
+			double b, av;
 
-				if (strcmp(dut_mode(r, pairs[p].role), pairs[p].before))
-					continue;
-				for (int k = 0; k < nafter && !a; k++) {
-					a = find_like(json_object_get(after[k], "runs"), r, pairs[p].role,
-						      pairs[p].before);
-					if (a) {
-						kind = "measured";
-						amode = pairs[p].before;
-						fp_short(after[k], fpa, sizeof(fpa));
-					}
-				}
-				if (!a)
-					a = find_like(runs, r, pairs[p].role, pairs[p].after);
-				if (!a)
-					continue;
-				b = med(r, "gbps_per_core");
-				av = med(a, "gbps_per_core");
-				size_str(kint(r, "chunk"), ch, sizeof(ch));
-				fp_short(files[f], fpb, sizeof(fpb));
-				char f1[32], f2[32], f3[32];
-
-				printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s  %s%s%s\n",
-				       pairs[p].path, ch, pairs[p].before, fig(b, "%.2f", f1, sizeof(f1)),
-				       amode, fig(av, "%.2f", f2, sizeof(f2)), kind,
-				       fig(change_pct(b, av), "%+.1f%%", f3, sizeof(f3)), fpb,
-				       strcmp(kind, "measured") ? "" : " -> ",
-				       strcmp(kind, "measured") ? "" : fpa);
-				rows++;
+			/* The same mode measured on a patched kernel beats any emulation:
+			 * one row per native run then, whatever its after-modes. */
+			for (int k = 0; k < nafter && !a; k++) {
+				a = zc_an_peer(json_object_get(after[k], "runs"), p->run, p->role,
+					       p->mode->name);
+				if (a)
+					fp_short(after[k], fpa, sizeof(fpa));
 			}
+			if (a && shown(pv, i))
+				continue;
+			if (a) {
+				kind = "measured";
+				amode = p->mode->name;
+			} else if (!(a = p->peer_run)) {
+				continue;
+			}
+			b = med(p->run, "gbps_per_core");
+			av = med(a, "gbps_per_core");
+			size_str(zc_an_int(json_object_get(p->run, "key"), "chunk"), ch, sizeof(ch));
+			printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s  %s%s%s\n",
+			       p->mode->path ? p->mode->path : p->mode->summary, ch, p->mode->name,
+			       fig(b, "%.2f", f1, sizeof(f1)), amode, fig(av, "%.2f", f2, sizeof(f2)),
+			       kind, fig(change_pct(b, av), "%+.1f%%", f3, sizeof(f3)), fpb,
+			       strcmp(kind, "measured") ? "" : " -> ",
+			       strcmp(kind, "measured") ? "" : fpa);
+			rows++;
 		}
+		free(pv);
 	}
 	if (!rows)
 		printf("  (no real/after pairs with the same chunk and pipe size in these files)\n");

@@ -62,61 +62,37 @@ static void rel_url(const char *from, const char *to, char *out, size_t len)
 
 static void html_ratios(FILE *f, json_t *root)
 {
-	json_t *runs = json_object_get(root, "runs"), *run;
-	size_t i;
-	int rows = 0;
+	const char *ks = zc_an_kernel_side(root);
+	const char *native = !ks ? "this kernel" : !strcmp(ks, "after") ? "after (measured)" :
+			     "before (measured)";
+	struct zc_pair *pv;
+	size_t n = zc_headline_pairs(json_object_get(root, "runs"), ZC_PAIRS_AFTER, &pv);
 
 	fprintf(f, "<table id=\"headline\">\n<tr><th>ratio</th><th class=\"t\">side</th><th>chunk</th>"
 		   "<th>pipe</th><th>Gbps/core ratio</th><th>95%% CI (bootstrap)</th>"
 		   "<th>numerator Gbps/core</th><th>denominator Gbps/core</th><th>n</th></tr>\n");
-	for (size_t d = 0; d < zc_nratio_defs; d++) {
-		const struct zc_ratio_def *rd = &zc_ratio_defs[d];
-		char prefix[64];
+	for (size_t i = 0; i < n; i++) {
+		json_t *k = json_object_get(pv[i].run, "key");
+		struct zc_ratio r;
+		char chunk[24], pipe[24];
 
-		snprintf(prefix, sizeof(prefix), "%s-as-", rd->num);
-		json_array_foreach(runs, i, run) {
-			json_t *k = json_object_get(run, "key"), *den, *sides[2];
-			const char *ks = zc_an_kernel_side(root);
-			const char *side_names[2] = {
-				!ks ? "this kernel" : !strcmp(ks, "after") ? "after (measured)" :
-									      "before (measured)",
-				"after (emulated)"
-			};
-
-			if (strcmp(zc_an_str(k, "topology"), rd->topology) ||
-			    strcmp(zc_an_str(k, rd->role), rd->num))
-				continue;
-			den = zc_an_peer(runs, run, rd->role, rd->den, false);
-			if (!den)
-				continue;
-			sides[0] = run;
-			sides[1] = zc_an_peer(runs, run, rd->role, prefix, true);
-			for (int s = 0; s < 2; s++) {
-				struct zc_ratio r;
-				char chunk[24], pipe[24];
-
-				if (!sides[s])
-					continue;
-				zc_an_ratio(sides[s], den, &r);
-				zc_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
-				zc_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
-				fprintf(f, "<tr%s><td>%s</td><td class=\"t\">%s</td><td>%s</td><td>%s</td>",
-					rd->principal ? " class=\"principal\"" : "", rd->name,
-					side_names[s], chunk, pipe);
-				if (isnan(r.value))
-					fprintf(f, "<td>n/a</td><td></td>");
-				else
-					fprintf(f, "<td>%.2f&times;</td><td>%.2f&ndash;%.2f</td>", r.value,
-						r.lo, r.hi);
-				fprintf(f, "<td>%.2f</td><td>%.2f</td><td>%zu/%zu</td></tr>\n",
-					r.num_gpc, r.den_gpc, r.nn, r.nd);
-				rows++;
-			}
-		}
+		zc_an_ratio(pv[i].run, pv[i].peer_run, &r);
+		zc_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
+		zc_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
+		fprintf(f, "<tr%s><td>%s</td><td class=\"t\">%s</td><td>%s</td><td>%s</td>",
+			pv[i].principal ? " class=\"principal\"" : "", pv[i].name,
+			pv[i].kind == ZC_PAIR_AFTER ? "after (emulated)" : native, chunk, pipe);
+		if (isnan(r.value))
+			fprintf(f, "<td>n/a</td><td></td>");
+		else
+			fprintf(f, "<td>%.2f&times;</td><td>%.2f&ndash;%.2f</td>", r.value, r.lo, r.hi);
+		fprintf(f, "<td>%.2f</td><td>%.2f</td><td>%zu/%zu</td></tr>\n", r.num_gpc, r.den_gpc,
+			r.nn, r.nd);
 	}
-	if (!rows)
+	if (!n)
 		fprintf(f, "<tr><td colspan=\"9\">no pair of runs for a headline ratio</td></tr>\n");
 	fprintf(f, "</table>\n");
+	free(pv);
 }
 
 static void html_runs(FILE *f, json_t *root)

@@ -313,40 +313,38 @@ static int plot_chunk(struct plot_ctx *c)
 	return plot_both(c, "chunk", extra, c->caption);
 }
 
-/* Native mode X against its emulated "after" X-as-Y, same key otherwise. */
+/* Each native mode against each of its after-modes (the headline engine's
+ * before/after pairs), same key otherwise. */
 static int plot_before_after(struct plot_ctx *c)
 {
-	json_t *runs = json_object_get(c->roots[c->latest], "runs"), *run;
+	struct zc_pair *pv;
+	size_t n = zc_before_after_pairs(json_object_get(c->roots[c->latest], "runs"), 0, &pv);
 	const char *side;
 	char extra[256];
 	int rows = 0;
-	size_t i;
 	FILE *f = open_csv(c, "before_after");
 
-	if (!f)
+	if (!f) {
+		free(pv);
 		return -1;
+	}
 	fprintf(f, "path,before median,min,max,after median,min,max\n");
-	json_array_foreach(runs, i, run) {
-		const char *dut = zc_an_str(run, "dut");
-		const char *mode = zc_an_dut_mode(run), *as = strstr(mode, "-as-");
-		char native[96], lab[160], sz[24];
+	for (size_t i = 0; i < n; i++) {
+		char lab[160], sz[24];
 		struct gpc b, a;
-		json_t *peer;
 
-		if (!*dut || !as)
+		if (zc_gpc_of(pv[i].run, &b) || zc_gpc_of(pv[i].peer_run, &a))
 			continue;
-		snprintf(native, sizeof(native), "%.*s", (int)(as - mode), mode);
-		peer = zc_an_peer(runs, run, dut, native, false);
-		if (!peer || zc_gpc_of(run, &a) || zc_gpc_of(peer, &b))
-			continue;
-		zc_fmt_size(zc_an_int(json_object_get(run, "key"), "chunk"), sz, sizeof(sz));
-		/* "vmsplice / writev (source, 64k)": native, then what it became. */
-		snprintf(lab, sizeof(lab), "%s / %s (%s, %s)", native, as + 4, dut, sz);
+		zc_fmt_size(zc_an_int(json_object_get(pv[i].run, "key"), "chunk"), sz, sizeof(sz));
+		/* "vmsplice / vmsplice-as-writev (source, 64k)": native, then its after-mode. */
+		snprintf(lab, sizeof(lab), "%s / %s (%s, %s)", pv[i].mode->name, pv[i].peer->name,
+			 pv[i].role, sz);
 		fprintf(f, "\"%s\",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", lab, b.median, b.min, b.max,
 			a.median, a.min, a.max);
 		rows++;
 	}
 	fclose(f);
+	free(pv);
 	side = zc_an_kernel_side(c->roots[c->latest]);
 	snprintf(extra, sizeof(extra), "nrows=%d; nativetitle='native on this kernel%s%s%s'", rows,
 		 side ? " (" : "", side ? side : "", side ? " side, by fingerprint)" : "");

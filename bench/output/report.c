@@ -3,8 +3,9 @@
  * zcbench report FILE...: the mission's answer. Gbps-per-core ratios
  * (splice/copy on the proxy, tee/send on the source, and the other source
  * paths) with a 95% bootstrap CI over repetitions, the same ratios for the
- * "after" side where the file has emulated X-as-Y runs, and the kernel
- * fingerprint that says which side this kernel is on.
+ * "after" side where the file has runs of the modes declared after_of the
+ * native one (mode.h), and the kernel fingerprint that says which side this
+ * kernel is on. The pairs come from the headline engine (results/headline.c).
  */
 #include "results/results.h"
 #include "output/report.h"
@@ -34,6 +35,19 @@ static void print_ratio(FILE *f, const char *name, const char *side, json_t *num
 		snprintf(ci, sizeof(ci), "[%.2f-%.2f]", r.lo, r.hi);
 	fprintf(f, "  %-26s %-16s %-5s %-5s %6.2fx  %-17s %7.2f / %-7.2f %zu/%zu  %s\n", name, side,
 		chunk, pipe, r.value, ci, r.num_gpc, r.den_gpc, r.nn, r.nd, mode);
+}
+
+/* A principal ratio whose after-modes have no run in the file: say which. */
+static void print_no_after(FILE *f, const struct zc_pair *p)
+{
+	const struct zc_mode *afters[ZC_AFTERS_MAX];
+	size_t na = zc_mode_afters(p->native, afters, ZC_ARRAY_SIZE(afters));
+	char names[256] = "";
+
+	for (size_t a = 0, o = 0; a < na && o < sizeof(names); a++)
+		o += snprintf(names + o, sizeof(names) - o, "%s%s", a ? " or " : "", afters[a]->name);
+	fprintf(f, "  %-26s %-16s (no %s run in this file)\n", p->name, "after, emulated",
+		na ? names : "after-mode");
 }
 
 /* The probe's fingerprint is large (every probe and mode): print its label,
@@ -76,11 +90,12 @@ static void print_fingerprint(FILE *f, json_t *root)
 
 static void report_file(FILE *f, const char *path, json_t *root)
 {
-	json_t *runs = json_object_get(root, "runs"), *run;
+	json_t *runs = json_object_get(root, "runs");
 	const char *side = zc_an_kernel_side(root);
 	const char *native = !side ? "this kernel" :
 			     !strcmp(side, "after") ? "after, measured" : "before, measured";
-	size_t i;
+	struct zc_pair *pv;
+	size_t n;
 	int printed = 0;
 
 	fprintf(f, "%s\n  host %s, kernel %s, %s, status %s\n", path, zc_an_hostname(root),
@@ -90,30 +105,20 @@ static void report_file(FILE *f, const char *path, json_t *root)
 		   "(%d resamples, seed %lu)\n", ZC_BOOT_ROUNDS, ZC_BOOT_SEED);
 	fprintf(f, "  %-26s %-16s %-5s %-5s %7s  %-17s %-17s %-4s %s\n", "ratio", "side", "chunk",
 		"pipe", "value", "95% CI", "Gbps/core num/den", "n", "modes");
-	for (size_t d = 0; d < zc_nratio_defs; d++) {
-		const struct zc_ratio_def *rd = &zc_ratio_defs[d];
-		char after_prefix[64];
+	n = zc_headline_pairs(runs, ZC_PAIRS_AFTER | ZC_PAIRS_UNPAIRED, &pv);
+	for (size_t i = 0; i < n; i++) {
+		const struct zc_pair *p = &pv[i];
 
-		snprintf(after_prefix, sizeof(after_prefix), "%s-as-", rd->num);
-		json_array_foreach(runs, i, run) {
-			json_t *k = json_object_get(run, "key"), *den, *after;
-
-			if (strcmp(zc_an_str(k, "topology"), rd->topology) ||
-			    strcmp(zc_an_str(k, rd->role), rd->num))
-				continue;
-			den = zc_an_peer(runs, run, rd->role, rd->den, false);
-			if (!den)
-				continue;
-			print_ratio(f, rd->name, native, run, den);
+		if (p->kind == ZC_PAIR_HEADLINE) {
+			print_ratio(f, p->name, native, p->run, p->peer_run);
 			printed++;
-			after = zc_an_peer(runs, run, rd->role, after_prefix, true);
-			if (after)
-				print_ratio(f, rd->name, "after, emulated", after, den);
-			else if (rd->principal)
-				fprintf(f, "  %-26s %-16s (no %s* run in this file)\n", rd->name,
-					"after, emulated", after_prefix);
+		} else if (p->run) {
+			print_ratio(f, p->name, "after, emulated", p->run, p->peer_run);
+		} else {
+			print_no_after(f, p);
 		}
 	}
+	free(pv);
 	if (!printed)
 		fprintf(f, "  (no pair of runs for a headline ratio in this file)\n");
 	fprintf(f, "\n");
@@ -127,7 +132,8 @@ int zc_cmd_report(int argc, char **argv)
 		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
 			printf("usage: zcbench report FILE.json...\n"
 			       "Headline Gbps-per-core ratios with 95%% bootstrap CIs, for this kernel\n"
-			       "and for emulated \"after\" modes (X-as-Y), and the kernel fingerprint.\n"
+			       "and for the emulated \"after\" modes of each (zcbench list: after-modes),\n"
+			       "and the kernel fingerprint.\n"
 			       "Exit 2 on an unreadable file.\n");
 			return 0;
 		}

@@ -337,7 +337,7 @@ json_t *zc_probe_collect(const struct zc_probe_opts *o)
 		for (size_t i = 0; i < zc_nmodes; i++) {
 			const struct zc_mode *m = zc_modes[i];
 
-			if (!m->probe_step)
+			if (!zc_mode_probeable(m))
 				continue;
 			zc_probe_mode(m, o, &r);
 			json_object_set_new(modes, m->name,
@@ -391,7 +391,7 @@ void zc_probe_print(FILE *f, json_t *fp)
 	json_object_foreach(json_object_get(fp, "probes"), key, val)
 		print_res(f, key, val);
 	if (json_object_size(json_object_get(fp, "modes"))) {
-		fprintf(f, "\nmode data paths (each mode's probe_step, same page-change test):\n");
+		fprintf(f, "\nmode data paths (each mode's step, same page-change test):\n");
 		json_object_foreach(json_object_get(fp, "modes"), key, val) {
 			char name[64];
 

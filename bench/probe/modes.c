@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Mode probes; the page-change test of each mode's own data path (its probe_step). */
+/* Mode probes; the page-change test of each mode's own data path (its step,
+ * or one fill and drain: zc_mode_step). */
 #include "probe/probe_int.h"
 #include "results/meta.h"
 #include "lib/zcbench.h"
@@ -34,7 +35,7 @@
 #define PROBE_LOCK	"/run/zcbench-probe.lock"
 #define SNW_RESTORE	"/run/zcbench-snw.restore"
 
-/* ---- mode probes: each mode's own probe_step ----------------------------- */
+/* ---- mode probes: each mode's own step ------------------------------------ */
 
 struct mctx {
 	const struct zc_mode *m;
@@ -93,13 +94,11 @@ static void p_mode(void *arg, struct zc_probe_res *r)
 	int kinds = m->role == ZC_ROLE_PROXY ? 2 : 1;
 
 	for (int kind = 0; kind < kinds; kind++) {
-		struct zc_io io = { .in_fd = -1, .out_fd = -1, .file_fd = -1, .pipe_r = -1,
-				    .pipe_w = -1, .aux_r = -1, .aux_w = -1, .epfd = -1,
-				    .mismatch_off = UINT64_MAX, .stop = &never };
+		struct zc_io io = { ZC_IO_INIT, .stop = &never };
 		int out[2], in[2], ctl[2], ret, in_fd = -1;
 		uint8_t *in_buf = NULL;
 		ssize_t n;
-		char how[160];
+		char how[160], err[256];
 
 		io.chunk = PROBE_CHUNK;
 		io.pipe_size = PROBE_PIPE;
@@ -116,11 +115,12 @@ static void p_mode(void *arg, struct zc_probe_res *r)
 				continue;
 			io.in_fd = in[0];
 		}
-		if (m->setup && (ret = m->setup(&io)))
+		/* The mode's options at their defaults: the probe tests its data path. */
+		if ((ret = zc_mode_setup(m, &io, NULL, err, sizeof(err))))
 			return zc_probe_set(r, "error", "mode setup: %s", strerror(-ret));
-		n = m->probe_step(&io);
+		n = zc_mode_step(m, &io);
 		if (n <= 0)
-			return zc_probe_set(r, "error", "probe_step: %s", n ? strerror((int)-n) : "moved nothing");
+			return zc_probe_set(r, "error", "step: %s", n ? strerror((int)-n) : "moved nothing");
 		/* Change the source the path took its bytes from. */
 		if (m->role == ZC_ROLE_PROXY && in_fd >= 0) {
 			memset(in_buf, NEW, PROBE_CHUNK);
@@ -141,14 +141,13 @@ static void p_mode(void *arg, struct zc_probe_res *r)
 			if (strcmp(zc_probe_classify(got, cn, OLD, NEW, &nn), "zero-copy"))
 				continue;	/* this input does not share here: no evidence */
 		}
-		snprintf(how, sizeof(how), "%s; probe_step moved %zd bytes",
+		snprintf(how, sizeof(how), "%s; step moved %zd bytes",
 			 m->role == ZC_ROLE_PROXY ? (kind ? "input: page-cache pages spliced into a pipe"
 						    : "input: user pages vmspliced into a pipe")
 			 : m->flags & ZC_MODE_FILE ? "source: page-cache file" : "source: user buffer",
 			 n);
 		zc_probe_judge(r, out[0], n, how);
-		if (m->teardown)
-			m->teardown(&io);
+		zc_mode_teardown(m, &io);
 		return;
 	}
 	zc_probe_set(r, "skipped", "no input pipe holding changeable pages (vmsplice and file splice both "
@@ -161,8 +160,10 @@ void zc_probe_mode(const struct zc_mode *m, const struct zc_probe_opts *o, struc
 	const char *why;
 
 	memset(r, 0, sizeof(*r));
-	if (!m->probe_step)
-		return zc_probe_set(r, "skipped", "mode has no probe_step");
+	if (!zc_mode_probeable(m))
+		return zc_probe_set(r, "skipped", m->role == ZC_ROLE_SINK ? "a sink has no pages to send" :
+				    m->flags & ZC_MODE_SOCKET_STEP ? "its step needs sockets, the probe "
+				    "hands it pipes" : "mode has no step (its own pump only)");
 	if (m->unavailable && (why = m->unavailable()))
 		return zc_probe_set(r, "skipped", "unavailable: %s", why);
 	zc_probe_bounded(p_mode, &c, o->timeout_ms, NULL, r);

@@ -26,7 +26,7 @@ struct zc_probe_opts {
 	char file_dir[256];	/* where the (at once unlinked) probe file lives */
 	int timeout_ms;		/* a probe child still running after this is killed */
 	int block_ms;		/* a call not back after this "blocks" */
-	bool modes;		/* also probe every mode's probe_step */
+	bool modes;		/* also probe every mode's step */
 	bool emulate_safin;	/* vmsplice probes call Safin's wrapper instead */
 };
 
@@ -54,7 +54,7 @@ int zc_probe_bounded(void (*fn)(void *arg, struct zc_probe_res *res), void *arg,
 const char *zc_probe_classify(const uint8_t *got, size_t len, uint8_t old_byte,
 			      uint8_t new_byte, size_t *n_new);
 
-/* Page-change test of one mode's probe_step (run in a bounded child). */
+/* Page-change test of one mode's step (run in a bounded child). */
 void zc_probe_mode(const struct zc_mode *m, const struct zc_probe_opts *o,
 		   struct zc_probe_res *res);
 

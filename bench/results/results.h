@@ -9,6 +9,7 @@
 #define ZC_RESULTS_H
 
 #include "lib/zcbench.h"
+#include "modes/mode.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -52,18 +53,47 @@ void zc_an_fingerprint(json_t *root, char *line, size_t len, char *id, size_t id
  * vmsplice_state, from behaviour), else NULL. */
 const char *zc_an_kernel_side(json_t *root);
 
-/* Headline ratios (headline.c), the one table behind run, report and plot: numerator mode over denominator mode for one role, all
- * other key fields equal. The emulated "after" side of a numerator mode X is
- * any mode named "X-as-..." (splice-as-copy, tee-as-writev ...). */
-struct zc_ratio_def {
-	const char *name, *topology, *role, *num, *den;
-	bool principal; /* the mission's two: splice/copy and tee/send */
+/*
+ * The headline/peer engine (headline.c): every pair of runs that run,
+ * report, plot, the dashboard and before-after show comes from here, built
+ * from the modes' own declarations (mode.h: vs, principal, after_of).
+ */
+/* The device under test's role of a run: its "dut", else from the topology. */
+const char *zc_an_dut_role(json_t *run);
+/* The run in runs with run's key but role's mode replaced by mode (the
+ * proxy ignored when direct); NULL if none. The one peer finder. */
+json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode);
+
+enum zc_pair_kind {
+	ZC_PAIR_HEADLINE,	/* run: a mode with vs; peer_run: its vs */
+	ZC_PAIR_AFTER,		/* run: an after-mode of native; peer_run: native's vs */
+	ZC_PAIR_BEFORE_AFTER,	/* run: a native mode ("before"); peer_run: its after-mode */
 };
-extern const struct zc_ratio_def zc_ratio_defs[];
-extern const size_t zc_nratio_defs;
-/* Run in runs with run's key but role's mode replaced; NULL if none.
- * prefix: match a mode that starts with mode (for "X-as-"). */
-json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode, bool prefix);
+
+struct zc_pair {
+	enum zc_pair_kind kind;
+	const char *role;			/* the DUT's role of both runs */
+	const struct zc_mode *mode, *peer;	/* the modes of run and peer_run */
+	const struct zc_mode *native;		/* ZC_PAIR_AFTER: the mode run stands in for */
+	json_t *run, *peer_run;			/* peer_run NULL: see ZC_PAIRS_UNPAIRED */
+	bool principal;				/* a ratio of the mission's two */
+	char name[96];				/* headline kinds: "splice/copy proxy" */
+};
+
+#define ZC_PAIRS_AFTER		0x1	/* headline: each row followed by its after-modes' rows */
+/* headline (with ZC_PAIRS_AFTER): a principal row without any after-mode run
+ * is followed by one ZC_PAIR_AFTER with run and mode NULL; before-after: a
+ * native run without its after-mode's run gives a pair with peer_run NULL. */
+#define ZC_PAIRS_UNPAIRED	0x2
+
+/* Headline pairs of runs: principal ratios first (splice/copy, tee/send),
+ * then the list's order; runs in file order. How many; *out is malloc'd
+ * (free it; NULL when none or out of memory). */
+size_t zc_headline_pairs(json_t *runs, unsigned flags, struct zc_pair **out);
+/* Before/after pairs: each run of a native mode with the run of each of its
+ * after-modes, natives and after-modes in list order, then runs in file
+ * order. How many; *out as above. */
+size_t zc_before_after_pairs(json_t *runs, unsigned flags, struct zc_pair **out);
 
 #define ZC_BOOT_ROUNDS 10000
 #define ZC_BOOT_SEED 20260101UL

@@ -241,16 +241,15 @@ int zc_role_main(int argc, char **argv)
 {
 	struct zc_role_args ra = { .role = zc_role_from_name(argv[1]) };
 	const struct zc_mode *m;
-	struct zc_io io = { .in_fd = -1, .out_fd = -1, .file_fd = -1, .pipe_r = -1,
-			    .pipe_w = -1, .aux_r = -1, .aux_w = -1, .epfd = -1,
-			    .mismatch_off = UINT64_MAX, .stop = &stop_flag };
+	struct zc_io io = { ZC_IO_INIT, .stop = &stop_flag };
 	struct sigaction sa = { .sa_handler = on_alarm };
 	static struct snap s0, s1, s2;	/* static: BPF snapshots are 16 KiB each */
 	struct zc_counters ctr;
-	json_t *out = json_object();
+	json_t *out = json_object(), *mopts;
 	uint8_t *ref = NULL;
 	size_t ref_len = 0;
 	const char *why;
+	char err[256];
 	int lfd = -1, port = 0, node = -1, ret, end_ret;
 	uint64_t seed;
 
@@ -330,18 +329,20 @@ int zc_role_main(int argc, char **argv)
 	}
 	/* The NICs this role's connections use, seen from its own host. */
 	json_object_set_new(out, "nics", zc_nic_of_sockets(io.in_fd, io.out_fd));
-	if (m->setup && (ret = m->setup(&io)))
-		return fail(out, "mode setup", ret);
+	if ((ret = zc_mode_setup(m, &io, ra.cfg.mode_opts, err, sizeof(err))))
+		return fail(out, err, ret);
+	if ((mopts = zc_mode_opts_json(m, &io)))
+		json_object_set_new(out, "mode_options", mopts);
 	if ((ret = wait_go()))
 		return fail(out, "waiting for GO", ret);
 
 	sigaction(SIGALRM, &sa, NULL);
 	arm(ra.cfg.warmup_s);
-	ret = m->pump(&io);
+	ret = zc_mode_pump(m, &io);
 	take(&s0, &io, ra.cpu, &ctr, false);
 	if (ret == 0) {
 		arm(ra.cfg.duration_s);
-		ret = m->pump(&io);
+		ret = zc_mode_pump(m, &io);
 	}
 	take(&s1, &io, ra.cpu, &ctr, true);
 	end_ret = ret;
@@ -350,7 +351,7 @@ int zc_role_main(int argc, char **argv)
 		arm(ra.role == ZC_ROLE_SOURCE ? ra.cfg.tail_s : 0);
 		if (ra.role != ZC_ROLE_SOURCE)
 			stop_flag = 0;
-		ret = m->pump(&io);
+		ret = zc_mode_pump(m, &io);
 	}
 	take(&s2, &io, ra.cpu, NULL, false);
 	if (ra.role == ZC_ROLE_SOURCE && ret >= 0)
@@ -363,8 +364,7 @@ int zc_role_main(int argc, char **argv)
 	zc_counters_close(&ctr);
 	json_object_set_new(out, "bytes_total", json_integer(s2.bytes));
 	json_object_set_new(out, "calls_total", json_integer(s2.calls));
-	if (m->teardown)
-		m->teardown(&io);
+	zc_mode_teardown(m, &io);
 	if (io.mode_report)
 		json_object_set_new(out, "mode_report", io.mode_report);
 	if (io.mismatch_off != UINT64_MAX) {

@@ -57,6 +57,10 @@ static int role_argv(struct zc_ctl *c, const struct zc_cfg *cfg, int role, int c
 	argv[n++] = store[s++];
 	snprintf(store[s], 600, "--counters=%s", zc_counters_for_role(cfg, role));
 	argv[n++] = store[s++];
+	if (cfg->mode_opts[0]) {
+		snprintf(store[s], 600, "--mode-opts=%s", cfg->mode_opts);
+		argv[n++] = store[s++];
+	}
 	if (c->host.bind_device[role] && c->host.iface[role][0]) {
 		snprintf(store[s], 600, "--bind-device=%s", c->host.iface[role]);
 		argv[n++] = store[s++];

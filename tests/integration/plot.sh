@@ -26,9 +26,11 @@ for p in bars chunk history; do
 done
 # bars.csv: one row per data path of the newest file (emulated.json: 13), 64k series.
 [ "$(tail -n +2 "$tmp/out/bars.csv" | wc -l)" -eq 13 ] || fail "bars.csv rows"
-# before/after: the four emulated modes, each beside its native mode.
-[ "$(tail -n +2 "$tmp/out/before_after.csv" | wc -l)" -eq 4 ] || fail "before_after.csv rows"
-grep -q '^"splice / copy (proxy, 64k)",' "$tmp/out/before_after.csv" || fail "no splice / copy pair"
+# before/after: each native mode beside each of its after-modes (mode.h after_of):
+# the four emulated modes stand for six natives (vmsplice-as-writev for vmsplice
+# and vmsplice-gift, sendfile-as-copy for sendfile and splice-file).
+[ "$(tail -n +2 "$tmp/out/before_after.csv" | wc -l)" -eq 6 ] || fail "before_after.csv rows"
+grep -q '^"splice / splice-as-copy (proxy, 64k)",' "$tmp/out/before_after.csv" || fail "no splice / splice-as-copy pair"
 head -1 "$tmp/out/bars.csv" | grep -q 'chunk 64k median,min,max' || fail "bars.csv header"
 # The caption names the kernel and the host.
 grep -q '6.18\|kernel' "$tmp/out/bars.svg" || fail "no kernel in caption"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Reading results back: run keys, peers (X-as-Y after modes), fingerprints. */
+/* Reading results back: run keys, peers, fingerprints. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -60,11 +60,11 @@ static void test_peer_and_ratio(void **state)
 	json_array_append(runs, copy);
 	json_array_append(runs, after);
 	/* Same key but the mode: the 4k copy run is not a peer of a 64k run. */
-	assert_ptr_equal(zc_an_peer(runs, splice, "proxy", "copy", false), copy);
-	assert_ptr_equal(zc_an_peer(runs, splice, "proxy", "splice-as-", true), after);
-	assert_null(zc_an_peer(runs, splice, "proxy", "tee-as-", true));
-	/* "splice-as-" must not match plain "splice" (prefix needs more). */
-	assert_ptr_equal(zc_an_peer(runs, after, "proxy", "splice", false), splice);
+	assert_ptr_equal(zc_an_peer(runs, splice, "proxy", "copy"), copy);
+	assert_ptr_equal(zc_an_peer(runs, splice, "proxy", "splice-as-copy"), after);
+	assert_null(zc_an_peer(runs, splice, "proxy", "tee-as-writev"));
+	/* Exact names: "splice" is not a prefix match of "splice-as-copy". */
+	assert_ptr_equal(zc_an_peer(runs, after, "proxy", "splice"), splice);
 	zc_an_ratio(splice, copy, &r);
 	assert_float_equal(r.value, 2.1, 1e-12);
 	assert_int_equal(r.nn, 3);

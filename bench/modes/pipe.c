@@ -1,51 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Pieces every pipe, file or epoll mode shares: opening and draining pipes,
+ * the payload file, non-blocking sockets under epoll. */
 #include "modes/mode.h"
-#include "lib/pattern.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/epoll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <unistd.h>
-
-#define ZC_MODE_PTR(ident) &zc_mode_##ident,
-const struct zc_mode *const zc_modes[] = { ZC_MODES(ZC_MODE_PTR) };
-#undef ZC_MODE_PTR
-const size_t zc_nmodes = ZC_ARRAY_SIZE(zc_modes);
-
-const struct zc_mode *zc_mode_find(enum zc_role role, const char *name)
-{
-	for (size_t i = 0; i < zc_nmodes; i++)
-		if (zc_modes[i]->role == role && !strcmp(zc_modes[i]->name, name))
-			return zc_modes[i];
-	return NULL;
-}
-
-const char *zc_no_reason(void)
-{
-	return NULL;
-}
-
-void zc_modes_list(FILE *f, bool with_availability)
-{
-	for (int r = 0; r < ZC_ROLE_NR; r++) {
-		fprintf(f, "%s modes:\n", zc_role_names[r]);
-		for (size_t i = 0; i < zc_nmodes; i++) {
-			const struct zc_mode *m = zc_modes[i];
-			const char *why = with_availability && m->unavailable ? m->unavailable() : NULL;
-
-			if (m->role != (enum zc_role)r)
-				continue;
-			fprintf(f, "  %-18s %s%s%s\n", m->name,
-				m->flags & ZC_MODE_EMULATED ? "[emulated] " : "", m->summary,
-				m->role == ZC_ROLE_SINK && !(m->flags & ZC_MODE_VERIFIES) ?
-					" (does not verify)" : "");
-			if (why)
-				fprintf(f, "  %-18s   unavailable: %s\n", "", why);
-		}
-	}
-}
 
 int zc_pipe_open(struct zc_io *io, int *r, int *w, uint64_t size, bool nonblock)
 {
@@ -76,6 +39,11 @@ void zc_pipe_close(int *r, int *w)
 	*r = *w = -1;
 }
 
+int zc_pipe_setup(struct zc_io *io)
+{
+	return zc_pipe_open(io, &io->pipe_r, &io->pipe_w, io->pipe_size, false);
+}
+
 void zc_io_teardown_pipes(struct zc_io *io)
 {
 	zc_pipe_close(&io->pipe_r, &io->pipe_w);
@@ -101,40 +69,6 @@ int zc_pipe_drain(struct zc_io *io)
 		io->bytes += n;
 	}
 	return 0;
-}
-
-int zc_pipe_source_pump(struct zc_io *io, ssize_t (*fill)(struct zc_io *io))
-{
-	while (!*io->stop) {
-		if (!io->pending) {
-			ssize_t n = fill(io);
-
-			io->calls++;
-			if (n < 0 && n == -EINTR)
-				continue;
-			if (n < 0)
-				return (int)n;
-			io->pending = n;
-		}
-		int ret = zc_pipe_drain(io);
-
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-ssize_t zc_pipe_source_step(struct zc_io *io, ssize_t (*fill)(struct zc_io *io))
-{
-	ssize_t n = fill(io);
-	int ret;
-
-	io->calls++;
-	if (n < 0)
-		return n;
-	io->pending = n;
-	ret = zc_pipe_drain(io);
-	return ret ? ret : n;
 }
 
 size_t zc_src_len(const struct zc_io *io)
@@ -178,6 +112,14 @@ int zc_payload_file(struct zc_io *io)
 	return 0;
 }
 
+void zc_file_teardown(struct zc_io *io)
+{
+	if (io->file_fd >= 0)
+		close(io->file_fd);
+	io->file_fd = -1;
+	zc_io_teardown_pipes(io);
+}
+
 static int set_nonblock(int fd)
 {
 	int fl = fcntl(fd, F_GETFL);
@@ -204,4 +146,12 @@ int zc_io_nonblock_epoll(struct zc_io *io)
 	if (epoll_ctl(io->epfd, EPOLL_CTL_ADD, io->out_fd, &ev))
 		return -errno;
 	return 0;
+}
+
+void zc_io_teardown_epoll(struct zc_io *io)
+{
+	if (io->epfd >= 0)
+		close(io->epfd);
+	io->epfd = -1;
+	zc_io_teardown_pipes(io);
 }

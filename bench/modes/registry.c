@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The list of modes (modes.h) made into the table, its lookups, the
+ * relations every mode declares, and zcbench list. */
+#include "modes/mode.h"
+
+#include <string.h>
+
+#define ZC_MODE_NAME(ident, name) const char zc_mode_name_##ident[] = name;
+ZC_MODES(ZC_MODE_NAME)
+#undef ZC_MODE_NAME
+
+#define ZC_MODE_PTR(ident, name) &zc_mode_##ident,
+const struct zc_mode *const zc_modes[] = { ZC_MODES(ZC_MODE_PTR) };
+#undef ZC_MODE_PTR
+const size_t zc_nmodes = ZC_ARRAY_SIZE(zc_modes);
+
+const struct zc_mode *zc_mode_find(enum zc_role role, const char *name)
+{
+	for (size_t i = 0; i < zc_nmodes; i++)
+		if (zc_modes[i]->role == role && !strcmp(zc_modes[i]->name, name))
+			return zc_modes[i];
+	return NULL;
+}
+
+const struct zc_mode *zc_mode_find_any(const char *name)
+{
+	for (size_t i = 0; i < zc_nmodes; i++)
+		if (!strcmp(zc_modes[i]->name, name))
+			return zc_modes[i];
+	return NULL;
+}
+
+bool zc_mode_is_after_of(const struct zc_mode *m, const struct zc_mode *native)
+{
+	for (const struct zc_mode *const *a = m->after_of; a && *a; a++)
+		if (*a == native)
+			return true;
+	return false;
+}
+
+size_t zc_mode_afters(const struct zc_mode *native, const struct zc_mode **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < zc_nmodes; i++)
+		if (zc_mode_is_after_of(zc_modes[i], native) && n < max)
+			out[n++] = zc_modes[i];
+	return n;
+}
+
+bool zc_mode_probeable(const struct zc_mode *m)
+{
+	/* A sink has no pages of its own to send: nothing to page-change test. */
+	return (m->step || m->fill) && m->role != ZC_ROLE_SINK &&
+	       !(m->flags & ZC_MODE_SOCKET_STEP);
+}
+
+/* The second and later lines of a mode in zcbench list. */
+static void list_details(FILE *f, const struct zc_mode *m)
+{
+	const struct zc_mode *afters[ZC_AFTERS_MAX];
+	size_t na = zc_mode_afters(m, afters, ZC_ARRAY_SIZE(afters));
+
+	if (m->vs || na) {
+		fprintf(f, "  %-18s   ", "");
+		if (m->vs)
+			fprintf(f, "headline: %s/%s %s%s", m->name, m->vs->name,
+				zc_role_names[m->role], m->principal ? " (principal)" : "");
+		for (size_t i = 0; i < na; i++)
+			fprintf(f, "%s%s", i ? ", " : m->vs ? "; after-modes: " : "after-modes: ",
+				afters[i]->name);
+		fprintf(f, "\n");
+	}
+	if (m->after_of) {
+		fprintf(f, "  %-18s   after-mode of:", "");
+		for (const struct zc_mode *const *a = m->after_of; *a; a++)
+			fprintf(f, "%s %s", a == m->after_of ? "" : ",", (*a)->name);
+		fprintf(f, " (its runs are their \"after\" side)\n");
+	}
+	for (const struct zc_mode_opt *o = m->opts; o && o->key; o++) {
+		fprintf(f, "  %-18s   option ", "");
+		zc_mode_opt_print(f, o);
+	}
+}
+
+void zc_modes_list(FILE *f, bool with_availability)
+{
+	for (int r = 0; r < ZC_ROLE_NR; r++) {
+		fprintf(f, "%s modes:\n", zc_role_names[r]);
+		for (size_t i = 0; i < zc_nmodes; i++) {
+			const struct zc_mode *m = zc_modes[i];
+			const char *why;
+
+			if (m->role != (enum zc_role)r)
+				continue;
+			why = with_availability && m->unavailable ? m->unavailable() : NULL;
+			fprintf(f, "  %-18s %s%s%s\n", m->name,
+				m->flags & ZC_MODE_EMULATED ? "[emulated] " : "", m->summary,
+				m->role == ZC_ROLE_SINK && !(m->flags & ZC_MODE_VERIFIES) ?
+					" (does not verify)" : "");
+			/* Right under the name: scripts read it with grep -A1. */
+			if (why)
+				fprintf(f, "  %-18s   unavailable: %s\n", "", why);
+			list_details(f, m);
+		}
+	}
+	fprintf(f, "\nmode options are set per run with mode_opts = KEY=VALUE[,KEY=VALUE]\n");
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/* source uring-vmsplice: vmsplice() into a pipe (io_uring has no vmsplice),
+ * then IORING_OP_SPLICE pipe -> socket. */
+#include "modes/uring.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/uio.h>
+
+static int vms_setup(struct zc_io *io)
+{
+	int ret = zc_ur_setup_ring(io, true);
+
+	return ret ? ret : zc_pipe_setup(io);
+}
+
+static int vms_pump(struct zc_io *io)
+{
+	struct zc_uring *ur = io->priv;
+	int ret;
+
+	while (!*io->stop) {
+		if (!ur->inflight) {
+			struct io_uring_sqe *sqe;
+
+			if (!io->pending) {
+				struct iovec iov = {
+					.iov_base = io->buf + io->fill_off % io->period,
+					.iov_len = zc_src_len(io),
+				};
+				ssize_t n = vmsplice(io->pipe_w, &iov, 1, 0);
+
+				io->calls++;
+				if (n < 0 && errno == EINTR)
+					continue;
+				if (n < 0)
+					return -errno;
+				io->fill_off += n;
+				io->pending = n;
+			}
+			if (!(sqe = zc_ur_sqe(ur, UR_SPLICE_OUT)))
+				return -EOVERFLOW;
+			io_uring_prep_splice(sqe, io->pipe_r, -1, io->out_fd, -1, io->pending,
+					     SPLICE_F_MOVE);
+		}
+		if ((ret = zc_ur_enter(io)) || (ret = zc_ur_out_reap(io)))
+			return ret;
+	}
+	return 0;
+}
+
+ZC_MODE(uring_vmsplice,
+	.role = ZC_ROLE_SOURCE,
+	.summary = "vmsplice() into a pipe, io_uring IORING_OP_SPLICE pipe -> socket",
+	.priv_size = sizeof(struct zc_uring),
+	.unavailable = zc_ur_unavail_splice,
+	.setup = vms_setup,
+	.pump = vms_pump,
+	.teardown = zc_ur_teardown,
+);

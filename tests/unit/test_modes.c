@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the modes declare, and the headline/peer engine built from it:
+ * - every declaration is well formed (relations within a role, after-modes
+ *   emulated, option keys unique and clear of the workload keys, option
+ *   fields inside priv, one way to run the data path);
+ * - mode options parse, check their bounds and land in priv;
+ * - on results/fixtures, the engine finds a pair for every declared
+ *   relation (runs of the modes a fixture lacks are derived from one of the
+ *   same role), and run's headline is what the old table wrote there.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "config/cfg.h"
+#include "modes/mode.h"
+#include "results/results.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FIXTURES "results/fixtures/"
+
+static size_t opt_size(const struct zc_mode_opt *o)
+{
+	return o->type == ZC_MODE_OPT_LONG ? sizeof(long) :
+	       o->type == ZC_MODE_OPT_SIZE ? sizeof(uint64_t) : sizeof(double);
+}
+
+static void declarations(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < zc_nmodes; i++) {
+		const struct zc_mode *m = zc_modes[i];
+		int ways = !!m->step + !!m->fill;
+
+		assert_non_null(m->name);
+		assert_ptr_equal(zc_mode_find(m->role, m->name), m);
+		/* Names are unique: one name, one mode, whatever the role. */
+		assert_ptr_equal(zc_mode_find_any(m->name), m);
+		assert_non_null(m->summary);
+		/* A pump of its own, or exactly one of step and fill. */
+		if (!m->pump && ways != 1)
+			fail_msg("%s: needs exactly one of step and fill (or a pump)", m->name);
+		if (m->fill && m->step)
+			fail_msg("%s: both step and fill", m->name);
+		if (m->vs) {
+			assert_int_equal(m->vs->role, m->role);
+			assert_ptr_not_equal(m->vs, m);
+			assert_true(m->role != ZC_ROLE_SINK);
+		} else {
+			assert_false(m->principal);
+		}
+		{
+			const struct zc_mode *afters[ZC_AFTERS_MAX + 1];
+
+			assert_true(zc_mode_afters(m, afters, ZC_AFTERS_MAX + 1) <= ZC_AFTERS_MAX);
+		}
+		/* An emulated mode says what it emulates, or nothing pairs it. */
+		if ((m->flags & ZC_MODE_EMULATED) && !(m->after_of && *m->after_of))
+			fail_msg("%s: emulated but declares no after_of", m->name);
+		for (const struct zc_mode *const *a = m->after_of; a && *a; a++) {
+			/* An after-mode stands for a native mode of its role. */
+			if (!(m->flags & ZC_MODE_EMULATED))
+				fail_msg("%s: after_of but not ZC_MODE_EMULATED", m->name);
+			assert_int_equal((*a)->role, m->role);
+			assert_false((*a)->flags & ZC_MODE_EMULATED);
+			assert_true(zc_mode_is_after_of(m, *a));
+		}
+		for (const struct zc_mode_opt *o = m->opts; o && o->key; o++) {
+			const struct zc_mode *owner = NULL;
+			char err[256];
+
+			assert_ptr_equal(zc_mode_opt_find(o->key, &owner), o);
+			assert_ptr_equal(owner, m);
+			if (zc_opt_find(o->key))
+				fail_msg("%s: option %s is also a workload key", m->name, o->key);
+			if (o->off + opt_size(o) > m->priv_size)
+				fail_msg("%s: option %s lies outside priv", m->name, o->key);
+			assert_non_null(o->help);
+			assert_true(o->min <= o->max);
+			/* Its default is a legal value. */
+			snprintf(err, sizeof(err), "%s=%s", o->key, o->def);
+			assert_int_equal(zc_mode_opts_check(err, err, sizeof(err)), 0);
+		}
+	}
+	/* The mission's two ratios are declared. */
+	assert_ptr_equal(zc_mode_find(ZC_ROLE_PROXY, "splice")->vs, zc_mode_find(ZC_ROLE_PROXY, "copy"));
+	assert_true(zc_mode_find(ZC_ROLE_PROXY, "splice")->principal);
+	assert_ptr_equal(zc_mode_find(ZC_ROLE_SOURCE, "tee")->vs, zc_mode_find(ZC_ROLE_SOURCE, "send"));
+	assert_true(zc_mode_find(ZC_ROLE_SOURCE, "tee")->principal);
+}
+
+static void options(void **state)
+{
+	const struct zc_mode *m = zc_mode_find(ZC_ROLE_SOURCE, "msg-zerocopy");
+	const struct zc_mode_opt *o = zc_mode_opt_find("msg-zerocopy-max-outstanding", NULL);
+	char err[256];
+	void *priv;
+
+	(void)state;
+	assert_non_null(m);
+	assert_non_null(o);
+	priv = calloc(1, m->priv_size);
+	assert_non_null(priv);
+	/* Defaults, then the run's keys of this mode; other modes' keys skipped. */
+	assert_int_equal(zc_mode_opts_apply(m, priv, NULL, err, sizeof(err)), 0);
+	assert_int_equal(*(long *)((char *)priv + o->off), 128);
+	assert_int_equal(zc_mode_opts_apply(m, priv, "msg_zerocopy_max_outstanding=16", err,
+					    sizeof(err)), 0);
+	assert_int_equal(*(long *)((char *)priv + o->off), 16);
+	assert_int_equal(zc_mode_opts_apply(zc_mode_find(ZC_ROLE_SOURCE, "send"), NULL,
+					    "msg_zerocopy_max_outstanding=16", err, sizeof(err)), 0);
+	/* Out of bounds, not a number, unknown key, not KEY=VALUE: refused, said why. */
+	assert_int_equal(zc_mode_opts_check("msg_zerocopy_max_outstanding=0", err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "msg_zerocopy_max_outstanding"));
+	assert_int_equal(zc_mode_opts_check("msg_zerocopy_max_outstanding=x", err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(zc_mode_opts_check("no_such_key=1", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "no_such_key"));
+	assert_int_equal(zc_mode_opts_check("msg_zerocopy_max_outstanding", err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(zc_mode_opts_check("", err, sizeof(err)), 0);
+	free(priv);
+}
+
+static json_t *load(const char *name)
+{
+	char err[256];
+	json_t *root = zc_results_load(name, err, sizeof(err));
+
+	if (!root)
+		fail_msg("%s: %s", name, err);
+	return root;
+}
+
+/* A run of m in runs (as the device under test), or NULL. */
+static json_t *run_of(json_t *runs, const struct zc_mode *m)
+{
+	const char *role = zc_role_names[m->role];
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(runs, i, r)
+		if (!strcmp(zc_an_dut_role(r), role) &&
+		    !strcmp(zc_an_str(json_object_get(r, "key"), role), m->name))
+			return r;
+	return NULL;
+}
+
+/* emulated.json, plus a run for every source or proxy mode it lacks: a copy
+ * of its send (direct) or copy (proxy) run with the mode replaced. */
+static json_t *every_mode(json_t *root)
+{
+	json_t *runs = json_deep_copy(json_object_get(root, "runs"));
+
+	for (size_t i = 0; i < zc_nmodes; i++) {
+		const struct zc_mode *m = zc_modes[i];
+		const char *base = m->role == ZC_ROLE_PROXY ? "copy" : "send";
+		json_t *r;
+
+		if (m->role == ZC_ROLE_SINK || run_of(runs, m))
+			continue;
+		r = json_deep_copy(run_of(runs, zc_mode_find(m->role, base)));
+		assert_non_null(r);
+		json_object_set_new(json_object_get(r, "key"), zc_role_names[m->role],
+				    json_string(m->name));
+		json_object_set_new(r, "name", json_string(m->name));
+		json_array_append_new(runs, r);
+	}
+	return runs;
+}
+
+static bool has_pair(const struct zc_pair *pv, size_t n, enum zc_pair_kind kind,
+		     const struct zc_mode *mode, const struct zc_mode *peer)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pv[i].kind == kind && pv[i].mode == mode && pv[i].peer == peer && pv[i].run &&
+		    pv[i].peer_run)
+			return true;
+	return false;
+}
+
+static void engine_every_relation(void **state)
+{
+	json_t *root = load(FIXTURES "emulated.json"), *runs = every_mode(root);
+	struct zc_pair *hv, *bv;
+	size_t nh = zc_headline_pairs(runs, ZC_PAIRS_AFTER, &hv);
+	size_t nb = zc_before_after_pairs(runs, 0, &bv);
+	size_t relations = 0;
+
+	(void)state;
+	for (size_t i = 0; i < zc_nmodes; i++) {
+		const struct zc_mode *m = zc_modes[i];
+
+		if (m->vs) {
+			if (!has_pair(hv, nh, ZC_PAIR_HEADLINE, m, m->vs))
+				fail_msg("no headline pair %s/%s", m->name, m->vs->name);
+			relations++;
+		}
+		{
+			const struct zc_mode *afters[ZC_AFTERS_MAX + 1];
+
+			assert_true(zc_mode_afters(m, afters, ZC_AFTERS_MAX + 1) <= ZC_AFTERS_MAX);
+		}
+		/* An emulated mode says what it emulates, or nothing pairs it. */
+		if ((m->flags & ZC_MODE_EMULATED) && !(m->after_of && *m->after_of))
+			fail_msg("%s: emulated but declares no after_of", m->name);
+		for (const struct zc_mode *const *a = m->after_of; a && *a; a++) {
+			if (!has_pair(bv, nb, ZC_PAIR_BEFORE_AFTER, *a, m))
+				fail_msg("no before/after pair %s -> %s", (*a)->name, m->name);
+			/* The after side of the native's headline ratio, where it has one. */
+			if ((*a)->vs && !has_pair(hv, nh, ZC_PAIR_AFTER, m, (*a)->vs))
+				fail_msg("no after pair %s/%s for %s", m->name, (*a)->vs->name,
+					 (*a)->name);
+			relations++;
+		}
+	}
+	/* 9 headline ratios and 7 after relations today; more only by declaration. */
+	assert_true(relations >= 16);
+	/* Each pair's runs really are peers: same chunk, the other mode. */
+	for (size_t i = 0; i < nh; i++) {
+		if (!hv[i].run)
+			continue;
+		assert_int_equal(zc_an_int(json_object_get(hv[i].run, "key"), "chunk"),
+				 zc_an_int(json_object_get(hv[i].peer_run, "key"), "chunk"));
+		assert_string_equal(zc_an_str(json_object_get(hv[i].peer_run, "key"), hv[i].role),
+				    hv[i].peer->name);
+	}
+	/* The principal ratios come first, splice/copy then tee/send. */
+	assert_true(nh >= 2);
+	assert_string_equal(hv[0].name, "splice/copy proxy");
+	assert_int_equal(hv[1].kind, ZC_PAIR_AFTER);
+	assert_string_equal(hv[1].mode->name, "splice-as-copy");
+	assert_string_equal(hv[2].name, "tee/send source");
+	free(hv);
+	free(bv);
+	json_decref(runs);
+	json_decref(root);
+}
+
+/* A file without after-mode runs: a principal row says its after side is missing. */
+static void engine_unpaired(void **state)
+{
+	json_t *root = load(FIXTURES "base.json");
+	struct zc_pair *pv;
+	size_t n = zc_headline_pairs(json_object_get(root, "runs"),
+				     ZC_PAIRS_AFTER | ZC_PAIRS_UNPAIRED, &pv);
+	int missing = 0;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		if (pv[i].kind == ZC_PAIR_AFTER) {
+			assert_null(pv[i].run);
+			assert_true(pv[i].native->principal);
+			missing++;
+		}
+	assert_int_equal(missing, 2);
+	free(pv);
+	assert_int_equal(zc_before_after_pairs(json_object_get(root, "runs"), 0, &pv), 0);
+	assert_null(pv);
+	json_decref(root);
+}
+
+/* Same keys and values (the fixtures keep numbers to 10 digits). */
+static bool same_row(json_t *a, json_t *b)
+{
+	const char *k;
+	json_t *v;
+
+	if (json_object_size(a) != json_object_size(b))
+		return false;
+	json_object_foreach(a, k, v) {
+		json_t *w = json_object_get(b, k);
+
+		if (json_is_number(v) && json_is_number(w)) {
+			double x = json_number_value(v), y = json_number_value(w);
+
+			if (fabs(x - y) > 1e-8 * fabs(y))
+				return false;
+		} else if (!json_equal(v, w)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* run's headline from the declarations is the one the old table wrote. */
+static void headline_as_stored(void **state)
+{
+	static const char *const files[] = { "base.json", "new.json", "emulated.json" };
+
+	(void)state;
+	for (size_t f = 0; f < ZC_ARRAY_SIZE(files); f++) {
+		char path[256];
+		json_t *root, *got, *want;
+
+		snprintf(path, sizeof(path), FIXTURES "%s", files[f]);
+		root = load(path);
+		want = json_object_get(root, "headline");
+		got = zc_headline(json_object_get(root, "runs"));
+		assert_int_equal(json_array_size(got), json_array_size(want));
+		for (size_t i = 0; i < json_array_size(got); i++)
+			if (!same_row(json_array_get(got, i), json_array_get(want, i)))
+				fail_msg("%s: headline row %zu differs", files[f], i);
+		json_decref(got);
+		json_decref(root);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(declarations),
+		cmocka_unit_test(options),
+		cmocka_unit_test(engine_every_relation),
+		cmocka_unit_test(engine_unpaired),
+		cmocka_unit_test(headline_as_stored),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -111,7 +111,8 @@ int zc_override_add(struct zc_section *ov, const char *key, const char *value, c
 	char why[256];
 
 	if (!o) {
-		snprintf(err, errlen, "command line: unknown option --%s", key);
+		snprintf(err, errlen, "command line: --%s: unknown option (zcbench keys lists them)",
+			 key);
 		return -EINVAL;
 	}
 	zc_cfg_defaults(&scratch);

@@ -8,6 +8,7 @@
 #include "results/results.h"
 #include "output/report.h"
 #include "lib/stats.h"
+#include "lib/opt.h"
 #include "lib/zcbench.h"
 #include "metrics/metrics.h"
 
@@ -45,23 +46,31 @@ struct verdict {
 	int direction;		/* +1 better, -1 worse, 0 neither/no change */
 };
 
-static int usage(FILE *f, int code)
-{
-	fprintf(f,
-		"usage: zcbench compare [--format lkp|mmtests] [--test mwu|welch] [--alpha P]\n"
-		"                       [--metrics a,b] [--fail-on-regression PCT]\n"
-		"                       BASE.json NEW.json [more.json ...]\n"
-		"Runs are matched by workload key (topology, modes, chunk, pipe size, connections).\n"
-		"  --format lkp       0-day robot table: base mean ±stddev%%, %%change, new mean ±stddev%%\n"
-		"  --format mmtests   compare-kernels: Hmean/Amean, gain %% (positive = better), *significant*\n"
-		"  --test mwu|welch   Mann-Whitney U on the raw samples (default) or Welch's t-test\n"
-		"  --alpha P          significance level (default 0.05)\n"
-		"  --metrics LIST     only these metrics (shown and gated); default all\n"
-		"  --fail-on-regression PCT  exit 1 if a significant change in the bad direction\n"
-		"                     is larger than PCT percent (percent metrics: PCT points)\n"
-		"Exit: 0 ok, 1 regression past the gate, 2 bad usage or unreadable file.\n");
-	return code;
-}
+struct cmp_files {
+	char *paths[MAX_FILES];
+	int n;
+};
+
+#define AT(field) ZC_OPT_AT(struct cmp_opts, field)
+static const struct zc_opt cmp_optv[] = {
+	{ "format", ZC_OPT_CHOICE, "lkp", AT(layout), .choices = "lkp|mmtests",
+	  .help = "lkp: 0-day robot table, base mean +-stddev%, %change, new mean +-stddev%; "
+		  "mmtests: compare-kernels, Hmean/Amean, gain % (positive = better), *significant*" },
+	{ "test", ZC_OPT_CHOICE, "mwu", AT(test), .choices = "mwu|welch",
+	  .help = "Mann-Whitney U on the raw samples, or Welch's t-test" },
+	{ "alpha", ZC_OPT_DOUBLE, "0.05", 1e-9, 0.999, AT(alpha), .meta = "P",
+	  .help = "significance level" },
+	{ "metrics", ZC_OPT_TEXT, NULL, AT(metrics), .meta = "LIST",
+	  .help = "only these metrics, comma list (shown and gated); default all" },
+	{ "fail-on-regression", ZC_OPT_DOUBLE, NULL, 0, 1e9, AT(fail_pct), .meta = "PCT",
+	  .help = "exit 1 if a significant change in the bad direction is larger than PCT "
+		  "percent (percent metrics: PCT points)" },
+};
+static const struct zc_opt cmp_files_optv[] = {
+	{ "FILE.json", ZC_OPT_TEXTS, NULL, 2, MAX_FILES, ZC_OPT_AT(struct cmp_files, paths),
+	  ZC_OPT_POS, .count_off = offsetof(struct cmp_files, n),
+	  .help = "BASE.json then NEW.json [more.json ...]" },
+};
 
 static bool metric_wanted(const struct cmp_opts *o, const char *key)
 {
@@ -200,8 +209,9 @@ static const char *file_label(const char *path, int idx, size_t width, char *buf
 
 int zc_cmd_compare(int argc, char **argv)
 {
-	struct cmp_opts o = { LAYOUT_LKP, ZC_TEST_MWU, 0.05, NAN, NULL };
-	char *paths[MAX_FILES];
+	struct cmp_opts o = { .fail_pct = NAN };	/* no gate unless asked */
+	static struct cmp_files files;
+	char **paths = files.paths;
 	json_t *roots[MAX_FILES] = { 0 }, *keys = json_array(), *seen = json_object(), *run;
 	static struct side sides[MAX_FILES];
 	int nfiles = 0, ret = ZC_EXIT_OK, regressions = 0;
@@ -209,62 +219,20 @@ int zc_cmd_compare(int argc, char **argv)
 	bool any_untested = false, weak_n = false;
 	double min_p = 0;
 	FILE *f = stdout;
+	const struct zc_optgroup groups[] = {
+		{ .opts = cmp_optv, .n = ZC_ARRAY_SIZE(cmp_optv), .base = &o },
+		{ .opts = cmp_files_optv, .n = ZC_ARRAY_SIZE(cmp_files_optv), .base = &files },
+	};
+	const struct zc_cmdline cmdline = {
+		.name = "compare", .groups = groups, .ngroups = ZC_ARRAY_SIZE(groups),
+		.about = "Runs are matched by workload key (topology, modes, chunk, pipe size, connections).\n"
+			 "Exit: 0 ok, 1 regression past the gate, 2 bad usage or unreadable file.\n",
+	};
 
-	for (int a = 1; a < argc; a++) {
-		const char *arg = argv[a], *val = NULL;
-		char name[64];
-		const char *eq = strchr(arg, '=');
-
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			ret = usage(stdout, 0);
-			goto out;
-		}
-		if (strncmp(arg, "--", 2)) {
-			if (nfiles == MAX_FILES) {
-				zc_err("compare: at most %d files", MAX_FILES);
-				ret = ZC_EXIT_USAGE;
-				goto out;
-			}
-			paths[nfiles++] = (char *)arg;
-			continue;
-		}
-		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
-		if (eq)
-			val = eq + 1;
-		else if (a + 1 < argc)
-			val = argv[++a];
-		if (!val) {
-			zc_err("compare: %s needs a value", name);
-			ret = ZC_EXIT_USAGE;
-			goto out;
-		}
-		if (!strcmp(name, "--format") && !strcmp(val, "lkp"))
-			o.layout = LAYOUT_LKP;
-		else if (!strcmp(name, "--format") && !strcmp(val, "mmtests"))
-			o.layout = LAYOUT_MMTESTS;
-		else if (!strcmp(name, "--test") && (!strcmp(val, "mwu") || !strcmp(val, "u")))
-			o.test = ZC_TEST_MWU;
-		else if (!strcmp(name, "--test") && !strcmp(val, "welch"))
-			o.test = ZC_TEST_WELCH;
-		else if (!strcmp(name, "--alpha") && !zc_parse_double(val, &o.alpha) &&
-			 o.alpha > 0 && o.alpha < 1)
-			;
-		else if (!strcmp(name, "--fail-on-regression") &&
-			 !zc_parse_double(val, &o.fail_pct) && o.fail_pct >= 0)
-			;
-		else if (!strcmp(name, "--metrics"))
-			o.metrics = val;
-		else {
-			zc_err("compare: bad option %s %s (zcbench compare --help)", name, val);
-			ret = ZC_EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (nfiles < 2) {
-		zc_err("compare: need BASE.json and at least one NEW.json");
-		ret = usage(stderr, ZC_EXIT_USAGE);
+	if ((ret = zc_opt_main(&cmdline, argc, argv)) >= 0)
 		goto out;
-	}
+	ret = ZC_EXIT_OK;
+	nfiles = files.n;
 	for (const char *p = o.metrics; p && *p;) {
 		const char *e = strchrnul(p, ',');
 		char mk[64];

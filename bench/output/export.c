@@ -9,6 +9,7 @@
 #include "results/results.h"
 #include "output/report.h"
 #include "lib/stats.h"
+#include "lib/opt.h"
 #include "lib/zcbench.h"
 #include "metrics/metrics.h"
 
@@ -218,55 +219,51 @@ static void export_prometheus(FILE *f, json_t *root)
 	}
 }
 
-static int usage(FILE *f, int code)
+struct export_args {
+	const char *format, *out, *path;
+};
+
+static int check_format(const char *v, char *why, size_t len)
 {
-	fprintf(f, "usage: zcbench export --format csv|bmf|prometheus|gab [--out PATH] FILE.json\n"
-		   "  csv         one row per sample (failed samples too, empty figures)\n"
-		   "  bmf         Bencher Metric Format: {key: {metric: {value, lower_value, upper_value}}}\n"
-		   "              (median, min, max of the ok samples)\n"
-		   "  prometheus  textfile-collector exposition, labels mode, chunk, kernel, fingerprint\n"
-		   "  gab         github-action-benchmark customBiggerIsBetter array\n"
-		   "--out PATH writes atomically (temp file + rename); default stdout.\n");
-	return code;
+	if (!strcmp(v, "csv") || !strcmp(v, "bmf") || !strcmp(v, "prometheus") || !strcmp(v, "gab"))
+		return 0;
+	snprintf(why, len, "'%s' is not one of csv, bmf, prometheus, gab", v);
+	return -EINVAL;
 }
+
+#define AT(field) ZC_OPT_AT(struct export_args, field)
+static const struct zc_opt export_optv[] = {
+	{ "format", ZC_OPT_TEXT, NULL, AT(format), ZC_OPT_REQ, .check = check_format,
+	  .meta = "csv|bmf|prometheus|gab",
+	  .help = "csv: one row per sample (failed samples too, empty figures); bmf: Bencher Metric "
+		  "Format {key: {metric: {value, lower_value, upper_value}}} (median, min, max of the "
+		  "ok samples); prometheus: textfile-collector exposition, labels mode, chunk, kernel, "
+		  "fingerprint; gab: github-action-benchmark customBiggerIsBetter array" },
+	{ "out", ZC_OPT_TEXT, NULL, AT(out), .meta = "PATH",
+	  .help = "write there atomically (temp file + rename); default stdout" },
+	{ "FILE.json", ZC_OPT_TEXT, NULL, AT(path), ZC_OPT_POS | ZC_OPT_REQ,
+	  .help = "a results file" },
+};
 
 int zc_cmd_export(int argc, char **argv)
 {
-	const char *format = NULL, *out = NULL, *path = NULL;
+	struct export_args a = { 0 };
+	const struct zc_optgroup group = { .opts = export_optv, .n = ZC_ARRAY_SIZE(export_optv),
+					   .base = &a };
+	const struct zc_cmdline cmdline = { .name = "export", .groups = &group, .ngroups = 1 };
+	const char *format, *out, *path;
 	json_t *root, *doc = NULL;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
-	int ret = 0;
+	int ret = zc_opt_main(&cmdline, argc, argv);
 
-	for (int a = 1; a < argc; a++) {
-		const char *arg = argv[a];
-
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help"))
-			return usage(stdout, 0);
-		if (!strncmp(arg, "--format=", 9))
-			format = arg + 9;
-		else if (!strcmp(arg, "--format") && a + 1 < argc)
-			format = argv[++a];
-		else if (!strncmp(arg, "--out=", 6))
-			out = arg + 6;
-		else if (!strcmp(arg, "--out") && a + 1 < argc)
-			out = argv[++a];
-		else if (!strncmp(arg, "--", 2) || path) {
-			zc_err("export: unexpected argument '%s' (zcbench export --help)", arg);
-			return ZC_EXIT_USAGE;
-		} else
-			path = arg;
-	}
-	if (!format || !path) {
-		zc_err("export: need --format and one results file");
-		return usage(stderr, ZC_EXIT_USAGE);
-	}
-	if (strcmp(format, "csv") && strcmp(format, "bmf") && strcmp(format, "prometheus") &&
-	    strcmp(format, "gab")) {
-		zc_err("export: --format %s: not one of csv, bmf, prometheus, gab", format);
-		return ZC_EXIT_USAGE;
-	}
+	if (ret >= 0)
+		return ret;
+	ret = 0;
+	format = a.format;
+	out = a.out;
+	path = a.path;
 	root = zc_an_load("export", path);
 	if (!root)
 		return ZC_EXIT_USAGE;

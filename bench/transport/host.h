@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hosts/NAME.ini: where the roles run. A transport is an ops struct (local
- * exec, network namespaces, ssh; guests plug in the same way): it prepares
- * the place, gives the argv prefix that starts a role there, and undoes it
- * all. Every role still measures its own host and reports it as JSON.
+ * exec, network namespaces, ssh; guests plug in the same way), one file in
+ * transport/ and one line in transports.h: it declares its host-file keys
+ * (a table over its private state in h->priv), its part of the results
+ * "host" object and which roles it runs elsewhere; it prepares the place,
+ * gives the argv prefix that starts a role there, and undoes it all. The
+ * generic host knows none of a transport's keys. Every role still measures
+ * its own host and reports it as JSON.
  */
 #ifndef ZC_HOST_H
 #define ZC_HOST_H

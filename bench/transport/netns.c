@@ -464,13 +464,13 @@ static int format_links(const struct zc_opt *o, const void *base, char *buf, siz
 #define AT(field) ZC_OPT_AT(struct netns, field)
 
 static const struct zc_opt netns_keys[] = {
-	{ "mtu", ZC_OPT_INT, NULL, 68, 65535, AT(mtu), ZC_HOST_KEY, .help = "veth MTU (default 1500)" },
+	{ "mtu", ZC_OPT_INT, NULL, 68, 65535, AT(mtu), ZC_HOST_KEY, .help = "veth MTU, 1500 unless set" },
 	{ "gro", ZC_OPT_BOOL, NULL, AT(gro), ZC_HOST_KEY,
 	  .help = "veth offload (ethtool -K; unset: the driver's default)" },
 	{ "gso", ZC_OPT_BOOL, NULL, AT(gso), ZC_HOST_KEY, .help = "veth offload" },
 	{ "tso", ZC_OPT_BOOL, NULL, AT(tso), ZC_HOST_KEY, .help = "veth offload" },
 	{ "queues", ZC_OPT_INT, NULL, 1, 64, AT(queues), ZC_HOST_KEY,
-	  .help = "rx and tx queues per veth (default 1)" },
+	  .help = "rx and tx queues per veth, 1 unless set" },
 	{ "rps", ZC_OPT_BOOL, "off", AT(rps), ZC_HOST_KEY,
 	  .help = "steer each namespace's receive work to its role's CPU" },
 	/* tc's own syntax ("1ms", "0.5%"), restricted so it stays one argument. */

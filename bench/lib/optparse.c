@@ -303,8 +303,15 @@ int zc_opt_parse(const struct zc_cmdline *c, int argc, char **argv, char *err, s
 			v = eq + 1;
 		else if (o->type == ZC_OPT_BOOL)
 			v = "yes";
-		else if (i + 1 < argc)
+		else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2))
 			v = argv[++i];
+		else if (i + 1 < argc && argv[i + 1][2]) {
+			/* "--host --out DIR": a forgotten value, not a host named --out */
+			ret = fail(&p, "%s: needs a value (%s is an option; %s=%s if that is the value)",
+				   name, argv[i + 1], name, argv[i + 1]);
+			break;
+		} else if (i + 1 < argc)
+			v = argv[++i];	/* "--" itself as a value */
 		else {
 			ret = fail(&p, "%s: needs a value", name);
 			break;

@@ -116,6 +116,7 @@ static void test_errors(void **state)
 	expect_err(PARSE("--text=x", "f", "--sise=4k"), "--sise: unknown option (zcbench t --help");
 	expect_err(PARSE("--text=x", "f", "-s"), "-s: unknown option");
 	expect_err(PARSE("--text=x", "f", "--d"), "--d: needs a value");
+	expect_err(PARSE("--text", "--d=1", "f"), "--text: needs a value (--d=1 is an option");
 	expect_err(PARSE("--text=x", "f", "--size=3k"), "--size: 3k is out of range [4k, 1M]");
 	expect_err(PARSE("--text=x", "f", "--size=12k,8193"), "--size: 8193 is not a multiple of 4k");
 	expect_err(PARSE("--text=x", "f", "--d=x"), "--d: 'x' is not a number");

@@ -10,16 +10,11 @@
 #include "transport/host.h"
 #include "lib/ini.h"
 #include "transport/nic.h"
-#include "lib/cpu.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <numa.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 

@@ -9,6 +9,7 @@
 #include "run/role.h"
 #include "run/run.h"
 #include "output/report.h"
+#include "transport/host.h"
 
 #include <string.h>
 
@@ -27,15 +28,33 @@ static const struct zc_command commands[] = { ZC_COMMANDS(ZC_CMD_ROW) };
 
 int zc_cmd_list(int argc, char **argv)
 {
-	(void)argc, (void)argv;
+	const struct zc_cmdline cmd = {
+		.name = "list",
+		.about = "Every mode by role, with why one is unavailable on this kernel or build.\n",
+	};
+	int rc = zc_opt_main(&cmd, argc, argv);
+
+	if (rc >= 0)
+		return rc;
 	zc_modes_list(stdout, true);
 	return 0;
 }
 
 int zc_cmd_keys(int argc, char **argv)
 {
-	(void)argc, (void)argv;
+	const struct zc_cmdline cmd = {
+		.name = "keys",
+		.about = "Every workload key (also a zcbench run flag) and every host file key,\n"
+			 "with default, bounds and help.\n",
+	};
+	int rc = zc_opt_main(&cmd, argc, argv);
+
+	if (rc >= 0)
+		return rc;
+	printf("workload keys ([workload] and [run NAME] sections; zcbench run --KEY=VALUE):\n");
 	zc_opts_help(stdout);
+	printf("\n");
+	zc_host_keys_help(stdout);
 	return 0;
 }
 

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One table of run options. Workload keys, command-line flags, the values
- * written into every results file and `zcbench help keys` all come from
- * zc_opts[] (see cfg.c), so a key is declared once with type, default,
- * bounds and help.
+ * One table of run options. Workload keys, command-line flags, the role's
+ * argv, the values written into every results file and `zcbench keys` all
+ * come from zc_opts[] (see cfg.c, rows of lib/opt.h), so a key is declared
+ * once with type, default, bounds and help.
  */
 #ifndef ZC_CFG_H
 #define ZC_CFG_H
 
+#include "lib/opt.h"
 #include "lib/zcbench.h"
 
 #define ZC_LIST_MAX 16
@@ -35,29 +36,13 @@ struct zc_cfg {
 	int npipe_sizes;
 };
 
-enum zc_opt_type { ZC_OPT_SIZE, ZC_OPT_DOUBLE, ZC_OPT_LONG, ZC_OPT_STR, ZC_OPT_TOPO,
-		   ZC_OPT_MODE };
-
-#define ZC_OPT_LIST 0x1		/* comma-separated list, expands the matrix */
-#define ZC_OPT_RUN_ONLY 0x2	/* not settable from the command line */
-
-struct zc_opt {
-	const char *key;
-	enum zc_opt_type type;
-	const char *def;
-	double min, max;
-	size_t off, size;
-	int role;		/* for ZC_OPT_MODE */
-	unsigned flags;
-	const char *help;
-};
-
 extern const struct zc_opt zc_opts[];
 extern const size_t zc_nopts;
 
-const struct zc_opt *zc_opt_find(const char *key); /* NULL if unknown; '-' == '_' */
+/* The workload table's row for key ('-' == '_'), or NULL. */
+const struct zc_opt *zc_opt_find(const char *key);
 void zc_cfg_defaults(struct zc_cfg *cfg);
-/* Set one key from its text. 0, or -EINVAL with a message in err. */
+/* Set one key from its text. 0, or -EINVAL with why in err. */
 int zc_opt_set(struct zc_cfg *cfg, const struct zc_opt *o, const char *value,
 	       char *err, size_t errlen);
 /* Cross-key checks once all keys are set. 0, or -EINVAL with a message. */
@@ -65,10 +50,19 @@ int zc_opt_set(struct zc_cfg *cfg, const struct zc_opt *o, const char *value,
 int zc_cfg_validate(const struct zc_cfg *cfg, char *err, size_t errlen, const char **badkey);
 /* Pattern period that source and sink agree on for this run. */
 uint64_t zc_cfg_period(const struct zc_cfg *cfg);
+/* Every workload key with its default, bounds and help (run --help, keys). */
 void zc_opts_help(FILE *f);
 /* The --counters value a role gets: BPF only on the device under test
  * unless counters_roles = all (each role's programs run on every event of
  * the host, so three roles triple the DUT's cost); perf everywhere. */
 const char *zc_counters_for_role(const struct zc_cfg *cfg, int role);
+/*
+ * The run as role r sees it: the effective pattern period (source and sink
+ * must agree whatever the modes) and r's counters. The role gets every row
+ * of this, serialised by zc_opt_argv and parsed back with the same table.
+ */
+void zc_cfg_for_role(const struct zc_cfg *cfg, int role, struct zc_cfg *out);
+/* Every workload key with its value in effect, for results files. */
+json_t *zc_cfg_json(const struct zc_cfg *cfg);
 
 #endif

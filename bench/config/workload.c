@@ -98,7 +98,7 @@ static int apply(struct zc_cfg *cfg, const struct zc_section *s, const char *fil
 					 o ? why : "unknown option");
 			return -EINVAL;
 		}
-		lines[o - zc_opts] = s->kv[i].line;
+		lines[o - zc_opts] = s->kv[i].line ? s->kv[i].line : -1;	/* -1: command line */
 	}
 	return 0;
 }
@@ -111,7 +111,8 @@ int zc_override_add(struct zc_section *ov, const char *key, const char *value, c
 	char why[256];
 
 	if (!o) {
-		snprintf(err, errlen, "command line: unknown option --%s", key);
+		snprintf(err, errlen, "command line: --%s: unknown option (zcbench keys lists them)",
+			 key);
 		return -EINVAL;
 	}
 	zc_cfg_defaults(&scratch);
@@ -179,9 +180,15 @@ int zc_workload_load(const char *path, const struct zc_section *ov, struct zc_wo
 					const struct zc_opt *o = bad ? zc_opt_find(bad) : NULL;
 					int line = o && lines[o - zc_opts] ? lines[o - zc_opts]
 									   : w->sec[i].line;
+					/* "key 'k': why" */
+					const char *what = strstr(why, "': ") ? strstr(why, "': ") + 3 : why;
 
-					snprintf(err, errlen, "%s:%d: [run %s]: %s", path, line,
-						 w->sec[i].name, why);
+					if (line < 0)
+						snprintf(err, errlen, "command line: --%s: %s ([run %s])",
+							 o->key, what, w->sec[i].name);
+					else
+						snprintf(err, errlen, "%s:%d: [run %s]: %s", path, line,
+							 w->sec[i].name, why);
 					return -EINVAL;
 				}
 			}

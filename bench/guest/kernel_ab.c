@@ -16,6 +16,8 @@
 #include "guest/guest.h"
 #include "results/results.h"
 #include "config/workload.h"
+#include "lib/opt.h"
+#include "run/run.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -31,32 +33,6 @@
 	"throughput figures below say nothing about real hardware. Only the kernel\n"    \
 	"fingerprints and behaviour differences (modes available, errors, verified\n"    \
 	"payload, calls per MB) count.\n"
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: zcbench kernel-ab --base BZIMAGE --new BZIMAGE --workload W.ini\n"
-		"                         [--cpus N] [--host-cpus LIST] [--mem SIZE] [--out DIR]\n"
-		"                         [--accel auto|kvm|tcg] [--timeout S] [--qemu PATH]\n"
-		"                         [--base-modules DIR] [--new-modules DIR]\n"
-		"                         [--base-append ARGS] [--new-append ARGS] [-- RUN-FLAGS...]\n"
-		"Boot each kernel in a qemu guest (initramfs built here: this zcbench, its\n"
-		"libraries, busybox, the workload), run `zcbench probe --json` and\n"
-		"`zcbench run W` on the guest's loopback, bring the results back over\n"
-		"virtio-serial, then `zcbench compare` them.\n"
-		"  --cpus N          guest vCPUs (default 2)\n"
-		"  --host-cpus LIST  host cores for the vCPU threads, one each, e.g. 0-1 or 2,3\n"
-		"                    (default: the last N online cores); unpinned if too few\n"
-		"  --mem SIZE        guest memory, qemu -m syntax (default 1G)\n"
-		"  --accel A         auto (default: KVM if a test boot works, else TCG), kvm, tcg\n"
-		"  --timeout S       per guest, boot to power-off (default 900)\n"
-		"  --X-modules DIR   lib/modules/RELEASE for that image, to load virtio_pci,\n"
-		"                    virtio_console, veth when they are modules (default: found\n"
-		"                    from IMAGE=.../boot/vmlinuz-REL as .../lib/modules/REL)\n"
-		"  --X-append ARGS   more kernel command line for that guest (mitigations=off ...)\n"
-		"  --out DIR         the folder (default results/kernel-ab-DATE)\n"
-		"  -- RUN-FLAGS      passed to `zcbench run` in the guests, e.g. --duration=0.3\n");
-}
 
 /* "0-1,3": count, or -EINVAL. */
 static int parse_cpulist(const char *s, int *out, int max)
@@ -201,113 +177,140 @@ static void guess_moddir(const char *image, char *out, size_t len)
 		out[0] = 0;
 }
 
+static int check_mem(const char *v, char *why, size_t len)
+{
+	uint64_t b;
+
+	if (!zc_parse_size(v, &b) && b >= (128ULL << 20))
+		return 0;
+	snprintf(why, len, "'%s' is not a size of at least 128M, e.g. 1G", v);
+	return -EINVAL;
+}
+
+static int check_cpulist(const char *v, char *why, size_t len)
+{
+	int cpus[256];
+
+	if (parse_cpulist(v, cpus, ZC_ARRAY_SIZE(cpus)) >= 1)
+		return 0;
+	snprintf(why, len, "'%s' is not a cpu list such as 0-1 or 2,3", v);
+	return -EINVAL;
+}
+
+static int check_accel(const char *v, char *why, size_t len)
+{
+	if (!strcmp(v, "auto") || !strcmp(v, "kvm") || !strcmp(v, "tcg"))
+		return 0;
+	snprintf(why, len, "'%s' is not auto, kvm or tcg", v);
+	return -EINVAL;
+}
+
+struct kab_args {
+	const char *image[2], *moddir[2], *append[2];
+	const char *workload, *mem, *accel, *qemu, *out, *host_cpus;
+	int cpus;
+	double timeout_s;
+	char *run_args[65];	/* after --, NULL-terminated */
+	int nrun;
+};
+
+#define AT(field) ZC_OPT_AT(struct kab_args, field)
+static const struct zc_opt kab_optv[] = {
+	{ "base", ZC_OPT_TEXT, NULL, AT(image[0]), ZC_OPT_REQ, .meta = "BZIMAGE",
+	  .help = "the kernel before" },
+	{ "new", ZC_OPT_TEXT, NULL, AT(image[1]), ZC_OPT_REQ, .meta = "BZIMAGE",
+	  .help = "the kernel after" },
+	{ "workload", ZC_OPT_TEXT, NULL, AT(workload), ZC_OPT_REQ, .meta = "W.ini",
+	  .help = "what both guests run" },
+	{ "cpus", ZC_OPT_INT, "2", 1, 64, AT(cpus), .help = "guest vCPUs" },
+	{ "host-cpus", ZC_OPT_TEXT, NULL, AT(host_cpus), .check = check_cpulist, .meta = "LIST",
+	  .help = "host cores for the vCPU threads, one each, e.g. 0-1 or 2,3 (default: the last "
+		  "N online cores); unpinned if too few" },
+	{ "mem", ZC_OPT_TEXT, "1G", AT(mem), .check = check_mem, .meta = "SIZE",
+	  .help = "guest memory, qemu -m syntax" },
+	{ "accel", ZC_OPT_TEXT, "auto", AT(accel), .check = check_accel, .meta = "auto|kvm|tcg",
+	  .help = "auto: KVM if a test boot works, else TCG" },
+	{ "timeout", ZC_OPT_DOUBLE, "900", 1, 604800, AT(timeout_s), .meta = "S",
+	  .help = "per guest, boot to power-off" },
+	{ "qemu", ZC_OPT_TEXT, "qemu-system-x86_64", AT(qemu), .meta = "PATH",
+	  .help = "the qemu binary" },
+	{ "base-modules", ZC_OPT_TEXT, NULL, AT(moddir[0]), .meta = "DIR",
+	  .help = "lib/modules/RELEASE for that image, to load virtio_pci, virtio_console, veth "
+		  "when they are modules (default: found from IMAGE=.../boot/vmlinuz-REL as "
+		  ".../lib/modules/REL)" },
+	{ "new-modules", ZC_OPT_TEXT, NULL, AT(moddir[1]), .meta = "DIR",
+	  .help = "the same for the new image" },
+	{ "base-append", ZC_OPT_TEXT, NULL, AT(append[0]), .meta = "ARGS",
+	  .help = "more kernel command line for that guest (mitigations=off ...)" },
+	{ "new-append", ZC_OPT_TEXT, NULL, AT(append[1]), .meta = "ARGS",
+	  .help = "the same for the new guest" },
+	{ "out", ZC_OPT_TEXT, NULL, AT(out), .meta = "DIR",
+	  .help = "the folder (default results/kernel-ab-DATE)" },
+	{ "RUN-FLAGS", ZC_OPT_TEXTS, NULL, 0, 64, AT(run_args), ZC_OPT_POS | ZC_OPT_REST,
+	  .count_off = offsetof(struct kab_args, nrun),
+	  .help = "passed to `zcbench run` in the guests, e.g. --duration=0.3" },
+};
+
 int zc_cmd_kernel_ab(int argc, char **argv)
 {
-	const char *image[2] = { NULL, NULL }, *moddir_arg[2] = { NULL, NULL };
-	const char *append[2] = { NULL, NULL };
-	const char *workload = NULL, *mem = "1G", *accel = "auto", *qemu = "qemu-system-x86_64";
-	const char *outdir = NULL, *names[2] = { "base", "new" };
+	static struct kab_args a;
+	const struct zc_optgroup group = { .opts = kab_optv, .n = ZC_ARRAY_SIZE(kab_optv),
+					   .base = &a };
+	const struct zc_cmdline cmdline = {
+		.name = "kernel-ab", .groups = &group, .ngroups = 1,
+		.hint = "workload flags go after --",
+		.about = "Boot each kernel in a qemu guest (initramfs built here: this zcbench, its\n"
+			 "libraries, busybox, the workload), run `zcbench probe --json` and\n"
+			 "`zcbench run W` on the guest's loopback, bring the results back over\n"
+			 "virtio-serial, then `zcbench compare` them.\n",
+	};
+	const char *image[2], *moddir_arg[2], *append[2];
+	const char *workload, *mem, *accel, *qemu, *outdir, *names[2] = { "base", "new" };
 	char outbuf[256], moddir[2][4096], version[2][256], err[1024], dirs[2][4096];
-	char **run_args = NULL, why[512] = "";
-	int cpus = 2, host_cpus[256], nhost = -1, nrun = 0, failed = 0, compare_rc = -1;
-	double timeout_s = 900;
+	char **run_args, why[512] = "";
+	int cpus, host_cpus[256], nhost = -1, failed = 0, compare_rc = -1;
+	double timeout_s;
 	static struct zc_section ov;
 	static struct zc_workload w;
+	static struct zc_run_args ra;
 	static struct zc_guest_result res[2];
 	struct zc_guest_opts o[2];
 	struct sigaction sa = { .sa_handler = on_signal };
 	json_t *summary;
 	bool compared = false;
+	int rc = zc_opt_main(&cmdline, argc, argv);
 
-	memset(&ov, 0, sizeof(ov));
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		char key[64], *eq;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 0;
-		}
-		if (!strcmp(a, "--")) {
-			run_args = argv + i + 1;
-			nrun = argc - i - 1;
-			break;
-		}
-		if (strncmp(a, "--", 2)) {
-			zc_err("command line: unexpected '%s'", a);
-			usage(stderr);
-			return ZC_EXIT_USAGE;
-		}
-		snprintf(key, sizeof(key), "%s", a + 2);
-		if ((eq = strchr(key, '='))) {
-			*eq = 0;
-			val = strchr(a, '=') + 1;
-		} else if (i + 1 < argc) {
-			val = argv[++i];
-		} else {
-			zc_err("command line: --%s needs a value", key);
-			return ZC_EXIT_USAGE;
-		}
-		if (!strcmp(key, "base")) {
-			image[0] = val;
-		} else if (!strcmp(key, "new")) {
-			image[1] = val;
-		} else if (!strcmp(key, "base-modules")) {
-			moddir_arg[0] = val;
-		} else if (!strcmp(key, "new-modules")) {
-			moddir_arg[1] = val;
-		} else if (!strcmp(key, "base-append")) {
-			append[0] = val;
-		} else if (!strcmp(key, "new-append")) {
-			append[1] = val;
-		} else if (!strcmp(key, "workload")) {
-			workload = val;
-		} else if (!strcmp(key, "mem")) {
-			uint64_t b;
-
-			if (zc_parse_size(val, &b) || b < (128ULL << 20)) {
-				zc_err("command line: --mem %s: a size of at least 128M, e.g. 1G", val);
-				return ZC_EXIT_USAGE;
-			}
-			mem = val;
-		} else if (!strcmp(key, "cpus")) {
-			long n;
-
-			if (zc_parse_long(val, &n) || n < 1 || n > 64) {
-				zc_err("command line: --cpus %s: a count from 1 to 64", val);
-				return ZC_EXIT_USAGE;
-			}
-			cpus = (int)n;
-		} else if (!strcmp(key, "host-cpus")) {
-			nhost = parse_cpulist(val, host_cpus, ZC_ARRAY_SIZE(host_cpus));
-			if (nhost < 1) {
-				zc_err("command line: --host-cpus %s: a cpu list such as 0-1 or 2,3", val);
-				return ZC_EXIT_USAGE;
-			}
-		} else if (!strcmp(key, "accel")) {
-			if (strcmp(val, "auto") && strcmp(val, "kvm") && strcmp(val, "tcg")) {
-				zc_err("command line: --accel %s: auto, kvm or tcg", val);
-				return ZC_EXIT_USAGE;
-			}
-			accel = val;
-		} else if (!strcmp(key, "timeout")) {
-			if (zc_parse_double(val, &timeout_s) || timeout_s <= 0) {
-				zc_err("command line: --timeout %s: seconds > 0", val);
-				return ZC_EXIT_USAGE;
-			}
-		} else if (!strcmp(key, "qemu")) {
-			qemu = val;
-		} else if (!strcmp(key, "out")) {
-			outdir = val;
-		} else {
-			zc_err("command line: unknown option --%s (workload flags go after --)", key);
-			return ZC_EXIT_USAGE;
-		}
+	if (rc >= 0)
+		return rc;
+	for (int s = 0; s < 2; s++) {
+		image[s] = a.image[s];
+		moddir_arg[s] = a.moddir[s];
+		append[s] = a.append[s];
 	}
-	if (!image[0] || !image[1] || !workload) {
-		zc_err("command line: --base, --new and --workload are required");
-		usage(stderr);
-		return ZC_EXIT_USAGE;
+	workload = a.workload;
+	mem = a.mem;
+	accel = a.accel;
+	qemu = a.qemu;
+	outdir = a.out;
+	cpus = a.cpus;
+	timeout_s = a.timeout_s;
+	run_args = a.run_args;
+	a.run_args[a.nrun] = NULL;
+	if (a.host_cpus)
+		nhost = parse_cpulist(a.host_cpus, host_cpus, ZC_ARRAY_SIZE(host_cpus));
+	/* The run flags, as the guests' zcbench run will read them (after the
+	 * workload): their values, and the workload they change, are checked here. */
+	{
+		char *rargv[68] = { "run", (char *)workload };
+
+		memcpy(rargv + 2, a.run_args, (a.nrun + 1) * sizeof(char *));
+		rc = zc_run_parse(a.nrun + 2, rargv, &ra, &ov, err, sizeof(err));
+		if (rc == ZC_OPT_HELP)
+			return ZC_EXIT_OK;
+		if (rc) {
+			zc_err("-- RUN-FLAGS: %s", err);
+			return ZC_EXIT_USAGE;
+		}
 	}
 	/* Everything that can be checked is checked before a guest starts. */
 	for (int s = 0; s < 2; s++) {
@@ -328,19 +331,6 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 			snprintf(moddir[s], sizeof(moddir[s]), "%s", moddir_arg[s]);
 		} else {
 			guess_moddir(image[s], moddir[s], sizeof(moddir[s]));
-		}
-	}
-	for (int i = 0; i < nrun; i++) {
-		char key[64], *eq;
-
-		if (strncmp(run_args[i], "--", 2) || !(eq = strchr(run_args[i], '=')))
-			continue; /* --only NAME and the like: the guest's run checks them */
-		snprintf(key, sizeof(key), "%.*s", (int)(eq - run_args[i] - 2), run_args[i] + 2);
-		if (!strcmp(key, "only") || !strcmp(key, "host") || !strcmp(key, "out"))
-			continue;
-		if (zc_override_add(&ov, key, eq + 1, err, sizeof(err))) {
-			zc_err("%s", err);
-			return ZC_EXIT_USAGE;
 		}
 	}
 	if (zc_workload_load(workload, &ov, &w, err, sizeof(err))) {

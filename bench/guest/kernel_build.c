@@ -11,6 +11,7 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #include "lib/zcbench.h"
 #include "guest/guest.h"
+#include "lib/opt.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -26,21 +27,6 @@ static const char *const zc_kernel_options[] = {
 	"VIRTIO", "VIRTIO_PCI", "VIRTIO_CONSOLE", "SERIAL_8250", "SERIAL_8250_CONSOLE",
 	"BLK_DEV_INITRD", "DEVTMPFS", "TMPFS", "NUMA", "HIGH_RES_TIMERS",
 };
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: zcbench kernel-build --tree DIR [--patches FILE...] --out BZIMAGE\n"
-		"                            [--build DIR] [--jobs N] [--config-only]\n"
-		"Build a guest kernel for kernel-ab from a Linux source tree (e.g. Debian's\n"
-		"linux-source-6.12, unpacked): apply the patches in order (git apply in a git\n"
-		"tree, else patch -p1; a patch already applied is skipped, one that does not\n"
-		"apply stops the build), configure x86_64_defconfig + kvm_guest.config +\n"
-		"zcbench's options, build bzImage in the build folder and copy it to --out.\n"
-		"  --build DIR  out-of-tree build folder, reused (default TREE/../zcbench-kbuild)\n"
-		"  --jobs N     make -j (default: online cpus)\n"
-		"  --config-only  apply and configure, stop before make bzImage (--out unused)\n");
-}
 
 static int run(char *const argv[], const char *cwd, const char *log)
 {
@@ -97,62 +83,61 @@ static void show_log(const char *log, int lines)
 	free(s);
 }
 
+struct kbuild_args {
+	const char *tree, *out, *build;
+	const char *patches[128];
+	int npatches;
+	long jobs;
+	bool config_only;
+};
+
+#define AT(field) ZC_OPT_AT(struct kbuild_args, field)
+static const struct zc_opt kbuild_optv[] = {
+	{ "tree", ZC_OPT_TEXT, NULL, AT(tree), .meta = "DIR", .help = "a Linux source tree (required)" },
+	{ "patches", ZC_OPT_TEXTS, NULL, AT(patches), ZC_OPT_MULTI,
+	  .count_off = offsetof(struct kbuild_args, npatches), .meta = "FILE...",
+	  .help = "applied in order (git apply in a git tree, else patch -p1); one already applied "
+		  "is skipped, one that does not apply stops the build" },
+	{ "out", ZC_OPT_TEXT, NULL, AT(out), .meta = "BZIMAGE",
+	  .help = "where the bzImage is copied (required unless --config-only)" },
+	{ "build", ZC_OPT_TEXT, NULL, AT(build), .meta = "DIR",
+	  .help = "out-of-tree build folder, reused (default TREE/../zcbench-kbuild)" },
+	{ "jobs", ZC_OPT_LONG, NULL, 1, 4096, AT(jobs), .help = "make -j (default: online cpus)" },
+	{ "config-only", ZC_OPT_BOOL, "no", AT(config_only),
+	  .help = "apply and configure, stop before make bzImage" },
+};
+
 int zc_cmd_kernel_build(int argc, char **argv)
 {
-	const char *tree = NULL, *out = NULL, *build = NULL, *patches[128];
-	int npatches = 0, ret;
-	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+	static struct kbuild_args a;
+	const struct zc_optgroup group = { .opts = kbuild_optv, .n = ZC_ARRAY_SIZE(kbuild_optv),
+					   .base = &a };
+	const struct zc_cmdline cmdline = {
+		.name = "kernel-build", .groups = &group, .ngroups = 1,
+		.about = "Build a guest kernel for kernel-ab from a Linux source tree (e.g. Debian's\n"
+			 "linux-source-6.12, unpacked): apply the patches, configure x86_64_defconfig +\n"
+			 "kvm_guest.config + zcbench's options, build bzImage in the build folder and\n"
+			 "copy it to --out.\n",
+	};
+	const char *tree, *out, *build, *const *patches = a.patches;
+	int npatches, ret;
+	long jobs;
 	char tree_abs[PATH_MAX], build_buf[PATH_MAX + 32], build_abs[PATH_MAX], log[PATH_MAX + 64], path[PATH_MAX + 64];
 	char ostr[PATH_MAX + 8], jstr[32];
 	struct stat st;
-	bool git, config_only = false;
+	bool git, config_only;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 0;
-		}
-		if (!strcmp(a, "--config-only")) {
-			config_only = true;
-			continue;
-		}
-		if (!strcmp(a, "--patches")) {
-			while (i + 1 < argc && strncmp(argv[i + 1], "--", 2)) {
-				if (npatches == (int)ZC_ARRAY_SIZE(patches)) {
-					zc_err("command line: more than %zu patches",
-					       ZC_ARRAY_SIZE(patches));
-					return ZC_EXIT_USAGE;
-				}
-				patches[npatches++] = argv[++i];
-			}
-			continue;
-		}
-		if (i + 1 >= argc) {
-			zc_err("command line: %s needs a value", a);
-			return ZC_EXIT_USAGE;
-		}
-		if (!strcmp(a, "--tree")) {
-			tree = argv[++i];
-		} else if (!strcmp(a, "--out")) {
-			out = argv[++i];
-		} else if (!strcmp(a, "--build")) {
-			build = argv[++i];
-		} else if (!strcmp(a, "--jobs")) {
-			if (zc_parse_long(argv[++i], &jobs) || jobs < 1) {
-				zc_err("command line: --jobs %s: a count >= 1", argv[i]);
-				return ZC_EXIT_USAGE;
-			}
-		} else {
-			zc_err("command line: unknown option %s", a);
-			usage(stderr);
-			return ZC_EXIT_USAGE;
-		}
-	}
+	a.jobs = sysconf(_SC_NPROCESSORS_ONLN);
+	if ((ret = zc_opt_main(&cmdline, argc, argv)) >= 0)
+		return ret;
+	tree = a.tree;
+	out = a.out;
+	build = a.build;
+	npatches = a.npatches;
+	jobs = a.jobs;
+	config_only = a.config_only;
 	if (!tree || (!out && !config_only)) {
-		zc_err("command line: --tree and --out are required");
-		usage(stderr);
+		zc_err("command line: --tree and --out are required (zcbench kernel-build --help)");
 		return ZC_EXIT_USAGE;
 	}
 	snprintf(path, sizeof(path), "%s/arch/x86/Kconfig", tree);

@@ -12,6 +12,7 @@
  */
 #include "output/report.h"
 #include "results/results.h"
+#include "lib/opt.h"
 #include "lib/zcbench.h"
 
 #include <math.h>
@@ -171,36 +172,52 @@ static void pipe_table(json_t **files, int nfiles)
 		printf("  (no pattern/after pairs in these files)\n");
 }
 
+struct ba_files {
+	char *paths[96];	/* results and pipebench files */
+	int n;
+	char *after[32];	/* --after: the same modes measured on a patched kernel */
+	int nafter;
+};
+
+#define AT(field) ZC_OPT_AT(struct ba_files, field)
+static const struct zc_opt ba_optv[] = {
+	{ "after", ZC_OPT_TEXTS, NULL, AT(after), .count_off = offsetof(struct ba_files, nafter),
+	  .meta = "PATCHED.json",
+	  .help = "compare against the same mode measured on a patched kernel" },
+	{ "FILE.json", ZC_OPT_TEXTS, NULL, 1, 0, AT(paths), ZC_OPT_POS,
+	  .count_off = offsetof(struct ba_files, n),
+	  .help = "results files (each real mode against its emulated after-mode in the same "
+		  "file) and pipebench files" },
+};
+
 int zc_cmd_before_after(int argc, char **argv)
 {
 	json_t *tcp[32], *pipes[32], *after[32];
-	int ntcp = 0, npipe = 0, nafter = 0, ret = 0;
-	bool next_after = false;
+	int ntcp = 0, npipe = 0, nafter = 0, ret;
+	static struct ba_files files;
+	const struct zc_optgroup group = { .opts = ba_optv, .n = ZC_ARRAY_SIZE(ba_optv),
+					   .base = &files };
+	const struct zc_cmdline cmdline = {
+		.name = "before-after", .groups = &group, .ngroups = 1,
+		.about = "Each patched path before and after: the real mode against its emulated\n"
+			 "after-mode in the same file, or against the same mode measured on a patched\n"
+			 "kernel (--after).\n",
+	};
 
-	for (int i = 1; i < argc; i++) {
+	if ((ret = zc_opt_main(&cmdline, argc, argv)) >= 0)
+		return ret;
+	ret = 0;
+	for (int i = 0; i < files.n + files.nafter; i++) {
+		bool is_after = i >= files.n;
+		const char *path = is_after ? files.after[i - files.n] : files.paths[i];
 		json_error_t je;
 		json_t *root;
 		const char *schema;
 
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: zcbench before-after RESULTS.json [PIPEBENCH.json ...] [--after PATCHED.json]\n"
-			       "  the real mode against its emulated after-mode in the same file, or\n"
-			       "  against the same mode measured on a patched kernel (--after)\n");
-			return 0;
-		}
-		if (!strcmp(argv[i], "--after")) {
-			next_after = true;
-			continue;
-		}
-		if (!strncmp(argv[i], "--", 2)) {
-			zc_err("before-after: unknown option '%s'", argv[i]);
-			ret = ZC_EXIT_USAGE;
-			goto out;
-		}
-		root = json_load_file(argv[i], 0, &je);
+		root = json_load_file(path, 0, &je);
 		if (!root) {
 			if (je.line > 0)
-				zc_err("before-after: %s:%d: %s", argv[i], je.line, je.text);
+				zc_err("before-after: %s:%d: %s", path, je.line, je.text);
 			else
 				zc_err("before-after: %s", je.text);
 			ret = ZC_EXIT_USAGE;
@@ -210,7 +227,7 @@ int zc_cmd_before_after(int argc, char **argv)
 		/* Both schemas share the results major version (results/README.md). */
 		if (atoi(json_string_value(json_object_get(root, "schema_version")) ?: "0") !=
 		    ZC_SCHEMA_MAJOR) {
-			zc_err("before-after: %s: schema version %s, this zcbench reads %d.x", argv[i],
+			zc_err("before-after: %s: schema version %s, this zcbench reads %d.x", path,
 			       json_string_value(json_object_get(root, "schema_version")) ?: "(none)",
 			       ZC_SCHEMA_MAJOR);
 			json_decref(root);
@@ -223,7 +240,7 @@ int zc_cmd_before_after(int argc, char **argv)
 			ret = ZC_EXIT_USAGE;
 			goto out;
 		}
-		if (!strcmp(schema, "zcbench-results") && next_after)
+		if (!strcmp(schema, "zcbench-results") && is_after)
 			after[nafter++] = root;
 		else if (!strcmp(schema, "zcbench-results"))
 			tcp[ntcp++] = root;
@@ -232,11 +249,10 @@ int zc_cmd_before_after(int argc, char **argv)
 		else {
 			json_decref(root);
 			zc_err("before-after: %s: schema '%s' is neither zcbench-results nor "
-			       "zcbench-pipebench", argv[i], schema);
+			       "zcbench-pipebench", path, schema);
 			ret = ZC_EXIT_USAGE;
 			goto out;
 		}
-		next_after = false;
 	}
 	if (!ntcp && !npipe) {
 		zc_err("before-after: give a results file (zcbench before-after --help)");

@@ -7,6 +7,7 @@
  */
 #include "output/compare.h"
 #include "output/report.h"
+#include "lib/opt.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>
@@ -39,6 +40,7 @@ void zc_compare_layout_names(char *buf, size_t len, const char *sep)
 }
 
 struct cmp_opts {
+	const char *layout_name;	/* --format, a row of ZC_COMPARE_LAYOUTS */
 	const struct zc_compare_layout *layout;
 	enum zc_test_kind test;
 	double alpha;
@@ -46,29 +48,42 @@ struct cmp_opts {
 	const char *metrics;	/* comma list, NULL: every metric */
 };
 
-static int usage(FILE *f, int code)
+/* A layout of the one list (compare.h), or why not with the names. */
+static int check_layout(const char *v, char *why, size_t len)
 {
 	char names[256];
 
-	zc_compare_layout_names(names, sizeof(names), "|");
-	fprintf(f,
-		"usage: zcbench compare [--format %s] [--test mwu|welch] [--alpha P]\n"
-		"                       [--metrics a,b] [--fail-on-regression PCT]\n"
-		"                       BASE.json NEW.json [more.json ...]\n"
-		"Runs are matched by workload key (topology, modes, chunk, pipe size, connections).\n",
-		names);
-	for (size_t i = 0; i < zc_ncompare_layouts; i++)
-		fprintf(f, "  --format %-9s %s\n", zc_compare_layouts[i]->name,
-			zc_compare_layouts[i]->help);
-	fprintf(f,
-		"  --test mwu|welch   Mann-Whitney U on the raw samples (default) or Welch's t-test\n"
-		"  --alpha P          significance level (default 0.05)\n"
-		"  --metrics LIST     only these metrics (shown and gated); default all\n"
-		"  --fail-on-regression PCT  exit 1 if a significant change in the bad direction\n"
-		"                     is larger than PCT percent (percent metrics: PCT points)\n"
-		"Exit: 0 ok, 1 regression past the gate, 2 bad usage or unreadable file.\n");
-	return code;
+	if (zc_compare_layout_find(v))
+		return 0;
+	zc_compare_layout_names(names, sizeof(names), ", ");
+	snprintf(why, len, "'%s' is not one of %s", v, names);
+	return -EINVAL;
 }
+
+struct cmp_files {
+	char *paths[MAX_FILES];
+	int n;
+};
+
+#define AT(field) ZC_OPT_AT(struct cmp_opts, field)
+static const struct zc_opt cmp_optv[] = {
+	{ "format", ZC_OPT_TEXT, "lkp", AT(layout_name), .check = check_layout, .meta = "NAME",
+	  .help = "the table's layout (the layouts are listed above)" },
+	{ "test", ZC_OPT_CHOICE, "mwu", AT(test), .choices = "mwu|welch",
+	  .help = "Mann-Whitney U on the raw samples, or Welch's t-test" },
+	{ "alpha", ZC_OPT_DOUBLE, "0.05", 1e-9, 0.999, AT(alpha), .meta = "P",
+	  .help = "significance level" },
+	{ "metrics", ZC_OPT_TEXT, NULL, AT(metrics), .meta = "LIST",
+	  .help = "only these metrics, comma list (shown and gated); default all" },
+	{ "fail-on-regression", ZC_OPT_DOUBLE, NULL, 0, 1e9, AT(fail_pct), .meta = "PCT",
+	  .help = "exit 1 if a significant change in the bad direction is larger than PCT "
+		  "percent (percent metrics: PCT points)" },
+};
+static const struct zc_opt cmp_files_optv[] = {
+	{ "FILE.json", ZC_OPT_TEXTS, NULL, 2, MAX_FILES, ZC_OPT_AT(struct cmp_files, paths),
+	  ZC_OPT_POS, .count_off = offsetof(struct cmp_files, n),
+	  .help = "BASE.json then NEW.json [more.json ...]" },
+};
 
 static bool metric_wanted(const struct cmp_opts *o, const char *key)
 {
@@ -212,8 +227,10 @@ const char *zc_cmp_file_label(const struct zc_cmp *c, int idx, size_t width, cha
 
 int zc_cmd_compare(int argc, char **argv)
 {
-	struct cmp_opts o = { zc_compare_layouts[0], ZC_TEST_MWU, 0.05, NAN, NULL };
-	char *paths[MAX_FILES];
+	struct cmp_opts o = { .fail_pct = NAN };	/* no gate unless asked */
+	static struct cmp_files files;
+	char **paths = files.paths;
+	static char about[2048];
 	json_t *roots[MAX_FILES] = { 0 }, *keys = json_array(), *seen = json_object(), *run;
 	static struct zc_cmp_side sides[MAX_FILES];
 	struct zc_cmp c;
@@ -222,67 +239,30 @@ int zc_cmd_compare(int argc, char **argv)
 	bool any_untested = false, weak_n = false;
 	double min_p = 0;
 	FILE *f = stdout;
+	const struct zc_optgroup groups[] = {
+		{ .opts = cmp_optv, .n = ZC_ARRAY_SIZE(cmp_optv), .base = &o },
+		{ .opts = cmp_files_optv, .n = ZC_ARRAY_SIZE(cmp_files_optv), .base = &files },
+	};
+	const struct zc_cmdline cmdline = {
+		.name = "compare", .groups = groups, .ngroups = ZC_ARRAY_SIZE(groups),
+		.about = about,
+	};
 
-	for (int a = 1; a < argc; a++) {
-		const char *arg = argv[a], *val = NULL;
-		char name[64];
-		const char *eq = strchr(arg, '=');
+	/* The layouts and their help come from the one list (compare.h). */
+	{
+		int n = snprintf(about, sizeof(about), "Runs are matched by workload key (topology, modes, "
+				 "chunk, pipe size, connections).\nExit: 0 ok, 1 regression past the "
+				 "gate, 2 bad usage or unreadable file.\nLayouts:\n");
 
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			ret = usage(stdout, 0);
-			goto out;
-		}
-		if (strncmp(arg, "--", 2)) {
-			if (nfiles == MAX_FILES) {
-				zc_err("compare: at most %d files", MAX_FILES);
-				ret = ZC_EXIT_USAGE;
-				goto out;
-			}
-			paths[nfiles++] = (char *)arg;
-			continue;
-		}
-		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
-		if (eq)
-			val = eq + 1;
-		else if (a + 1 < argc)
-			val = argv[++a];
-		if (!val) {
-			zc_err("compare: %s needs a value", name);
-			ret = ZC_EXIT_USAGE;
-			goto out;
-		}
-		if (!strcmp(name, "--format") && !zc_compare_layout_find(val)) {
-			char names[256];
-
-			zc_compare_layout_names(names, sizeof(names), ", ");
-			zc_err("compare: --format %s: not one of %s", val, names);
-			ret = ZC_EXIT_USAGE;
-			goto out;
-		} else if (!strcmp(name, "--format"))
-			o.layout = zc_compare_layout_find(val);
-		else if (!strcmp(name, "--test") && (!strcmp(val, "mwu") || !strcmp(val, "u")))
-			o.test = ZC_TEST_MWU;
-		else if (!strcmp(name, "--test") && !strcmp(val, "welch"))
-			o.test = ZC_TEST_WELCH;
-		else if (!strcmp(name, "--alpha") && !zc_parse_double(val, &o.alpha) &&
-			 o.alpha > 0 && o.alpha < 1)
-			;
-		else if (!strcmp(name, "--fail-on-regression") &&
-			 !zc_parse_double(val, &o.fail_pct) && o.fail_pct >= 0)
-			;
-		else if (!strcmp(name, "--metrics"))
-			o.metrics = val;
-		else {
-			zc_err("compare: bad option %s %s (zcbench compare --help)", name, val);
-			ret = ZC_EXIT_USAGE;
-			goto out;
-		}
+		for (size_t l = 0; l < zc_ncompare_layouts && n > 0 && (size_t)n < sizeof(about); l++)
+			n += snprintf(about + n, sizeof(about) - n, "  %-9s %s\n",
+				      zc_compare_layouts[l]->name, zc_compare_layouts[l]->help);
 	}
-	if (nfiles < 2) {
-		zc_err("compare: need BASE.json and at least one NEW.json");
-		ret = usage(stderr, ZC_EXIT_USAGE);
+	if ((ret = zc_opt_main(&cmdline, argc, argv)) >= 0)
 		goto out;
-	}
+	ret = ZC_EXIT_OK;
+	nfiles = files.n;
+	o.layout = zc_compare_layout_find(o.layout_name);
 	for (const char *p = o.metrics; p && *p;) {
 		const char *e = strchrnul(p, ',');
 		char mk[64];

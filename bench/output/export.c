@@ -7,6 +7,7 @@
  */
 #include "output/export.h"
 #include "output/report.h"
+#include "lib/opt.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>
@@ -52,65 +53,65 @@ int zc_export_json(FILE *f, json_t *doc)
 	return ret ? -EIO : 0;
 }
 
-static int usage(FILE *f, int code)
+struct export_args {
+	const char *format, *out, *path;
+};
+
+static int check_format(const char *v, char *why, size_t len)
 {
 	char names[256];
 
-	zc_export_format_names(names, sizeof(names), "|");
-	fprintf(f, "usage: zcbench export --format %s [--out PATH] FILE.json\n", names);
-	for (size_t i = 0; i < zc_nexport_formats; i++) {
-		const char *h = zc_export_formats[i]->help, *nl;
-
-		fprintf(f, "  %-11s ", zc_export_formats[i]->name);
-		for (; (nl = strchr(h, '\n')); h = nl + 1)
-			fprintf(f, "%.*s\n%14s", (int)(nl - h), h, "");
-		fprintf(f, "%s\n", h);
-	}
-	fprintf(f, "--out PATH writes atomically (temp file + rename); default stdout.\n");
-	return code;
+	if (zc_export_format_find(v))
+		return 0;
+	zc_export_format_names(names, sizeof(names), ", ");
+	snprintf(why, len, "'%s' is not one of %s", v, names);
+	return -EINVAL;
 }
+
+#define AT(field) ZC_OPT_AT(struct export_args, field)
+static const struct zc_opt export_optv[] = {
+	{ "format", ZC_OPT_TEXT, NULL, AT(format), ZC_OPT_REQ, .check = check_format,
+	  .meta = "NAME", .help = "the output format (the formats are listed above)" },
+	{ "out", ZC_OPT_TEXT, NULL, AT(out), .meta = "PATH",
+	  .help = "write there atomically (temp file + rename); default stdout" },
+	{ "FILE.json", ZC_OPT_TEXT, NULL, AT(path), ZC_OPT_POS | ZC_OPT_REQ,
+	  .help = "a results file" },
+};
 
 int zc_cmd_export(int argc, char **argv)
 {
-	const char *format = NULL, *out = NULL, *path = NULL;
+	static char about[2048];
+	struct export_args a = { 0 };
+	const struct zc_optgroup group = { .opts = export_optv, .n = ZC_ARRAY_SIZE(export_optv),
+					   .base = &a };
+	const struct zc_cmdline cmdline = { .name = "export", .groups = &group, .ngroups = 1,
+					    .about = about };
 	const struct zc_export_format *fmt;
+	const char *format, *out, *path;
 	json_t *root;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
-	int ret = 0;
+	int ret, n;
 
-	for (int a = 1; a < argc; a++) {
-		const char *arg = argv[a];
+	/* The formats and their help come from the one list (export.h). */
+	n = snprintf(about, sizeof(about), "Formats:\n");
+	for (size_t i = 0; i < zc_nexport_formats && n > 0 && (size_t)n < sizeof(about); i++) {
+		const char *h = zc_export_formats[i]->help, *nl;
 
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help"))
-			return usage(stdout, 0);
-		if (!strncmp(arg, "--format=", 9))
-			format = arg + 9;
-		else if (!strcmp(arg, "--format") && a + 1 < argc)
-			format = argv[++a];
-		else if (!strncmp(arg, "--out=", 6))
-			out = arg + 6;
-		else if (!strcmp(arg, "--out") && a + 1 < argc)
-			out = argv[++a];
-		else if (!strncmp(arg, "--", 2) || path) {
-			zc_err("export: unexpected argument '%s' (zcbench export --help)", arg);
-			return ZC_EXIT_USAGE;
-		} else
-			path = arg;
+		n += snprintf(about + n, sizeof(about) - n, "  %-11s ", zc_export_formats[i]->name);
+		for (; (nl = strchr(h, '\n')) && n > 0 && (size_t)n < sizeof(about); h = nl + 1)
+			n += snprintf(about + n, sizeof(about) - n, "%.*s\n%14s", (int)(nl - h), h, "");
+		if (n > 0 && (size_t)n < sizeof(about))
+			n += snprintf(about + n, sizeof(about) - n, "%s\n", h);
 	}
-	if (!format || !path) {
-		zc_err("export: need --format and one results file");
-		return usage(stderr, ZC_EXIT_USAGE);
-	}
+	ret = zc_opt_main(&cmdline, argc, argv);
+	if (ret >= 0)
+		return ret;
+	format = a.format;
+	out = a.out;
+	path = a.path;
 	fmt = zc_export_format_find(format);
-	if (!fmt) {
-		char names[256];
-
-		zc_export_format_names(names, sizeof(names), ", ");
-		zc_err("export: --format %s: not one of %s", format, names);
-		return ZC_EXIT_USAGE;
-	}
 	root = zc_an_load("export", path);
 	if (!root)
 		return ZC_EXIT_USAGE;

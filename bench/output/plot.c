@@ -8,6 +8,7 @@
 #include "output/report.h"
 #include "output/plot.h"
 #include "lib/stats.h"
+#include "lib/opt.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>
@@ -454,46 +455,36 @@ static void join_distinct(struct plot_ctx *c, const char *(*get)(json_t *), char
 	}
 }
 
+#define AT(field) ZC_OPT_AT(struct plot_ctx, field)
+static const struct zc_opt plot_optv[] = {
+	{ "out", ZC_OPT_TEXT, "plots/out", AT(outdir), .meta = "DIR",
+	  .help = "where {bars,chunk,before_after,history}.{csv,png,svg} and index.html go" },
+	{ "scripts", ZC_OPT_TEXT, NULL, AT(scripts), .meta = "DIR",
+	  .help = "the gnuplot scripts (default: plots/ beside this zcbench)" },
+	{ "FILE.json", ZC_OPT_TEXTS, NULL, 1, 0, AT(paths), ZC_OPT_POS,
+	  .count_off = offsetof(struct plot_ctx, nfiles),
+	  .help = "results files: bars, chunk and before/after use the newest (meta.date), "
+		  "history every one" },
+};
+
 int zc_cmd_plot(int argc, char **argv)
 {
-	struct plot_ctx c = { .outdir = "plots/out" };
+	struct plot_ctx c = { 0 };
 	char scripts[PATH_MAX], hosts[200], kernels[240];
 	int order[MAX_FILES], ret = 0;
+	const struct zc_optgroup group = { .opts = plot_optv, .n = ZC_ARRAY_SIZE(plot_optv),
+					   .base = &c };
+	const struct zc_cmdline cmdline = {
+		.name = "plot", .groups = &group, .ngroups = 1,
+		.about = "Draws with gnuplot (plots/*.gp) and writes a static index.html that works\n"
+			 "from file://.\n",
+	};
 
 	default_scripts(scripts, sizeof(scripts));
 	c.scripts = scripts;
-	for (int a = 1; a < argc; a++) {
-		const char *arg = argv[a];
-
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			printf("usage: zcbench plot [--out DIR] [--scripts DIR] FILE.json...\n"
-			       "Writes DIR/{bars,chunk,before_after,history}.{csv,png,svg} with gnuplot\n"
-			       "(plots/*.gp) and DIR/index.html (static, works from file://).\n"
-			       "Bars, chunk and before/after use the newest file (meta.date);\n"
-			       "history uses every file. Default DIR plots/out.\n");
-			return 0;
-		}
-		if (!strcmp(arg, "--out") && a + 1 < argc)
-			c.outdir = argv[++a];
-		else if (!strncmp(arg, "--out=", 6))
-			c.outdir = arg + 6;
-		else if (!strcmp(arg, "--scripts") && a + 1 < argc)
-			c.scripts = argv[++a];
-		else if (!strncmp(arg, "--scripts=", 10))
-			c.scripts = arg + 10;
-		else if (!strncmp(arg, "--", 2)) {
-			zc_err("plot: unknown option %s (zcbench plot --help)", arg);
-			return ZC_EXIT_USAGE;
-		} else if (c.nfiles == MAX_FILES) {
-			zc_err("plot: at most %d results files", MAX_FILES);
-			return ZC_EXIT_USAGE;
-		} else
-			c.paths[c.nfiles++] = (char *)arg;
-	}
-	if (!c.nfiles) {
-		zc_err("plot: need at least one results file");
-		return ZC_EXIT_USAGE;
-	}
+	if ((ret = zc_opt_main(&cmdline, argc, argv)) >= 0)
+		return ret;
+	ret = 0;
 	for (int i = 0; i < c.nfiles; i++)
 		if (!(c.roots[i] = zc_an_load("plot", c.paths[i]))) {
 			ret = ZC_EXIT_USAGE;

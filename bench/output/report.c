@@ -10,6 +10,7 @@
 #include "results/results.h"
 #include "output/report.h"
 #include "lib/stats.h"
+#include "lib/opt.h"
 #include "lib/zcbench.h"
 
 #include <math.h>
@@ -124,38 +125,42 @@ static void report_file(FILE *f, const char *path, json_t *root)
 	fprintf(f, "\n");
 }
 
+struct report_files {
+	char *paths[1024];
+	int n;
+};
+
+static const struct zc_opt report_optv[] = {
+	{ "FILE.json", ZC_OPT_TEXTS, NULL, 1, 0, ZC_OPT_AT(struct report_files, paths), ZC_OPT_POS,
+	  .count_off = offsetof(struct report_files, n), .help = "results files" },
+};
+
 int zc_cmd_report(int argc, char **argv)
 {
-	int nfiles = 0, ret = 0;
+	static struct report_files files;
+	const struct zc_optgroup group = { .opts = report_optv, .n = ZC_ARRAY_SIZE(report_optv),
+					   .base = &files };
+	const struct zc_cmdline cmdline = {
+		.name = "report", .groups = &group, .ngroups = 1,
+		.about = "Headline Gbps-per-core ratios with 95% bootstrap CIs, for this kernel\n"
+			 "and for the emulated \"after\" modes of each (zcbench list: after-modes),\n"
+			 "and the kernel fingerprint.\n"
+			 "Exit 2 on an unreadable file.\n",
+	};
+	int ret = zc_opt_main(&cmdline, argc, argv);
 
-	for (int a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
-			printf("usage: zcbench report FILE.json...\n"
-			       "Headline Gbps-per-core ratios with 95%% bootstrap CIs, for this kernel\n"
-			       "and for the emulated \"after\" modes of each (zcbench list: after-modes),\n"
-			       "and the kernel fingerprint.\n"
-			       "Exit 2 on an unreadable file.\n");
-			return 0;
-		}
-		if (!strncmp(argv[a], "--", 2)) {
-			zc_err("report: unknown option %s", argv[a]);
-			return ZC_EXIT_USAGE;
-		}
-	}
-	for (int a = 1; a < argc; a++) {
-		json_t *root = zc_an_load("report", argv[a]);
+	if (ret >= 0)
+		return ret;
+	ret = 0;
+	for (int a = 0; a < files.n; a++) {
+		json_t *root = zc_an_load("report", files.paths[a]);
 
 		if (!root) {
 			ret = ZC_EXIT_USAGE;
 			continue;
 		}
-		report_file(stdout, argv[a], root);
+		report_file(stdout, files.paths[a], root);
 		json_decref(root);
-		nfiles++;
-	}
-	if (argc < 2) {
-		zc_err("report: need at least one results file");
-		return ZC_EXIT_USAGE;
 	}
 	return ret;
 }

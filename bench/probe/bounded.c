@@ -37,11 +37,7 @@
 void zc_probe_opts_default(struct zc_probe_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	snprintf(o->user, sizeof(o->user), "nobody");
-	snprintf(o->file_dir, sizeof(o->file_dir), "/var/tmp");
-	o->timeout_ms = 1000;
-	o->block_ms = 150;
-	o->modes = true;
+	zc_opt_defaults(zc_probe_optv, zc_nprobe_optv, o);	/* probe.c declares them */
 }
 
 void zc_probe_set(struct zc_probe_res *r, const char *verdict, const char *fmt, ...)

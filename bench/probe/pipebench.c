@@ -23,6 +23,7 @@
 #include "results/results.h"
 #include "lib/stats.h"
 #include "lib/cpu.h"
+#include "lib/opt.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>
@@ -202,99 +203,72 @@ static json_t *pb_summary(json_t *samples)
 	return s;
 }
 
-static void pb_usage(FILE *f)
-{
-	fprintf(f, "usage: zcbench pipebench [--pattern LIST] [--chunk LIST] [--duration S]\n"
-		   "                         [--repetitions N] [--cpu N] [--file-dir DIR] [--out DIR]\n"
-		   "  --pattern LIST  comma list (default all):\n");
-	for (size_t i = 0; i < ZC_ARRAY_SIZE(patterns); i++)
-		fprintf(f, "                    %-20s %s\n", patterns[i].name, patterns[i].summary);
-	fprintf(f, "  --chunk LIST    bytes per vmsplice/writev (4k,64k,1M)\n"
-		   "  --duration S    seconds per sample (0.5)\n"
-		   "  --repetitions N samples per pattern and chunk (3)\n"
-		   "  --cpu N         pin to CPU N (default: not pinned)\n"
-		   "  --file-dir DIR  where criu-dump's image file lives, unlinked at once (/dev/shm:\n"
-		   "                  tmpfs, so that storage does not dominate the CPU cost)\n"
-		   "  --out DIR       results folder (results/); the file is DIR/DATE-pipebench-KERNEL.json\n");
-}
+struct pb_args {
+	const char *out, *patterns;
+	uint64_t chunk, chunks[16];
+	int nchunks;
+	double duration;
+	long repetitions, cpu;
+	char file_dir[256];
+};
+
+#define AT(field) ZC_OPT_AT(struct pb_args, field)
+static const struct zc_opt pb_optv[] = {
+	{ "pattern", ZC_OPT_TEXT, NULL, AT(patterns), .meta = "LIST",
+	  .help = "comma list of the patterns above (default all)" },
+	{ "chunk", ZC_OPT_SIZE, "4k,64k,1M", 4096, 64 << 20, AT(chunk), ZC_OPT_LIST,
+	  ZC_OPT_LIST_AT(struct pb_args, chunks, nchunks), .multiple = 4096,
+	  .help = "bytes per vmsplice/writev" },
+	{ "duration", ZC_OPT_DOUBLE, "0.5", 0.05, 3600, AT(duration), .meta = "S",
+	  .help = "seconds per sample" },
+	{ "repetitions", ZC_OPT_LONG, "3", 1, 1000, AT(repetitions),
+	  .help = "samples per pattern and chunk" },
+	{ "cpu", ZC_OPT_LONG, "none", 0, 4095, AT(cpu), .names = "none=-1",
+	  .help = "pin to this CPU" },
+	{ "file-dir", ZC_OPT_STR, "/dev/shm", AT(file_dir), .meta = "DIR",
+	  .help = "where criu-dump's image file lives, unlinked at once (tmpfs, so that storage "
+		  "does not dominate the CPU cost)" },
+	{ "out", ZC_OPT_TEXT, "results", AT(out), .meta = "DIR",
+	  .help = "results folder; the file is DIR/DATE-pipebench-KERNEL.json" },
+};
 
 int zc_cmd_pipebench(int argc, char **argv)
 {
-	const char *outdir = "results", *plist = NULL, *clist = "4k,64k,1M";
-	char file_dir[256] = "/dev/shm", path[1024], date[32], err[256];
-	double duration = 0.5;
-	long reps = 3, cpu = -1;
+	static struct pb_args a;
+	static char about[2048];
+	const struct zc_optgroup group = { .opts = pb_optv, .n = ZC_ARRAY_SIZE(pb_optv),
+					   .base = &a };
+	const struct zc_cmdline cmdline = { .name = "pipebench", .about = about, .groups = &group,
+					    .ngroups = 1 };
+	const char *outdir, *plist;
+	const char *file_dir = a.file_dir;
+	char path[1024], date[32], err[256];
+	const uint64_t *chunks = a.chunks;
+	double duration;
+	long reps, cpu;
 	json_t *root, *runs, *cmd;
 	struct utsname u;
 	time_t now = time(NULL);
-	int failed = 0;
-
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val;
-		size_t kl = strcspn(a, "=");
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			pb_usage(stdout);
-			return 0;
-		}
-		if (a[kl] == '=')
-			val = a + kl + 1;
-		else if (i + 1 < argc)
-			val = argv[++i];
-		else {
-			zc_err("pipebench: %s needs a value", a);
-			return ZC_EXIT_USAGE;
-		}
-#define IS(opt) (kl == strlen(opt) && !strncmp(a, opt, kl))
-		if (IS("--pattern")) {
-			plist = val;
-		} else if (IS("--chunk")) {
-			clist = val;
-		} else if (IS("--duration")) {
-			if (zc_parse_double(val, &duration) || duration < 0.05 || duration > 3600) {
-				zc_err("pipebench: --duration: '%s' is not seconds in 0.05..3600", val);
-				return ZC_EXIT_USAGE;
-			}
-		} else if (IS("--repetitions")) {
-			if (zc_parse_long(val, &reps) || reps < 1 || reps > 1000) {
-				zc_err("pipebench: --repetitions: '%s' is not in 1..1000", val);
-				return ZC_EXIT_USAGE;
-			}
-		} else if (IS("--cpu")) {
-			if (zc_parse_long(val, &cpu) || cpu < 0 || cpu > 4095) {
-				zc_err("pipebench: --cpu: '%s' is not a CPU number", val);
-				return ZC_EXIT_USAGE;
-			}
-		} else if (IS("--file-dir")) {
-			snprintf(file_dir, sizeof(file_dir), "%s", val);
-		} else if (IS("--out")) {
-			outdir = val;
-		} else {
-			zc_err("pipebench: unknown option '%s' (zcbench pipebench --help)", a);
-			return ZC_EXIT_USAGE;
-		}
-#undef IS
-	}
-	/* Validate both lists before running anything. */
-	uint64_t chunks[16];
-	int nchunks = 0;
+	int failed = 0, nchunks, k;
 	const struct pattern *sel[ZC_ARRAY_SIZE(patterns)];
 	int nsel = 0;
+
+	k = snprintf(about, sizeof(about), "Pipe-only patterns behind the reported regressions:\n");
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(patterns) && k > 0 && (size_t)k < sizeof(about); i++)
+		k += snprintf(about + k, sizeof(about) - k, "  %-22s %s\n", patterns[i].name,
+			      patterns[i].summary);
+	if ((k = zc_opt_main(&cmdline, argc, argv)) >= 0)
+		return k;
+	outdir = a.out;
+	plist = a.patterns;
+	nchunks = a.nchunks;
+	duration = a.duration;
+	reps = a.repetitions;
+	cpu = a.cpu;
+	/* Check the pattern list before running anything. */
 	{
 		char buf[512], *save, *tok;
 
-		snprintf(buf, sizeof(buf), "%s", clist);
-		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			uint64_t c;
-
-			if (zc_parse_size(tok, &c) || c < 4096 || c > (64u << 20) || c % 4096 ||
-			    nchunks == 16) {
-				zc_err("pipebench: --chunk: '%s' is not a multiple of 4k in 4k..64M "
-				       "(at most 16)", tok);
-				return ZC_EXIT_USAGE;
-			}
-			chunks[nchunks++] = c;
-		}
 		if (!plist) {
 			for (size_t i = 0; i < ZC_ARRAY_SIZE(patterns); i++)
 				sel[nsel++] = &patterns[i];
@@ -307,7 +281,7 @@ int zc_cmd_pipebench(int argc, char **argv)
 					if (!strcmp(tok, patterns[i].name))
 						break;
 				if (i == ZC_ARRAY_SIZE(patterns) || nsel == (int)ZC_ARRAY_SIZE(patterns)) {
-					zc_err("pipebench: --pattern: unknown pattern '%s' (--help lists them)",
+					zc_err("command line: --pattern: unknown pattern '%s' (--help lists them)",
 					       tok);
 					return ZC_EXIT_USAGE;
 				}

@@ -48,78 +48,50 @@
 #define PROBE_LOCK	"/run/zcbench-probe.lock"
 #define SNW_RESTORE	"/run/zcbench-snw.restore"
 
-static void probe_usage(FILE *f)
-{
-	fprintf(f, "usage: zcbench probe [--json] [--no-modes] [--emulate-safin] [--user NAME]\n"
-		   "                     [--file-dir DIR] [--timeout-ms N] [--block-ms N]\n"
-		   "  --json         print the fingerprint as JSON (what results files carry)\n"
-		   "  --no-modes     skip the page-change test of every mode's data path\n"
-		   "  --emulate-safin  run the vmsplice probes on Safin's pwritev2/preadv2 wrapper:\n"
-		   "                 what a patched kernel would answer (checks the probes)\n"
-		   "  --user NAME    unprivileged user for the read-only file probes (nobody)\n"
-		   "  --file-dir D   where the probe file lives, unlinked at once (/var/tmp)\n"
-		   "  --timeout-ms N kill a probe child after N ms (1000)\n"
-		   "  --block-ms N   a call not back after N ms blocks (150)\n");
-}
+#define AT(field) ZC_OPT_AT(struct zc_probe_opts, field)
+/* Every field of zc_probe_opts, so zc_probe_opts_default is these defaults. */
+const struct zc_opt zc_probe_optv[] = {
+	{ "user", ZC_OPT_STR, "nobody", AT(user), .meta = "NAME",
+	  .help = "unprivileged user for the read-only file probes" },
+	{ "file-dir", ZC_OPT_STR, "/var/tmp", AT(file_dir), .meta = "DIR",
+	  .help = "where the probe file lives, unlinked at once" },
+	{ "timeout-ms", ZC_OPT_INT, "1000", 10, 60000, AT(timeout_ms),
+	  .help = "kill a probe child after N ms" },
+	{ "block-ms", ZC_OPT_INT, "150", 10, 60000, AT(block_ms),
+	  .help = "a call not back after N ms blocks (below --timeout-ms)" },
+	{ "modes", ZC_OPT_BOOL, "yes", AT(modes),
+	  .help = "the page-change test of every mode's data path" },
+	{ "emulate-safin", ZC_OPT_BOOL, "no", AT(emulate_safin),
+	  .help = "run the vmsplice probes on Safin's pwritev2/preadv2 wrapper: what a patched "
+		  "kernel would answer (checks the probes)" },
+};
+const size_t zc_nprobe_optv = ZC_ARRAY_SIZE(zc_probe_optv);
+
+static const struct zc_opt probe_json_opt[] = {
+	{ "json", ZC_OPT_BOOL, "no", .off = 0, .size = sizeof(bool),
+	  .help = "print the fingerprint as JSON (what results files carry)" },
+};
 
 int zc_cmd_probe(int argc, char **argv)
 {
-	struct zc_probe_opts o;
+	struct zc_probe_opts o = { 0 };
 	bool as_json = false;
 	json_t *fp;
+	const struct zc_optgroup groups[] = {
+		{ .opts = probe_json_opt, .n = ZC_ARRAY_SIZE(probe_json_opt), .base = &as_json },
+		{ .opts = zc_probe_optv, .n = zc_nprobe_optv, .base = &o },
+	};
+	const struct zc_cmdline cmdline = {
+		.name = "probe", .groups = groups, .ngroups = ZC_ARRAY_SIZE(groups),
+		.about = "Behaviour probes that tell a patched kernel from an unpatched one, each in a\n"
+			 "child killed after a timeout; one verdict per behaviour, with its evidence.\n",
+	};
+	int rc = zc_opt_main(&cmdline, argc, argv);
 
-	zc_probe_opts_default(&o);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		long n;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			probe_usage(stdout);
-			return 0;
-		}
-		if (!strcmp(a, "--json")) {
-			as_json = true;
-			continue;
-		}
-		if (!strcmp(a, "--no-modes")) {
-			o.modes = false;
-			continue;
-		}
-		if (!strcmp(a, "--emulate-safin")) {
-			o.emulate_safin = true;
-			continue;
-		}
-		if (!strncmp(a, "--", 2) && strchr(a, '=')) {
-			val = strchr(a, '=') + 1;
-		} else if (i + 1 < argc) {
-			val = argv[++i];
-		} else {
-			zc_err("probe: %s needs a value (zcbench probe --help)", a);
-			return ZC_EXIT_USAGE;
-		}
-#define IS(opt) (!strncmp(a, opt, strlen(opt)) && (a[strlen(opt)] == 0 || a[strlen(opt)] == '='))
-		if (IS("--user")) {
-			snprintf(o.user, sizeof(o.user), "%s", val);
-		} else if (IS("--file-dir")) {
-			snprintf(o.file_dir, sizeof(o.file_dir), "%s", val);
-		} else if (IS("--timeout-ms") || IS("--block-ms")) {
-			if (zc_parse_long(val, &n) || n < 10 || n > 60000) {
-				zc_err("probe: %.*s: '%s' is not a number of ms in 10..60000",
-				       (int)strcspn(a, "="), a, val);
-				return ZC_EXIT_USAGE;
-			}
-			if (IS("--timeout-ms"))
-				o.timeout_ms = (int)n;
-			else
-				o.block_ms = (int)n;
-		} else {
-			zc_err("probe: unknown option '%s' (zcbench probe --help)", a);
-			return ZC_EXIT_USAGE;
-		}
-#undef IS
-	}
+	if (rc >= 0)
+		return rc;
 	if (o.block_ms >= o.timeout_ms) {
-		zc_err("probe: --block-ms (%d) must be below --timeout-ms (%d)", o.block_ms,
+		zc_err("command line: --block-ms (%d) must be below --timeout-ms (%d)", o.block_ms,
 		       o.timeout_ms);
 		return ZC_EXIT_USAGE;
 	}

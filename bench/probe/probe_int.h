@@ -3,6 +3,7 @@
 #ifndef ZC_PROBE_INT_H
 #define ZC_PROBE_INT_H
 
+#include "lib/opt.h"
 #include "probe/probe.h"
 
 #include <stdbool.h>
@@ -59,5 +60,9 @@ void zc_p_vmsplice_to_user(void *arg, struct zc_probe_res *r);
 void zc_p_file(void *arg, struct zc_probe_res *r);
 /* tee between pipes: works, and do both pipes share the buffers? */
 void zc_p_tee(void *arg, struct zc_probe_res *r);
+
+/* zcbench probe's options: every field of zc_probe_opts with its default. */
+extern const struct zc_opt zc_probe_optv[];
+extern const size_t zc_nprobe_optv;
 
 #endif

@@ -148,84 +148,12 @@ static int fail(json_t *out, const char *what, int err)
 
 static int parse_args(int argc, char **argv, struct zc_role_args *ra)
 {
-	char err[256];
+	char err[1024];
+	int ret = zc_role_args_parse(argc, argv, ra, err, sizeof(err));
 
-	zc_cfg_defaults(&ra->cfg);
-	ra->cpu = -1;
-	snprintf(ra->listen, sizeof(ra->listen), "127.0.0.1");
-	for (int i = 2; i < argc; i++) {
-		char key[64], *eq;
-		const char *val;
-		const struct zc_opt *o;
-
-		if (strncmp(argv[i], "--", 2)) {
-			zc_err("%s: unexpected argument '%s'", argv[1], argv[i]);
-			return -EINVAL;
-		}
-		snprintf(key, sizeof(key), "%s", argv[i] + 2);
-		eq = strchr(key, '=');
-		if (eq) {
-			*eq = 0;
-			val = strchr(argv[i], '=') + 1;
-		} else if (i + 1 < argc) {
-			val = argv[++i];
-		} else {
-			zc_err("%s: --%s needs a value", argv[1], key);
-			return -EINVAL;
-		}
-		if (!strcmp(key, "cpu")) {
-			long c;
-			struct zc_placement pl;
-
-			/* auto: a role on another machine places itself there, as the
-			 * controller would here (its last physical core). */
-			if (!strcmp(val, "auto")) {
-				ra->cpu = zc_place(ra->role, NULL, &pl) ? -1 : pl.cpu[ra->role];
-				continue;
-			}
-			if (zc_parse_long(val, &c) || c < -1 || c > 4095) {
-				zc_err("%s: --cpu: '%s' is not a CPU number", argv[1], val);
-				return -EINVAL;
-			}
-			ra->cpu = (int)c;
-		} else if (!strcmp(key, "listen")) {
-			snprintf(ra->listen, sizeof(ra->listen), "%s", val);
-		} else if (!strcmp(key, "connect")) {
-			if (zc_split_hostport(val, ra->connect, sizeof(ra->connect), &ra->port)) {
-				zc_err("%s: --connect: '%s' is not host:port", argv[1], val);
-				return -EINVAL;
-			}
-		} else if (!strcmp(key, "bind-device")) {
-			if (zc_net_bind_device(val)) {
-				zc_err("%s: --bind-device: '%s' is not an interface name", argv[1], val);
-				return -EINVAL;
-			}
-		} else if (!strcmp(key, "mode")) {
-			snprintf(ra->cfg.mode[ra->role], sizeof(ra->cfg.mode[0]), "%s", val);
-		} else if ((o = zc_opt_find(key))) {
-			if (zc_opt_set(&ra->cfg, o, val, err, sizeof(err))) {
-				zc_err("%s: --%s: %s", argv[1], key, err);
-				return -EINVAL;
-			}
-		} else {
-			zc_err("%s: unknown option --%s", argv[1], key);
-			return -EINVAL;
-		}
-	}
-	if (ra->cfg.nchunks)
-		ra->cfg.chunk = ra->cfg.chunks[0];
-	if (ra->cfg.npipe_sizes)
-		ra->cfg.pipe_size = ra->cfg.pipe_sizes[0];
-	if (zc_counters_parse(ra->cfg.counters) < 0) {
-		zc_err("%s: --counters: '%s' is not one of %s", argv[1], ra->cfg.counters,
-		       zc_counters_choices);
-		return -EINVAL;
-	}
-	if (ra->role != ZC_ROLE_SINK && !ra->connect[0]) {
-		zc_err("%s: --connect host:port is required", argv[1]);
-		return -EINVAL;
-	}
-	return 0;
+	if (ret < 0)
+		zc_err("%s: %s", argv[1], err);
+	return ret;
 }
 
 static int wait_go(void)
@@ -253,8 +181,8 @@ int zc_role_main(int argc, char **argv)
 	int lfd = -1, port = 0, node = -1, ret, end_ret;
 	uint64_t seed;
 
-	if (parse_args(argc, argv, &ra))
-		return ZC_EXIT_USAGE;
+	if ((ret = parse_args(argc, argv, &ra)))
+		return ret == ZC_OPT_HELP ? ZC_EXIT_OK : ZC_EXIT_USAGE;
 	/* A peer that goes away is an error to report, not a reason to die. */
 	signal(SIGPIPE, SIG_IGN);
 	m = zc_mode_find(ra.role, ra.cfg.mode[ra.role]);

@@ -4,14 +4,40 @@
 
 #include "config/cfg.h"
 
+#include <net/if.h>
+
+#define ZC_CPU_AUTO (-2)	/* --cpu=auto: a role on another machine places itself */
+
+/*
+ * What a role is told, as one struct: its own options (the rows of
+ * zc_role_opts) and every workload key (zc_opts) in cfg. The controller
+ * fills it and writes it as argv with zc_role_args_argv; the role parses the
+ * same rows back with zc_role_args_parse. A new workload key reaches the role
+ * by being a row of zc_opts, nothing else.
+ */
 struct zc_role_args {
 	int role;
-	int cpu;
-	char listen[128];
+	int cpu;			/* -1: not pinned; ZC_CPU_AUTO: place yourself */
+	char listen[128];		/* address to listen on (proxy, sink) */
+	char peer[160];			/* --connect HOST:PORT, the next hop ("" for the sink) */
+	char bind_device[IF_NAMESIZE];	/* SO_BINDTODEVICE every socket to it, "" none */
+	struct zc_cfg cfg;		/* the run as this role sees it (zc_cfg_for_role) */
+	/* peer, split by zc_role_args_parse */
 	char connect[128];
 	int port;
-	struct zc_cfg cfg;
 };
+
+extern const struct zc_opt zc_role_opts[];
+extern const size_t zc_nrole_opts;
+
+/* Role and workload rows as "--key=value" into argv (texts in store):
+ * count, or -E2BIG. */
+int zc_role_args_argv(const struct zc_role_args *ra, char **argv, int max, char *store,
+		      size_t storelen);
+/* The role's argv (argv[1] is its name, ra->role set): 0, ZC_OPT_HELP (help
+ * printed), or -EINVAL with "command line: --key: why" in err. */
+int zc_role_args_parse(int argc, char **argv, struct zc_role_args *ra, char *err,
+		       size_t errlen);
 
 int zc_role_main(int argc, char **argv); /* argv[1] is the role's name */
 

@@ -80,26 +80,6 @@ static json_t *key_json(const struct zc_cfg *cfg)
 			 "pipe_size", (json_int_t)cfg->pipe_size, "connections", (json_int_t)1);
 }
 
-static json_t *options_json(const struct zc_cfg *cfg)
-{
-	json_t *o = json_object();
-
-	for (size_t i = 0; i < zc_nopts; i++) {
-		const struct zc_opt *op = &zc_opts[i];
-		const char *p = (const char *)cfg + op->off;
-
-		switch (op->type) {
-		case ZC_OPT_SIZE: json_object_set_new(o, op->key, json_integer(*(uint64_t *)p)); break;
-		case ZC_OPT_DOUBLE: json_object_set_new(o, op->key, json_real(*(double *)p)); break;
-		case ZC_OPT_LONG: json_object_set_new(o, op->key, json_integer(*(long *)p)); break;
-		case ZC_OPT_STR: case ZC_OPT_MODE: json_object_set_new(o, op->key, json_string(p)); break;
-		case ZC_OPT_TOPO: json_object_set_new(o, op->key, json_string(zc_topo_names[*(int *)p])); break;
-		}
-	}
-	json_object_set_new(o, "period_effective", json_integer(zc_cfg_period(cfg)));
-	return o;
-}
-
 static bool run_emulated(const struct zc_cfg *cfg)
 {
 	for (int r = 0; r < ZC_ROLE_NR; r++) {
@@ -128,7 +108,7 @@ static json_t *do_run(struct zc_ctl *c, const struct zc_cfg *cfg, int idx, int t
 	json_object_set_new(run, "dut", json_string(zc_role_names[dut]));
 	json_object_set_new(run, "emulated", json_boolean(run_emulated(cfg)));
 	json_object_set_new(run, "verified", json_boolean(sink->flags & ZC_MODE_VERIFIES));
-	json_object_set_new(run, "options", options_json(cfg));
+	json_object_set_new(run, "options", zc_cfg_json(cfg));
 	dut_node = zc_host_dut_node(&c->host, dut, place_why, sizeof(place_why));
 	if (dut_node == -EOPNOTSUPP) {
 		json_object_set_new(run, "status", json_string("unavailable"));
@@ -149,14 +129,14 @@ static json_t *do_run(struct zc_ctl *c, const struct zc_cfg *cfg, int idx, int t
 	for (int r = 0; r < ZC_ROLE_NR; r++)
 		if (r != ZC_ROLE_PROXY || cfg->topology == ZC_TOPO_PROXY)
 			json_object_set_new(place, zc_role_names[r],
-					    c->host.ssh[r][0] && c->host.cpu[r] < 0
+					    zc_host_remote(&c->host, r) && c->host.cpu[r] < 0
 					    ? json_pack("{s:n,s:s}", "cpu", "placed_by",
 							"the role, on its own host (see its report)")
 					    : json_pack("{s:i,s:i,s:i}", "cpu", pl.cpu[r], "core",
 							pl.core[r], "numa_node", pl.node[r]));
 	json_object_set_new(place, "dut_alone", json_boolean(pl.dut_alone));
 	json_object_set_new(place, "controller_off_dut_cpu",
-			    json_boolean(!c->host.ssh[dut][0] && avoid_cpu(c, pl.cpu[dut]) == 0));
+			    json_boolean(!zc_host_remote(&c->host, dut) && avoid_cpu(c, pl.cpu[dut]) == 0));
 	json_object_set_new(place, "note", json_string(pl.note));
 	json_object_set_new(place, "policy", json_string(place_why));
 	json_object_set_new(place, "dut_numa_node_wanted", json_integer(dut_node));
@@ -230,73 +210,85 @@ static int save(struct zc_ctl *c, const char *status)
 	return ret;
 }
 
-static void usage(FILE *f)
+#define AT(field) ZC_OPT_AT(struct zc_run_args, field)
+#define EXEC(role, name) { "exec-" name, ZC_OPT_TEXT, NULL, AT(exec[role]), .meta = "PROGRAM", \
+	.help = "start PROGRAM as the " name " (same protocol), e.g. a bare loop" }
+
+static const struct zc_opt run_opts[] = {
+	{ "WORKLOAD.ini", ZC_OPT_TEXT, "workloads/default.ini", AT(workload), ZC_OPT_POS,
+	  .help = "the runs and their keys (workloads/)" },
+	{ "host", ZC_OPT_TEXT, NULL, AT(host), .meta = "FILE",
+	  .help = "where the roles run (default: every role here over 127.0.0.1)" },
+	{ "out", ZC_OPT_TEXT, "results", AT(out), .meta = "DIR", .help = "results folder" },
+	{ "only", ZC_OPT_TEXTS, NULL, AT(only), .count_off = offsetof(struct zc_run_args, nonly),
+	  .meta = "NAME", .help = "run only the [run NAME] sections given" },
+	EXEC(ZC_ROLE_SOURCE, "source"),
+	EXEC(ZC_ROLE_PROXY, "proxy"),
+	EXEC(ZC_ROLE_SINK, "sink"),
+};
+
+/* A workload key on the command line overrides every run. */
+static int override(void *user, const struct zc_opt *o, const char *v, char *why, size_t len)
 {
-	fprintf(f,
-		"usage: zcbench run [WORKLOAD.ini] [--host FILE] [--out DIR] [--only NAME]\n"
-		"                   [--exec-ROLE PROGRAM] [--KEY=VALUE ...]\n"
-		"  WORKLOAD.ini   default workloads/default.ini\n"
-		"  --host FILE    where the roles run (default: loopback)\n"
-		"  --out DIR      results folder (default results/)\n"
-		"  --only NAME    run only the [run NAME] sections given (repeatable)\n"
-		"  --exec-ROLE P  start program P as that role (same protocol), e.g. a bare loop\n"
-		"workload keys, settable as flags (override every run):\n");
-	zc_opts_help(f);
+	char msg[512];
+
+	if (!zc_override_add(user, o->key, v, msg, sizeof(msg)))
+		return 0;
+	/* The value was checked already: only the count can fail. */
+	snprintf(why, len, "more than %d workload flags", ZC_KV_MAX);
+	return -EINVAL;
+}
+
+int zc_run_parse(int argc, char **argv, struct zc_run_args *a, struct zc_section *ov,
+		 char *err, size_t errlen)
+{
+	static struct zc_cfg scratch;	/* checks each flag's value */
+	const struct zc_optgroup groups[] = {
+		{ .opts = run_opts, .n = ZC_ARRAY_SIZE(run_opts), .base = a },
+		{ .opts = zc_opts, .n = zc_nopts, .base = &scratch,
+		  .title = "workload keys, settable as flags (override every run):",
+		  .seen = override, .user = ov },
+	};
+	const struct zc_cmdline cmd = {
+		.name = "run",
+		.about = "Expand the workload, start the roles through the host's transport, measure,\n"
+			 "and rewrite results/DATE-HOST-KERNEL.json after every run.\n"
+			 "Exit: 0 all runs ok, 1 a run failed, 2 bad input, 130 interrupted.\n",
+		.groups = groups, .ngroups = ZC_ARRAY_SIZE(groups),
+	};
+
+	memset(a, 0, sizeof(*a));
+	memset(ov, 0, sizeof(*ov));
+	zc_cfg_defaults(&scratch);
+	return zc_opt_parse(&cmd, argc, argv, err, errlen);
 }
 
 int zc_cmd_run(int argc, char **argv)
 {
 	static struct zc_workload w;
 	static struct zc_section ov;
-	struct zc_ctl c = { .outdir = "results" };
-	const char *wpath = "workloads/default.ini", *hpath = NULL, *only[32];
-	int nonly = 0, nruns = 0, ret, failed = 0, nwork = 0;
+	struct zc_run_args a;
+	struct zc_ctl c = { 0 };
+	const char *wpath, *hpath;
+	int nruns = 0, ret, failed = 0, nonly;
+	const char *const *only = a.only;
 	char err[1024];
 	json_t *cmd, *runs;
 	struct sigaction sa = { .sa_handler = on_signal };
 
-	memset(&ov, 0, sizeof(ov));
-	for (int i = 1; i < argc; i++) {
-		char key[64], *eq;
-		const char *val;
-
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		}
-		if (strncmp(argv[i], "--", 2)) {
-			if (nwork++) {
-				zc_err("command line: one workload file at a time ('%s' and '%s')",
-				       wpath, argv[i]);
-				return ZC_EXIT_USAGE;
-			}
-			wpath = argv[i];
-			continue;
-		}
-		snprintf(key, sizeof(key), "%s", argv[i] + 2);
-		if ((eq = strchr(key, '='))) {
-			*eq = 0;
-			val = strchr(argv[i], '=') + 1;
-		} else if (i + 1 < argc) {
-			val = argv[++i];
-		} else {
-			zc_err("command line: --%s needs a value", key);
-			return ZC_EXIT_USAGE;
-		}
-		if (!strcmp(key, "host")) {
-			hpath = val;
-		} else if (!strcmp(key, "out")) {
-			c.outdir = val;
-		} else if (!strcmp(key, "only")) {
-			if (nonly < 32)
-				only[nonly++] = val;
-		} else if (!strncmp(key, "exec-", 5) && zc_role_from_name(key + 5) >= 0) {
-			c.role_exec[zc_role_from_name(key + 5)] = val;
-		} else if (zc_override_add(&ov, key, val, err, sizeof(err))) {
-			zc_err("%s", err);
-			return ZC_EXIT_USAGE;
-		}
+	ret = zc_run_parse(argc, argv, &a, &ov, err, sizeof(err));
+	if (ret == ZC_OPT_HELP)
+		return ZC_EXIT_OK;
+	if (ret) {
+		zc_err("%s", err);
+		return ZC_EXIT_USAGE;
 	}
+	wpath = a.workload;
+	hpath = a.host;
+	c.outdir = a.out;
+	nonly = a.nonly;
+	for (int r = 0; r < ZC_ROLE_NR; r++)
+		c.role_exec[r] = a.exec[r];
 	if (zc_workload_load(wpath, &ov, &w, err, sizeof(err))) {
 		zc_err("%s", err);
 		return ZC_EXIT_USAGE;

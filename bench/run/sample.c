@@ -5,6 +5,7 @@
  * role's report and blame the right role when one fails.
  */
 #include "run/controller.h"
+#include "run/role.h"
 #include "counters/counters.h"
 #include "lib/proc.h"
 #include "metrics/metrics.h"
@@ -14,58 +15,33 @@
 #include <string.h>
 #include <sys/wait.h>
 
-/* The role's command, then wrapped by the host's transport into out. */
+/*
+ * The role's command: its options and every workload key (the run as this
+ * role sees it), written from the tables by zc_role_args_argv, then wrapped
+ * by the host's transport into out. argc or -E2BIG.
+ */
 static int role_argv(struct zc_ctl *c, const struct zc_cfg *cfg, int role, int cpu,
-		     const char *connect, char **out, char store[][600], int max)
+		     const char *connect, char **out, char *store, size_t storelen, int max)
 {
+	static struct zc_role_args ra;
 	char *argv[64];
-	int n = 0, s = 0;
+	int n;
 
-	argv[n++] = c->role_exec[role] ? (char *)c->role_exec[role] : c->host.exe[role];
-	argv[n++] = (char *)zc_role_names[role];
-	if (c->host.ssh[role][0] && c->host.cpu[role] < 0)
-		snprintf(store[s], 600, "--cpu=auto");	/* this machine's topology is not its */
-	else
-		snprintf(store[s], 600, "--cpu=%d", cpu);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--listen=%s", c->host.address[role]);
-	argv[n++] = store[s++];
-	if (connect) {
-		snprintf(store[s], 600, "--connect=%s", connect);
-		argv[n++] = store[s++];
-	}
-	snprintf(store[s], 600, "--mode=%s", cfg->mode[role]);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--chunk=%llu", (unsigned long long)cfg->chunk);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--pipe-size=%llu", (unsigned long long)cfg->pipe_size);
-	argv[n++] = store[s++];
-	/* Source and sink must agree on the pattern period, whatever the modes. */
-	snprintf(store[s], 600, "--period=%llu", (unsigned long long)zc_cfg_period(cfg));
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--warmup=%g", cfg->warmup_s);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--duration=%g", cfg->duration_s);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--tail=%g", cfg->tail_s);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--seed=%ld", cfg->seed);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--sink-seed=%ld", cfg->sink_seed);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--file-dir=%s", cfg->file_dir);
-	argv[n++] = store[s++];
-	snprintf(store[s], 600, "--counters=%s", zc_counters_for_role(cfg, role));
-	argv[n++] = store[s++];
-	if (cfg->mode_opts[0]) {
-		snprintf(store[s], 600, "--mode-opts=%s", cfg->mode_opts);
-		argv[n++] = store[s++];
-	}
-	if (c->host.bind_device[role] && c->host.iface[role][0]) {
-		snprintf(store[s], 600, "--bind-device=%s", c->host.iface[role]);
-		argv[n++] = store[s++];
-	}
-	argv[n] = NULL;
+	memset(&ra, 0, sizeof(ra));
+	ra.role = role;
+	/* A role on another machine places itself: this topology is not its. */
+	ra.cpu = zc_host_remote(&c->host, role) && c->host.cpu[role] < 0 ? ZC_CPU_AUTO : cpu;
+	snprintf(ra.listen, sizeof(ra.listen), "%s", c->host.address[role]);
+	snprintf(ra.peer, sizeof(ra.peer), "%s", connect ? connect : "");
+	if (c->host.bind_device[role])
+		snprintf(ra.bind_device, sizeof(ra.bind_device), "%s", c->host.iface[role]);
+	zc_cfg_for_role(cfg, role, &ra.cfg);
+	argv[0] = c->role_exec[role] ? (char *)c->role_exec[role] : c->host.exe[role];
+	argv[1] = (char *)zc_role_names[role];
+	n = zc_role_args_argv(&ra, argv + 2, ZC_ARRAY_SIZE(argv) - 3, store, storelen);
+	if (n < 0)
+		return n;
+	argv[n + 2] = NULL;
 	return zc_host_argv(&c->host, role, argv, out, max, c->quoted, sizeof(c->quoted));
 }
 
@@ -89,11 +65,12 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 	json_object_set_new(sample, "rep", json_integer(rep));
 	for (size_t i = 0; i < ZC_ARRAY_SIZE(order); i++) {
 		int r = order[i], port;
-		char *argv[64], store[24][600];
+		char *argv[64], store[8192];
 
 		if (r == ZC_ROLE_PROXY && cfg->topology == ZC_TOPO_DIRECT)
 			continue;
-		ret = role_argv(c, cfg, r, pl->cpu[r], connect[0] ? connect : NULL, argv, store, 64);
+		ret = role_argv(c, cfg, r, pl->cpu[r], connect[0] ? connect : NULL, argv, store,
+				sizeof(store), 64);
 		if (!ret || ret < 0 || (ret = zc_child_spawn(&kids[r], argv))) {
 			snprintf(reason, sizeof(reason), "%s: cannot start: %s", zc_role_names[r],
 				 strerror(ret ? -ret : E2BIG));
@@ -124,7 +101,7 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 	ret = zc_children_wait(live, nlive, t_go + cfg->warmup_s);
 	if (ret == -ETIMEDOUT) {
 		/* A DUT on another machine: this /proc/stat is not its. */
-		ctl_ok = !c->host.ssh[dut][0] && zc_cpustat_read(pl->cpu[dut], &cs0) == 0;
+		ctl_ok = !zc_host_remote(&c->host, dut) && zc_cpustat_read(pl->cpu[dut], &cs0) == 0;
 		ret = zc_children_wait(live, nlive, t_go + cfg->warmup_s + cfg->duration_s);
 		if (ret == -ETIMEDOUT) {
 			ctl_ok &= zc_cpustat_read(pl->cpu[dut], &cs1) == 0;

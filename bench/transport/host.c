@@ -1,120 +1,138 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host files and the transports' shared parts: parsing (every value that may
- * reach a command line is checked against a plain character set and refused
- * with file:line), the local transport, and running helper commands without
- * a shell. The DUT's placement against its NIC is in placement.c.
+ * Host files and the transports' shared parts: the generic keys as a table,
+ * each transport's keys from its own table (read in a second pass, once
+ * transport = is known), every value that may reach a command line checked
+ * against a plain character set and refused with file:line; the results
+ * "host" object; running helper commands without a shell. The DUT's
+ * placement against its NIC is in placement.c.
  */
 #include "transport/host.h"
 #include "lib/ini.h"
 #include "transport/nic.h"
-#include "lib/cpu.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <numa.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int local_prefix(const struct zc_host *h, int role, char **argv, int max)
-{
-	(void)h, (void)role, (void)argv, (void)max;
-	return 0;
-}
-
-/* A role named by interface only gets that interface's address. */
-static int local_setup(struct zc_host *h, char *err, size_t errlen)
-{
-	zc_host_irqs_reap_stale();
-	for (int r = 0; r < ZC_ROLE_NR; r++) {
-		if (!h->iface[r][0] || h->address_set[r] || h->ssh[r][0])
-			continue;
-		if (zc_nic_addr(h->iface[r], h->address[r], sizeof(h->address[r]))) {
-			snprintf(err, errlen, "%s: [%s] interface %s has no address here",
-				 h->path, zc_role_names[r], h->iface[r]);
-			return -ENOENT;
-		}
-	}
-	return 0;
-}
-
-const struct zc_transport zc_transport_local = {
-	.name = "local",
-	.setup = local_setup,
-	.prefix = local_prefix,
+static const struct zc_transport *const transports[] = {
+#define ZC_TRANSPORT_PTR(ident) &zc_transport_##ident,
+	ZC_TRANSPORTS(ZC_TRANSPORT_PTR)
+#undef ZC_TRANSPORT_PTR
 };
 
-static const struct zc_transport *const transports[] = {
-	&zc_transport_local, &zc_transport_netns, &zc_transport_ssh,
+static int parse_transport(const struct zc_opt *o, void *base, const char *v, char *why,
+			   size_t len)
+{
+	struct zc_host *h = base;
+	int k;
+
+	(void)o;
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(transports); i++)
+		if (!strcmp(transports[i]->name, v)) {
+			h->transport = transports[i];
+			return 0;
+		}
+	k = snprintf(why, len, "'%s' is not a transport (", v);
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(transports) && k > 0 && (size_t)k < len; i++)
+		k += snprintf(why + k, len - k, "%s%s", i ? ", " : "", transports[i]->name);
+	if (k > 0 && (size_t)k < len)
+		snprintf(why + k, len - k, ")");
+	return -EINVAL;
+}
+
+static int format_transport(const struct zc_opt *o, const void *base, char *buf, size_t len)
+{
+	const struct zc_host *h = base;
+
+	(void)o;
+	return snprintf(buf, len, "%s", h->transport->name);
+}
+
+static int absolute_path(const char *v, char *why, size_t len)
+{
+	if (v[0] == '/')
+		return 0;
+	snprintf(why, len, "'%s' is not an absolute path", v);
+	return -EINVAL;
+}
+
+static int check_irq_cpu(const char *v, char *why, size_t len)
+{
+	long n;
+
+	if (!strcmp(v, "same") || !strcmp(v, "sibling") || !strcmp(v, "other-node") ||
+	    (!zc_parse_long(v, &n) && n >= 0 && n <= 4095))
+		return 0;
+	snprintf(why, len, "'%s' is not same, sibling, other-node or a CPU", v);
+	return -EINVAL;
+}
+
+#define AT(field) ZC_OPT_AT(struct zc_host, field)
+#define HOST ZC_HOST_KEY
+#define ROLE ZC_ROLE_KEY
+
+/* The keys every transport has. Values that may reach a command line are
+ * restricted to plain characters (lib/opt.c: plain). */
+static const struct zc_opt host_keys[] = {
+	{ "name", ZC_OPT_STR, "loopback", AT(name), HOST, .plain = "._-",
+	  .what = "a name ([A-Za-z0-9._-])", .meta = "NAME", .help = "names the results file" },
+	{ "transport", ZC_OPT_CUSTOM, .flags = HOST, .parse = parse_transport,
+	  .format = format_transport, .meta = "NAME",
+	  .help = "how roles are started: one of the transports below (default local)" },
+	{ "address", ZC_OPT_STR, NULL, AT(address[0]), HOST | ROLE, .plain = ".:%_-",
+	  .what = "an address", .meta = "ADDRESS",
+	  .help = "what the role listens on / is reached at (default 127.0.0.1, or the interface's)" },
+	{ "interface", ZC_OPT_STR, NULL, AT(iface[0]), HOST | ROLE, .plain = "._-",
+	  .what = "an interface name", .meta = "IFACE",
+	  .help = "the role's NIC; alone, its address is used" },
+	{ "bind_device", ZC_OPT_BOOL, "no", AT(bind_device[0]), HOST | ROLE,
+	  .help = "SO_BINDTODEVICE every socket to interface" },
+	{ "cpu", ZC_OPT_INT, "auto", 0, 4095, AT(cpu[0]), ROLE, .names = "auto=-1",
+	  .help = "pin the role; auto: placed by hwloc (on its own host for a remote role)" },
+	{ "exe", ZC_OPT_STR, NULL, AT(exe[0]), HOST | ROLE, .plain = "/._+-",
+	  .what = "an absolute path ([A-Za-z0-9/._+-])", .check = absolute_path, .meta = "PATH",
+	  .help = "zcbench on that machine; it must answer --version like this one "
+		  "(default: this binary)" },
+	{ "placement", ZC_OPT_CHOICE, "local", AT(placement), HOST, .choices = "local|remote",
+	  .help = "DUT on its NIC's NUMA node, or off it (not applicable: one node, or a NIC "
+		  "without locality)" },
+	{ "irq_cpu", ZC_OPT_STR, NULL, AT(irq_cpu), HOST, .check = check_irq_cpu,
+	  .meta = "same|sibling|other-node|N",
+	  .help = "pin the DUT NIC's IRQs relative to the DUT's CPU, restored after each run" },
 };
 
 struct hparse {
 	struct zc_host *h;
+	bool first_pass;	/* only transport = (its keys' table depends on it) */
 	char *err;
 	size_t errlen;
 	bool failed;
 };
 
-static int set_cpu(int *cpu, const char *v)
+/* The row for key: the host's, or the transport's (base: its state). */
+static const struct zc_opt *host_key(const struct zc_host *h, const char *key, bool *priv)
 {
-	long c;
+	const struct zc_opt *o = zc_opt_lookup(host_keys, ZC_ARRAY_SIZE(host_keys), key);
 
-	if (!strcmp(v, "auto")) {
-		*cpu = -1;
-		return 0;
-	}
-	if (zc_parse_long(v, &c) || c < 0 || c > 4095)
-		return -EINVAL;
-	*cpu = (int)c;
-	return 0;
+	*priv = !o;
+	if (!o)
+		o = zc_opt_lookup(h->transport->keys, h->transport->nkeys, key);
+	return o;
 }
 
-/* First character of v outside allowed, or 0. Host-file values reach ssh's
- * remote shell and ip/tc argv: only plain characters get through. */
-static char bad_char(const char *v, const char *allowed)
+/* Store v into every role's element (role < 0) or one role's. */
+static int store_roles(const struct zc_opt *o, void *base, int role, const char *v, char *why,
+		       size_t len)
 {
-	for (const char *p = v; *p; p++)
-		if (!strchr(allowed, *p) && !(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
-		    !(*p >= '0' && *p <= '9'))
-			return *p;
-	return 0;
-}
-
-static int set_bool(int *out, const char *v)
-{
-	if (!strcmp(v, "on") || !strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1"))
-		*out = 1;
-	else if (!strcmp(v, "off") || !strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0"))
-		*out = 0;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-static int set_links(bool on[ZC_LINK_NR], const char *v)
-{
-	static const char *const names[] = { "source-dut", "dut-sink", "source-sink" };
-	char buf[128], *save, *tok;
-
-	memset(on, 0, sizeof(bool) * ZC_LINK_NR);
-	snprintf(buf, sizeof(buf), "%s", v);
-	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-		bool found = false;
-
-		for (int l = 0; l < ZC_LINK_NR; l++) {
-			if (!strcmp(tok, names[l]) || !strcmp(tok, "all")) {
-				on[l] = true;
-				found = true;
-			}
-		}
-		if (!found)
+	if (!(o->flags & ZC_ROLE_KEY))
+		return zc_opt_store(o, base, v, why, len);
+	for (int r = 0; r < ZC_ROLE_NR; r++)
+		if ((role < 0 || r == role) && zc_opt_store(o, (char *)base + r * o->size, v, why, len))
 			return -EINVAL;
-	}
 	return 0;
 }
 
@@ -123,10 +141,10 @@ static int hhandler(void *user, const char *section, const char *key, const char
 {
 	struct hparse *p = user;
 	struct zc_host *h = p->h;
-	struct zc_netns *ns = &h->netns;
-	int role = -1, b;
-	long n;
-	char c;
+	const struct zc_opt *o;
+	int role = -1;
+	char why[512];
+	bool priv;
 
 	if (p->failed)
 		return 0;
@@ -137,175 +155,163 @@ static int hhandler(void *user, const char *section, const char *key, const char
 		p->failed = true;                                                    \
 		return 0;                                                            \
 	} while (0)
-#define PLAIN(allowed, what)                                                         \
-	do {                                                                         \
-		if (!value[0] || (c = bad_char(value, allowed)))                     \
-			BAD("key '%s': '%s' is not %s%s%c%s", key, value, what,      \
-			    c ? " (character '" : "", c ? c : ' ', c ? "' not allowed)" : ""); \
-	} while (0)
-#define ROLES_DO(stmt)                                                               \
-	for (int r = 0; r < ZC_ROLE_NR; r++)                                         \
-		if (role < 0 || r == role)                                           \
-			stmt
-	c = 0;
+	if (p->first_pass) {
+		if (!strcmp(section, "host") && !strcmp(key, "transport") &&
+		    parse_transport(NULL, h, value, why, sizeof(why)))
+			BAD("key 'transport': %s", why);
+		return 1;
+	}
 	if (strcmp(section, "host") && (role = zc_role_from_name(section)) < 0)
 		BAD("unknown section [%s] (expected [host], [source], [proxy], [sink])", section);
-	if (role < 0 && !strcmp(key, "name")) {
-		PLAIN("._-", "a name ([A-Za-z0-9._-])");
-		if (strlen(value) >= sizeof(h->name))
-			BAD("key 'name': longer than %zu characters", sizeof(h->name) - 1);
-		snprintf(h->name, sizeof(h->name), "%s", value);
-	} else if (role < 0 && !strcmp(key, "transport")) {
-		h->transport = NULL;
+	o = host_key(h, key, &priv);
+	if (!o) {
 		for (size_t i = 0; i < ZC_ARRAY_SIZE(transports); i++)
-			if (!strcmp(transports[i]->name, value))
-				h->transport = transports[i];
-		if (!h->transport)
-			BAD("key 'transport': '%s' is not a transport (local, netns, ssh)", value);
-	} else if (!strcmp(key, "address")) {
-		PLAIN(".:%_-", "an address");
-		if (strlen(value) >= sizeof(h->address[0]))
-			BAD("key 'address': '%s' is not an address", value);
-		ROLES_DO({
-			snprintf(h->address[r], sizeof(h->address[r]), "%s", value);
-			h->address_set[r] = true;
-		});
-	} else if (!strcmp(key, "interface")) {
-		PLAIN("._-", "an interface name");
-		if (strlen(value) >= IF_NAMESIZE)
-			BAD("key 'interface': '%s' is longer than %d characters", value, IF_NAMESIZE - 1);
-		ROLES_DO(snprintf(h->iface[r], sizeof(h->iface[r]), "%s", value));
-	} else if (!strcmp(key, "bind_device")) {
-		if (set_bool(&b, value))
-			BAD("key 'bind_device': '%s' is not yes or no", value);
-		ROLES_DO(h->bind_device[r] = b);
-	} else if (role >= 0 && !strcmp(key, "cpu")) {
-		if (set_cpu(&h->cpu[role], value))
-			BAD("key 'cpu': '%s' is not a CPU number or auto", value);
-	} else if (!strcmp(key, "ssh")) {
-		/* user@host; a leading '-' would be read by ssh as an option. */
-		PLAIN("@._:-", "user@host (letters, digits, . _ - : @)");
-		if (value[0] == '-' || strchr(value, '@') != strrchr(value, '@') ||
-		    strlen(value) >= sizeof(h->ssh[0]))
-			BAD("key 'ssh': '%s' is not user@host", value);
-		ROLES_DO(snprintf(h->ssh[r], sizeof(h->ssh[r]), "%s", value));
-	} else if (!strcmp(key, "ssh_port")) {
-		if (zc_parse_long(value, &n) || n < 1 || n > 65535)
-			BAD("key 'ssh_port': '%s' is not a port", value);
-		ROLES_DO(h->ssh_port[r] = (int)n);
-	} else if (!strcmp(key, "ssh_identity") || !strcmp(key, "ssh_known_hosts") ||
-		   !strcmp(key, "exe")) {
-		PLAIN("/._+-", "an absolute path ([A-Za-z0-9/._+-])");
-		if (value[0] != '/' || strlen(value) >= sizeof(h->ssh_identity[0]))
-			BAD("key '%s': '%s' is not an absolute path", key, value);
-		ROLES_DO({
-			if (key[0] == 'e')
-				snprintf(h->exe[r], sizeof(h->exe[r]), "%s", value);
-			else if (!strcmp(key, "ssh_identity"))
-				snprintf(h->ssh_identity[r], sizeof(h->ssh_identity[r]), "%s", value);
-			else
-				snprintf(h->ssh_known_hosts[r], sizeof(h->ssh_known_hosts[r]), "%s",
-					 value);
-		});
-	} else if (role < 0 && !strcmp(key, "placement")) {
-		if (strcmp(value, "local") && strcmp(value, "remote"))
-			BAD("key 'placement': '%s' is not local or remote", value);
-		h->placement_remote = !strcmp(value, "remote");
-	} else if (role < 0 && !strcmp(key, "irq_cpu")) {
-		if (strcmp(value, "same") && strcmp(value, "sibling") && strcmp(value, "other-node") &&
-		    (zc_parse_long(value, &n) || n < 0 || n > 4095))
-			BAD("key 'irq_cpu': '%s' is not same, sibling, other-node or a CPU", value);
-		snprintf(h->irq_cpu, sizeof(h->irq_cpu), "%s", value);
-	} else if (role < 0 && !strcmp(key, "mtu")) {
-		if (zc_parse_long(value, &n) || n < 68 || n > 65535)
-			BAD("key 'mtu': '%s' is not an MTU (68..65535)", value);
-		ns->mtu = (int)n;
-	} else if (role < 0 && (!strcmp(key, "gro") || !strcmp(key, "gso") || !strcmp(key, "tso"))) {
-		if (set_bool(&b, value))
-			BAD("key '%s': '%s' is not on or off", key, value);
-		*(key[1] == 'r' ? &ns->gro : key[1] == 's' && key[0] == 'g' ? &ns->gso : &ns->tso) = b;
-	} else if (role < 0 && !strcmp(key, "rps")) {
-		if (set_bool(&b, value))
-			BAD("key 'rps': '%s' is not on or off", value);
-		ns->rps = b;
-	} else if (role < 0 && !strcmp(key, "queues")) {
-		if (zc_parse_long(value, &n) || n < 1 || n > 64)
-			BAD("key 'queues': '%s' is not a queue count (1..64)", value);
-		ns->queues = (int)n;
-	} else if (role < 0 && (!strcmp(key, "netem_delay") || !strcmp(key, "netem_loss"))) {
-		/* tc's own syntax ("1ms", "0.5%"), restricted so it stays one argument. */
-		PLAIN(".%", "a tc netem value like 2ms or 1%");
-		if (strlen(value) >= sizeof(ns->netem_delay))
-			BAD("key '%s': '%s' is too long", key, value);
-		snprintf(!strcmp(key, "netem_delay") ? ns->netem_delay : ns->netem_loss,
-			 sizeof(ns->netem_delay), "%s", value);
-	} else if (role < 0 && !strcmp(key, "netem_links")) {
-		if (set_links(ns->netem_on, value))
-			BAD("key 'netem_links': '%s' is not a list of source-dut, dut-sink, "
-			    "source-sink, all", value);
-	} else {
-		BAD("unknown key '%s' in [%s]", key, section);
+			if (zc_opt_lookup(transports[i]->keys, transports[i]->nkeys, key))
+				BAD("key '%s' needs transport = %s in [host] (this file's transport "
+				    "is %s)", key, transports[i]->name, h->transport->name);
+		BAD("unknown key '%s' in [%s] (zcbench keys lists them)", key, section);
 	}
+	if (role < 0 && !(o->flags & ZC_HOST_KEY))
+		BAD("key '%s' belongs in [source], [proxy] or [sink]", key);
+	if (role >= 0 && !(o->flags & ZC_ROLE_KEY))
+		BAD("key '%s' belongs in [host]", key);
+	if (o->type == ZC_OPT_CUSTOM && o->parse == parse_transport)
+		return 1;	/* set by the first pass */
+	if (store_roles(o, priv ? (void *)h->priv : (void *)h, role, value, why, sizeof(why)))
+		BAD("key '%s': %s", key, why);
 	return 1;
-#undef ROLES_DO
-#undef PLAIN
 #undef BAD
+}
+
+/* Defaults of rows over base: every role's element of a per-role row. */
+static void defaults_of(const struct zc_opt *opts, size_t n, void *base)
+{
+	char why[256];
+
+	for (size_t i = 0; i < n; i++)
+		if (opts[i].def && store_roles(&opts[i], base, -1, opts[i].def, why, sizeof(why)))
+			zc_die("built-in default of host key %s: %s", opts[i].key, why);
+}
+
+static void transport_defaults(struct zc_host *h)
+{
+	const struct zc_transport *t = h->transport;
+
+	if (t->priv_size > sizeof(h->priv))
+		zc_die("transport %s: %zu bytes of state, at most %zu", t->name, t->priv_size,
+		       sizeof(h->priv));
+	memset(h->priv, 0, sizeof(h->priv));
+	if (t->init)
+		t->init(h);
+	defaults_of(t->keys, t->nkeys, h->priv);
 }
 
 static void defaults(struct zc_host *h)
 {
 	memset(h, 0, sizeof(*h));
-	snprintf(h->name, sizeof(h->name), "loopback");
 	h->transport = &zc_transport_local;
-	h->netns.gro = h->netns.gso = h->netns.tso = -1;
-	for (int l = 0; l < ZC_LINK_NR; l++)
-		h->netns.netem_on[l] = true;
-	for (int r = 0; r < ZC_ROLE_NR; r++) {
-		snprintf(h->address[r], sizeof(h->address[r]), "127.0.0.1");
-		h->cpu[r] = -1;
+	defaults_of(host_keys, ZC_ARRAY_SIZE(host_keys), h);
+	for (int r = 0; r < ZC_ROLE_NR; r++)
 		if (readlink("/proc/self/exe", h->exe[r], sizeof(h->exe[r]) - 1) < 0)
 			snprintf(h->exe[r], sizeof(h->exe[r]), "zcbench");
+	transport_defaults(h);
+}
+
+/* Once the file is read: what was not given, and checks across keys. */
+static int finish_load(struct zc_host *h, char *err, size_t errlen)
+{
+	for (int r = 0; r < ZC_ROLE_NR; r++) {
+		h->address_set[r] = h->address[r][0];
+		if (!h->address_set[r])
+			snprintf(h->address[r], sizeof(h->address[r]), "127.0.0.1");
+		if (h->bind_device[r] && !h->iface[r][0]) {
+			snprintf(err, errlen, "%s: [%s] bind_device = yes needs interface = NAME",
+				 h->path, zc_role_names[r]);
+			return -EINVAL;
+		}
 	}
+	return h->transport->check ? h->transport->check(h, err, errlen) : 0;
 }
 
 int zc_host_load(const char *path, struct zc_host *h, char *err, size_t errlen)
 {
-	struct hparse p = { .h = h, .err = err, .errlen = errlen };
+	struct hparse p = { .h = h, .err = err, .errlen = errlen, .first_pass = true };
 	int ret;
 
 	defaults(h);
 	if (!path)
-		return 0;
+		return finish_load(h, err, errlen);
 	snprintf(h->path, sizeof(h->path), "%s", path);
-	ret = zc_ini_parse(path, hhandler, &p);
-	if (ret < 0) {
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(-ret));
-		return -EINVAL;
-	}
-	if (p.failed)
-		return -EINVAL;
-	if (ret > 0) {
-		snprintf(err, errlen, "%s:%d: syntax error", path, ret);
-		return -EINVAL;
-	}
-	for (int r = 0; r < ZC_ROLE_NR; r++) {
-		if (h->ssh[r][0] && h->transport != &zc_transport_ssh) {
-			snprintf(err, errlen, "%s: [%s] ssh = %s needs transport = ssh in [host]",
-				 path, zc_role_names[r], h->ssh[r]);
+	for (int pass = 0; pass < 2; pass++) {
+		ret = zc_ini_parse(path, hhandler, &p);
+		if (ret < 0) {
+			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(-ret));
 			return -EINVAL;
 		}
-		if (h->bind_device[r] && h->transport == &zc_transport_netns) {
-			snprintf(err, errlen, "%s: [%s] bind_device: the netns transport routes each "
-				 "role over its own veth already", path, zc_role_names[r]);
+		if (p.failed)
+			return -EINVAL;
+		if (ret > 0) {
+			snprintf(err, errlen, "%s:%d: syntax error", path, ret);
 			return -EINVAL;
 		}
-		if (h->bind_device[r] && !h->iface[r][0]) {
-			snprintf(err, errlen, "%s: [%s] bind_device = yes needs interface = NAME",
-				 path, zc_role_names[r]);
-			return -EINVAL;
+		if (p.first_pass)
+			transport_defaults(h);
+		p.first_pass = false;
+	}
+	return finish_load(h, err, errlen);
+}
+
+bool zc_host_remote(const struct zc_host *h, int role)
+{
+	return h->transport->remote && h->transport->remote(h, role);
+}
+
+int zc_host_get(const struct zc_host *h, int role, const char *key, char *buf, size_t len)
+{
+	bool priv;
+	const struct zc_opt *o = host_key(h, key, &priv);
+	const char *base = priv ? (const char *)h->priv : (const char *)h;
+
+	if (!o)
+		return -ENOENT;
+	if ((o->flags & ZC_ROLE_KEY) && role >= 0)
+		base += role * o->size;
+	return zc_opt_format(o, base, buf, len) < 0 ? -E2BIG : 0;
+}
+
+static void keys_where(FILE *f, const struct zc_opt *opts, size_t n)
+{
+	static const struct {
+		unsigned flags;
+		const char *title;
+	} where[] = {
+		{ ZC_HOST_KEY, "  in [host]:" },
+		{ ZC_HOST_KEY | ZC_ROLE_KEY, "  in [host] (every role) or [source], [proxy], [sink]:" },
+		{ ZC_ROLE_KEY, "  in [source], [proxy], [sink]:" },
+	};
+
+	for (size_t w = 0; w < ZC_ARRAY_SIZE(where); w++) {
+		bool title = false;
+
+		for (size_t i = 0; i < n; i++) {
+			if ((opts[i].flags & (ZC_HOST_KEY | ZC_ROLE_KEY)) != where[w].flags)
+				continue;
+			if (!title)
+				fprintf(f, "%s\n", where[w].title);
+			title = true;
+			zc_opt_help(f, &opts[i], 1, false);
 		}
 	}
-	return 0;
+}
+
+void zc_host_keys_help(FILE *f)
+{
+	fprintf(f, "host file keys (hosts/README.md):\n");
+	keys_where(f, host_keys, ZC_ARRAY_SIZE(host_keys));
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(transports); i++) {
+		fprintf(f, "transport = %s: %s\n", transports[i]->name, transports[i]->summary);
+		keys_where(f, transports[i]->keys, transports[i]->nkeys);
+	}
 }
 
 int zc_host_argv(const struct zc_host *h, int role, char *const cmd[], char **argv, int max,
@@ -389,56 +395,26 @@ int zc_xrun(char *const argv[], char *out, size_t outlen)
 
 json_t *zc_host_json(const struct zc_host *h)
 {
-	json_t *o = json_object(), *roles = json_object();
-	const struct zc_netns *ns = &h->netns;
+	json_t *o = json_object(), *roles = json_object(), *rj[ZC_ROLE_NR];
 
 	json_object_set_new(o, "file", h->path[0] ? json_string(h->path) : json_null());
 	json_object_set_new(o, "name", json_string(h->name));
 	json_object_set_new(o, "transport", json_string(h->transport->name));
-	json_object_set_new(o, "placement", json_string(h->placement_remote ? "remote" : "local"));
+	json_object_set_new(o, "placement", json_string(h->placement ? "remote" : "local"));
 	json_object_set_new(o, "irq_cpu", h->irq_cpu[0] ? json_string(h->irq_cpu) : json_null());
 	for (int r = 0; r < ZC_ROLE_NR; r++) {
-		json_t *rj = json_pack("{s:s,s:i}", "address", h->address[r], "cpu", h->cpu[r]);
-
-		json_object_set_new(rj, "interface", h->iface[r][0] ? json_string(h->iface[r])
-								  : json_null());
-		json_object_set_new(rj, "bind_device", json_boolean(h->bind_device[r]));
+		rj[r] = json_pack("{s:s,s:i}", "address", h->address[r], "cpu", h->cpu[r]);
+		json_object_set_new(rj[r], "interface", h->iface[r][0] ? json_string(h->iface[r])
+								      : json_null());
+		json_object_set_new(rj[r], "bind_device", json_boolean(h->bind_device[r]));
 		/* A named NIC of this machine, as the controller sees it (the roles
 		 * report the NICs their connections really used). */
-		if (h->iface[r][0] && !h->ssh[r][0] && h->transport != &zc_transport_netns)
-			json_object_set_new(rj, "nic", zc_nic_json(h->iface[r]));
-		if (h->ssh[r][0]) {
-			json_object_set_new(rj, "ssh", json_string(h->ssh[r]));
-			json_object_set_new(rj, "exe", json_string(h->exe[r]));
-			json_object_set_new(rj, "remote_version", json_string(h->remote_version[r]));
-		}
-		if (h->transport == &zc_transport_netns)
-			json_object_set_new(rj, "netns", json_string(ns->ns[r]));
-		json_object_set_new(roles, zc_role_names[r], rj);
+		if (h->iface[r][0] && !zc_host_remote(h, r) && !h->transport->own_netns)
+			json_object_set_new(rj[r], "nic", zc_nic_json(h->iface[r]));
+		json_object_set_new(roles, zc_role_names[r], rj[r]);
 	}
 	json_object_set_new(o, "roles", roles);
-	if (h->transport == &zc_transport_netns) {
-		json_t *n = json_object(), *links = json_array();
-		static const char *const lnames[] = { "source-dut", "dut-sink", "source-sink" };
-
-		json_object_set_new(n, "mtu", ns->mtu ? json_integer(ns->mtu) : json_null());
-		json_object_set_new(n, "gro", ns->gro < 0 ? json_null() : json_boolean(ns->gro));
-		json_object_set_new(n, "gso", ns->gso < 0 ? json_null() : json_boolean(ns->gso));
-		json_object_set_new(n, "tso", ns->tso < 0 ? json_null() : json_boolean(ns->tso));
-		json_object_set_new(n, "queues", json_integer(ns->queues ? ns->queues : 1));
-		json_object_set_new(n, "rps", json_boolean(ns->rps));
-		json_object_set_new(n, "netem_delay", ns->netem_delay[0] ? json_string(ns->netem_delay)
-									 : json_null());
-		json_object_set_new(n, "netem_loss", ns->netem_loss[0] ? json_string(ns->netem_loss)
-								       : json_null());
-		for (int l = 0; l < ZC_LINK_NR; l++)
-			if (ns->netem_on[l] && (ns->netem_delay[0] || ns->netem_loss[0]))
-				json_array_append_new(links, json_string(lnames[l]));
-		json_object_set_new(n, "netem_links", links);
-		json_object_set_new(n, "loss_method", ns->loss_method[0] ? json_string(ns->loss_method)
-									 : json_null());
-		json_object_set_new(n, "notes", json_string(ns->notes));
-		json_object_set_new(o, "netns", n);
-	}
+	if (h->transport->json)
+		h->transport->json(h, o, rj);
 	return o;
 }

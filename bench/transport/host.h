@@ -1,23 +1,54 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hosts/NAME.ini: where the roles run. A transport is an ops struct (local
- * exec, network namespaces, ssh; guests plug in the same way): it prepares
- * the place, gives the argv prefix that starts a role there, and undoes it
- * all. Every role still measures its own host and reports it as JSON.
+ * exec, network namespaces, ssh; guests plug in the same way), one file in
+ * transport/ and one line in transports.h: it declares its host-file keys
+ * (a table over its private state in h->priv), its part of the results
+ * "host" object and which roles it runs elsewhere; it prepares the place,
+ * gives the argv prefix that starts a role there, and undoes it all. The
+ * generic host knows none of a transport's keys. Every role still measures
+ * its own host and reports it as JSON.
  */
 #ifndef ZC_HOST_H
 #define ZC_HOST_H
 
+#include "lib/opt.h"
 #include "lib/zcbench.h"
 
 #include <jansson.h>
 #include <net/if.h>
+#include <stddef.h>
 
 struct zc_host;
 struct zc_placement;
 
+/* Host-file key rows (lib/opt.h) say where they may appear: */
+#define ZC_HOST_KEY	(ZC_OPT_USER << 0)	/* in [host] */
+#define ZC_ROLE_KEY	(ZC_OPT_USER << 1)	/* in [source], [proxy], [sink]: one value per
+						 * role, the row's field is element 0 of an array
+						 * of ZC_ROLE_NR; in [host] it sets every role */
+
 struct zc_transport {
-	const char *name;
+	const char *name;		/* transport = NAME in host files */
+	const char *summary;		/* one line for zcbench keys */
+	/* This transport's host-file keys: rows over its private state (h->priv),
+	 * which is zeroed, given to init, then the rows' defaults. */
+	const struct zc_opt *keys;
+	size_t nkeys;
+	size_t priv_size;		/* at most ZC_HOST_PRIV_MAX */
+	void (*init)(struct zc_host *h);				/* optional */
+	/* Optional, once the file is read: checks across keys. 0, or -EINVAL
+	 * with "file: [role] why" in err. */
+	int (*check)(const struct zc_host *h, char *err, size_t errlen);
+	/* Optional: role r runs on another machine (its CPUs, /proc/stat and
+	 * NICs are not the controller's). NULL: every role runs here. */
+	bool (*remote)(const struct zc_host *h, int role);
+	/* Roles run in network namespaces of their own: the controller cannot
+	 * describe their interfaces or find them by address. */
+	bool own_netns;
+	/* Optional: this transport's part of the results "host" object (its
+	 * keys' values, what setup did): into host, and per role into roles[r]. */
+	void (*json)(const struct zc_host *h, json_t *host, json_t *const roles[ZC_ROLE_NR]);
 	int (*setup)(struct zc_host *h, char *err, size_t errlen);	/* 0 or -errno */
 	/* Write the argv prefix that runs a command for role r; count or -E2BIG. */
 	int (*prefix)(const struct zc_host *h, int role, char **argv, int max);
@@ -33,23 +64,7 @@ struct zc_transport {
 	void (*placed)(struct zc_host *h, const struct zc_placement *pl, json_t *place);
 	/* Optional: why a role that exited with this wait status died, or NULL. */
 	const char *(*explain_exit)(const struct zc_host *h, int role, int status);
-	void (*teardown)(struct zc_host *h);	/* idempotent, every exit path */
-};
-
-/* hosts/netns.ini: three namespaces and three veth pairs (see host_netns.c). */
-enum { ZC_LINK_SRC_DUT, ZC_LINK_DUT_SINK, ZC_LINK_SRC_SINK, ZC_LINK_NR };
-struct zc_netns {
-	int mtu;			/* 0: the veth default */
-	int gro, gso, tso;		/* -1 unchanged, 0 off, 1 on */
-	int queues;			/* rx and tx queues per veth, 0: default (1) */
-	int rps;			/* steer each veth's receive work to its role's CPU */
-	char netem_delay[32];		/* tc netem "delay" argument, "" none */
-	char netem_loss[32];		/* tc netem "loss" argument, "" none */
-	bool netem_on[ZC_LINK_NR];	/* which links get the netem qdisc */
-	char ns[ZC_ROLE_NR][64];	/* namespace of each role (proxy: the dut) */
-	bool created[ZC_ROLE_NR];
-	char loss_method[48];		/* "tc netem", or the fallback used */
-	char notes[1024];		/* what setup did or could not do */
+	void (*teardown)(struct zc_host *h);	/* optional; idempotent, every exit path */
 };
 
 struct zc_irq_save {
@@ -57,29 +72,25 @@ struct zc_irq_save {
 	char affinity[256];
 };
 
+#define ZC_HOST_PRIV_MAX 8192
+
 struct zc_host {
 	char path[512];
 	char name[64];
 	const struct zc_transport *transport;
 	char address[ZC_ROLE_NR][128];	/* address each role listens on / is reached at */
-	bool address_set[ZC_ROLE_NR];
+	bool address_set[ZC_ROLE_NR];	/* given in the file (else 127.0.0.1 or the interface's) */
 	char iface[ZC_ROLE_NR][IF_NAMESIZE];	/* interface of the role ("" unknown) */
 	bool bind_device[ZC_ROLE_NR];	/* SO_BINDTODEVICE to iface */
 	int cpu[ZC_ROLE_NR];		/* -1: chosen by placement */
 	char exe[ZC_ROLE_NR][512];	/* zcbench binary for each role */
-	/* ssh: "user@host" per role ("" runs the role here), options. */
-	char ssh[ZC_ROLE_NR][128];
-	int ssh_port[ZC_ROLE_NR];
-	char ssh_identity[ZC_ROLE_NR][256];
-	char ssh_known_hosts[ZC_ROLE_NR][256];
-	char remote_version[ZC_ROLE_NR][128];
-	/* Placement: DUT on the NIC's node (local) or off it (remote). */
-	bool placement_remote;
+	/* Placement: DUT on the NIC's node (0, local) or off it (1, remote). */
+	int placement;
 	char irq_cpu[16];		/* "", "same", "sibling", "other-node" or a CPU */
 	struct zc_irq_save irq_saved[64];
 	int nirq_saved;
-	struct zc_netns netns;
-	void *priv;
+	/* The transport's keys and state (its priv_size bytes). */
+	_Alignas(max_align_t) unsigned char priv[ZC_HOST_PRIV_MAX];
 };
 
 /* 0, or -EINVAL with "file:line: key 'k': why". NULL path: built-in loopback. */
@@ -112,9 +123,18 @@ int zc_host_irqs_reap_stale(void);
 /* Shared by transports: run argv (no shell), output in out. Exit status or -errno. */
 int zc_xrun(char *const argv[], char *out, size_t outlen);
 
-extern const struct zc_transport zc_transport_local;
-extern const struct zc_transport zc_transport_netns;
-extern const struct zc_transport zc_transport_ssh;
+#include "transport/transports.h"
+#define ZC_TRANSPORT_DECLARE(ident) extern const struct zc_transport zc_transport_##ident;
+ZC_TRANSPORTS(ZC_TRANSPORT_DECLARE)
+#undef ZC_TRANSPORT_DECLARE
+
+/* Does role r run on another machine (transport's remote)? */
+bool zc_host_remote(const struct zc_host *h, int role);
+/* A host-file key's value for role r (-1: [host]) as text: 0, or -ENOENT
+ * when neither the host nor its transport has the key. */
+int zc_host_get(const struct zc_host *h, int role, const char *key, char *buf, size_t len);
+/* Every host-file key, generic ones then each transport's (zcbench keys). */
+void zc_host_keys_help(FILE *f);
 /* Namespaces left by dead zcbench controllers: removed; count. */
 int zc_netns_reap_stale(void);
 

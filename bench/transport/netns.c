@@ -32,6 +32,34 @@
 
 #define NETNS_DIR "/run/netns"
 
+enum { LINK_SRC_DUT, LINK_DUT_SINK, LINK_SRC_SINK, LINK_NR };
+static const char *const link_names[LINK_NR] = { "source-dut", "dut-sink", "source-sink" };
+
+/* The transport's keys (netns_keys) and what setup made (h->priv). */
+struct netns {
+	int mtu;			/* 0: the veth default */
+	int gro, gso, tso;		/* -1 unchanged, 0 off, 1 on */
+	int queues;			/* rx and tx queues per veth, 0: default (1) */
+	int rps;			/* steer each veth's receive work to its role's CPU */
+	char netem_delay[32];		/* tc netem "delay" argument, "" none */
+	char netem_loss[32];		/* tc netem "loss" argument, "" none */
+	bool netem_on[LINK_NR];		/* which links get the netem qdisc */
+	char ns[ZC_ROLE_NR][64];	/* namespace of each role (proxy: the dut) */
+	bool created[ZC_ROLE_NR];
+	char loss_method[48];		/* "tc netem", or the fallback used */
+	char notes[1024];		/* what setup did or could not do */
+};
+
+static struct netns *priv(struct zc_host *h)
+{
+	return (struct netns *)h->priv;
+}
+
+static const struct netns *cpriv(const struct zc_host *h)
+{
+	return (const struct netns *)h->priv;
+}
+
 static const char *const ns_suffix[ZC_ROLE_NR] = { "src", "dut", "snk" };
 
 struct link_def {
@@ -40,12 +68,12 @@ struct link_def {
 	const char *addr_a, *addr_b;
 };
 
-static const struct link_def links[ZC_LINK_NR] = {
-	[ZC_LINK_SRC_DUT] = { ZC_ROLE_SOURCE, ZC_ROLE_PROXY, "zc-dut", "zc-src",
+static const struct link_def links[LINK_NR] = {
+	[LINK_SRC_DUT] = { ZC_ROLE_SOURCE, ZC_ROLE_PROXY, "zc-dut", "zc-src",
 			      "198.18.1.1/24", "198.18.1.2/24" },
-	[ZC_LINK_DUT_SINK] = { ZC_ROLE_PROXY, ZC_ROLE_SINK, "zc-snk", "zc-dut",
+	[LINK_DUT_SINK] = { ZC_ROLE_PROXY, ZC_ROLE_SINK, "zc-snk", "zc-dut",
 			       "198.18.2.1/24", "198.18.2.2/24" },
-	[ZC_LINK_SRC_SINK] = { ZC_ROLE_SOURCE, ZC_ROLE_SINK, "zc-snk", "zc-src",
+	[LINK_SRC_SINK] = { ZC_ROLE_SOURCE, ZC_ROLE_SINK, "zc-snk", "zc-src",
 			       "198.18.3.1/24", "198.18.3.2/24" },
 };
 static const char *const role_addr[ZC_ROLE_NR] = { "198.18.1.1", "198.18.1.2", "198.18.2.2" };
@@ -120,7 +148,7 @@ int zc_netns_reap_stale(void)
 
 static void netns_teardown(struct zc_host *h)
 {
-	struct zc_netns *ns = &h->netns;
+	struct netns *ns = priv(h);
 	char err[512];
 
 	zc_host_irqs_restore(h);
@@ -134,8 +162,8 @@ static void netns_teardown(struct zc_host *h)
 	}
 }
 
-static void note(struct zc_netns *ns, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct zc_netns *ns, const char *fmt, ...)
+static void note(struct netns *ns, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct netns *ns, const char *fmt, ...)
 {
 	size_t n = strlen(ns->notes);
 	va_list ap;
@@ -158,7 +186,7 @@ static void note(struct zc_netns *ns, const char *fmt, ...)
  */
 static int loss_by_iptables(struct zc_host *h, int l, char *err, size_t errlen)
 {
-	struct zc_netns *ns = &h->netns;
+	struct netns *ns = priv(h);
 	const struct link_def *ld = &links[l];
 	char prob[32], *end;
 	double pct = strtod(ns->netem_loss, &end);
@@ -188,7 +216,7 @@ static int loss_by_iptables(struct zc_host *h, int l, char *err, size_t errlen)
 
 static int setup_link(struct zc_host *h, int l, char *err, size_t errlen)
 {
-	struct zc_netns *ns = &h->netns;
+	struct netns *ns = priv(h);
 	const struct link_def *ld = &links[l];
 	char q[16], mtu[16];
 	int ret;
@@ -253,7 +281,7 @@ static int setup_link(struct zc_host *h, int l, char *err, size_t errlen)
 
 static int netns_setup(struct zc_host *h, char *err, size_t errlen)
 {
-	struct zc_netns *ns = &h->netns;
+	struct netns *ns = priv(h);
 	int ret, reaped;
 
 	if (geteuid() != 0) {
@@ -273,7 +301,7 @@ static int netns_setup(struct zc_host *h, char *err, size_t errlen)
 		if ((ret = cmd(err, errlen, "ip", "-n", ns->ns[r], "link", "set", "lo", "up", NULL)))
 			goto fail;
 	}
-	for (int l = 0; l < ZC_LINK_NR; l++)
+	for (int l = 0; l < LINK_NR; l++)
 		if ((ret = setup_link(h, l, err, errlen)))
 			goto fail;
 	ret = cmd(err, errlen, "ip", "-n", ns->ns[ZC_ROLE_SOURCE], "route", "add", "198.18.2.2/32",
@@ -366,7 +394,7 @@ static void netns_placed(struct zc_host *h, const struct zc_placement *pl, json_
 	};
 	json_t *o;
 
-	if (!h->netns.rps) {
+	if (!priv(h)->rps) {
 		json_object_set_new(place, "rps", json_string("off: receive work runs on the sender's CPU"));
 		return;
 	}
@@ -376,7 +404,7 @@ static void netns_placed(struct zc_host *h, const struct zc_placement *pl, json_
 		int ret;
 
 		cpu_mask(pl->cpu[r], mask, sizeof(mask));
-		ret = write_rps(h->netns.ns[r], devs[r], mask, h->netns.queues ? h->netns.queues : 1);
+		ret = write_rps(priv(h)->ns[r], devs[r], mask, priv(h)->queues ? priv(h)->queues : 1);
 		json_object_set_new(o, zc_role_names[r],
 				    ret ? json_sprintf("failed: %s", strerror(-ret))
 					: json_sprintf("cpu %d (mask %s)", pl->cpu[r], mask));
@@ -391,12 +419,125 @@ static int netns_prefix(const struct zc_host *h, int role, char **argv, int max)
 	argv[0] = "ip";
 	argv[1] = "netns";
 	argv[2] = "exec";
-	argv[3] = (char *)h->netns.ns[role];
+	argv[3] = (char *)cpriv(h)->ns[role];
 	return 4;
+}
+
+static int parse_links(const struct zc_opt *o, void *base, const char *v, char *why, size_t len)
+{
+	bool *on = (bool *)((char *)base + o->off);
+	char buf[128], *save, *tok;
+
+	memset(on, 0, sizeof(bool) * LINK_NR);
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		bool found = false;
+
+		for (int l = 0; l < LINK_NR; l++) {
+			if (!strcmp(tok, link_names[l]) || !strcmp(tok, "all")) {
+				on[l] = true;
+				found = true;
+			}
+		}
+		if (!found) {
+			snprintf(why, len, "'%s' is not a list of source-dut, dut-sink, source-sink, all",
+				 v);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int format_links(const struct zc_opt *o, const void *base, char *buf, size_t len)
+{
+	const bool *on = (const bool *)((const char *)base + o->off);
+	size_t k = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (int l = 0; l < LINK_NR; l++)
+		if (on[l] && k < len)
+			k += snprintf(buf + k, len - k, "%s%s", k ? "," : "", link_names[l]);
+	return k < len ? (int)k : -E2BIG;
+}
+
+#define AT(field) ZC_OPT_AT(struct netns, field)
+
+static const struct zc_opt netns_keys[] = {
+	{ "mtu", ZC_OPT_INT, NULL, 68, 65535, AT(mtu), ZC_HOST_KEY, .help = "veth MTU, 1500 unless set" },
+	{ "gro", ZC_OPT_BOOL, NULL, AT(gro), ZC_HOST_KEY,
+	  .help = "veth offload (ethtool -K; unset: the driver's default)" },
+	{ "gso", ZC_OPT_BOOL, NULL, AT(gso), ZC_HOST_KEY, .help = "veth offload" },
+	{ "tso", ZC_OPT_BOOL, NULL, AT(tso), ZC_HOST_KEY, .help = "veth offload" },
+	{ "queues", ZC_OPT_INT, NULL, 1, 64, AT(queues), ZC_HOST_KEY,
+	  .help = "rx and tx queues per veth, 1 unless set" },
+	{ "rps", ZC_OPT_BOOL, "off", AT(rps), ZC_HOST_KEY,
+	  .help = "steer each namespace's receive work to its role's CPU" },
+	/* tc's own syntax ("1ms", "0.5%"), restricted so it stays one argument. */
+	{ "netem_delay", ZC_OPT_STR, NULL, AT(netem_delay), ZC_HOST_KEY, .plain = ".%",
+	  .what = "a tc netem value like 2ms or 1%", .meta = "DELAY",
+	  .help = "tc netem delay on the data direction" },
+	{ "netem_loss", ZC_OPT_STR, NULL, AT(netem_loss), ZC_HOST_KEY, .plain = ".%",
+	  .what = "a tc netem value like 2ms or 1%", .meta = "PERCENT",
+	  .help = "tc netem loss; the iptables statistic match where the kernel lacks sch_netem" },
+	{ "netem_links", ZC_OPT_CUSTOM, "all", AT(netem_on), ZC_HOST_KEY, .parse = parse_links,
+	  .format = format_links, .meta = "source-dut,dut-sink,source-sink|all",
+	  .help = "links that get netem" },
+};
+
+static void netns_init(struct zc_host *h)
+{
+	priv(h)->gro = priv(h)->gso = priv(h)->tso = -1;
+}
+
+static int netns_check(const struct zc_host *h, char *err, size_t errlen)
+{
+	for (int r = 0; r < ZC_ROLE_NR; r++)
+		if (h->bind_device[r]) {
+			snprintf(err, errlen, "%s: [%s] bind_device: the netns transport routes each "
+				 "role over its own veth already", h->path, zc_role_names[r]);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+static void netns_json(const struct zc_host *h, json_t *host, json_t *const roles[ZC_ROLE_NR])
+{
+	const struct netns *ns = cpriv(h);
+	json_t *n = json_object(), *links = json_array();
+
+	for (int r = 0; r < ZC_ROLE_NR; r++)
+		json_object_set_new(roles[r], "netns", json_string(ns->ns[r]));
+	json_object_set_new(n, "mtu", ns->mtu ? json_integer(ns->mtu) : json_null());
+	json_object_set_new(n, "gro", ns->gro < 0 ? json_null() : json_boolean(ns->gro));
+	json_object_set_new(n, "gso", ns->gso < 0 ? json_null() : json_boolean(ns->gso));
+	json_object_set_new(n, "tso", ns->tso < 0 ? json_null() : json_boolean(ns->tso));
+	json_object_set_new(n, "queues", json_integer(ns->queues ? ns->queues : 1));
+	json_object_set_new(n, "rps", json_boolean(ns->rps));
+	json_object_set_new(n, "netem_delay", ns->netem_delay[0] ? json_string(ns->netem_delay)
+								 : json_null());
+	json_object_set_new(n, "netem_loss", ns->netem_loss[0] ? json_string(ns->netem_loss)
+							       : json_null());
+	for (int l = 0; l < LINK_NR; l++)
+		if (ns->netem_on[l] && (ns->netem_delay[0] || ns->netem_loss[0]))
+			json_array_append_new(links, json_string(link_names[l]));
+	json_object_set_new(n, "netem_links", links);
+	json_object_set_new(n, "loss_method", ns->loss_method[0] ? json_string(ns->loss_method)
+								 : json_null());
+	json_object_set_new(n, "notes", json_string(ns->notes));
+	json_object_set_new(host, "netns", n);
 }
 
 const struct zc_transport zc_transport_netns = {
 	.name = "netns",
+	.summary = "each role in its own network namespace, joined by veth pairs (root)",
+	.keys = netns_keys,
+	.nkeys = ZC_ARRAY_SIZE(netns_keys),
+	.priv_size = sizeof(struct netns),
+	.init = netns_init,
+	.check = netns_check,
+	.own_netns = true,
+	.json = netns_json,
 	.setup = netns_setup,
 	.prefix = netns_prefix,
 	.placed = netns_placed,

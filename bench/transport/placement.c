@@ -16,14 +16,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The interface the DUT uses, known here (local and netns transports). */
+/* The interface the DUT uses, known here: named in the host file (or by
+ * the transport), else the one holding its address in this namespace. */
 static const char *dut_iface(const struct zc_host *h, int dut, char *buf, size_t len)
 {
-	if (h->ssh[dut][0])
+	if (zc_host_remote(h, dut))
 		return NULL;
 	if (h->iface[dut][0])
 		return h->iface[dut];
-	if (h->transport == &zc_transport_local && !zc_nic_of_addr(h->address[dut], buf, len))
+	if (!h->transport->own_netns && !zc_nic_of_addr(h->address[dut], buf, len))
 		return buf;
 	return NULL;
 }
@@ -36,7 +37,7 @@ int zc_host_dut_node(const struct zc_host *h, int dut, char *why, size_t len)
 	int nodes = numa_available() < 0 ? 1 : numa_num_configured_nodes();
 
 	why[0] = 0;
-	if (!h->placement_remote) {
+	if (!h->placement) {
 		snprintf(why, len, "local: %s%s%s", ifn ? ifn : "NIC unknown",
 			 nic_node >= 0 ? " on NUMA node " : " has no NUMA locality (virtual or unknown)",
 			 "");

@@ -16,14 +16,64 @@
 #include <string.h>
 #include <sys/wait.h>
 
+/* The transport's keys (ssh_keys), per role, and what setup learnt. */
+struct ssh {
+	char target[ZC_ROLE_NR][128];	/* ssh = user@host; "" runs the role here */
+	int port[ZC_ROLE_NR];		/* 0: ssh's default */
+	char identity[ZC_ROLE_NR][256];
+	char known_hosts[ZC_ROLE_NR][256];
+	char remote_version[ZC_ROLE_NR][128];
+};
+
+static const struct ssh *cpriv(const struct zc_host *h)
+{
+	return (const struct ssh *)h->priv;
+}
+
+/* user@host: plain characters (ssh_keys), one '@', and no leading '-' that
+ * ssh would read as an option. */
+static int check_target(const char *v, char *why, size_t len)
+{
+	if (v[0] != '-' && strchr(v, '@') == strrchr(v, '@'))
+		return 0;
+	snprintf(why, len, "'%s' is not user@host", v);
+	return -EINVAL;
+}
+
+static int absolute_path(const char *v, char *why, size_t len)
+{
+	if (v[0] == '/')
+		return 0;
+	snprintf(why, len, "'%s' is not an absolute path", v);
+	return -EINVAL;
+}
+
+#define AT(field) ZC_OPT_AT(struct ssh, field)
+#define WHERE (ZC_HOST_KEY | ZC_ROLE_KEY)
+#define PATH .plain = "/._+-", .what = "an absolute path ([A-Za-z0-9/._+-])", \
+	.check = absolute_path, .meta = "PATH"
+
+static const struct zc_opt ssh_keys[] = {
+	{ "ssh", ZC_OPT_STR, NULL, AT(target[0]), WHERE, .plain = "@._:-",
+	  .what = "user@host (letters, digits, . _ - : @)", .check = check_target,
+	  .meta = "USER@HOST", .help = "run this role there (roles without it run here)" },
+	{ "ssh_port", ZC_OPT_INT, NULL, 1, 65535, AT(port[0]), WHERE, .meta = "PORT",
+	  .help = "ssh -p" },
+	{ "ssh_identity", ZC_OPT_STR, NULL, AT(identity[0]), WHERE, PATH,
+	  .help = "ssh -i (with IdentitiesOnly)" },
+	{ "ssh_known_hosts", ZC_OPT_STR, NULL, AT(known_hosts[0]), WHERE, PATH,
+	  .help = "ssh's UserKnownHostsFile" },
+};
+
 static char port_opt[ZC_ROLE_NR][16];
 static char known_opt[ZC_ROLE_NR][300];
 
 static int ssh_prefix(const struct zc_host *h, int role, char **argv, int max)
 {
+	const struct ssh *s = cpriv(h);
 	int n = 0;
 
-	if (!h->ssh[role][0])
+	if (!s->target[role][0])
 		return 0;
 	if (max < 24)
 		return -E2BIG;
@@ -40,25 +90,25 @@ static int ssh_prefix(const struct zc_host *h, int role, char **argv, int max)
 	argv[n++] = "ServerAliveCountMax=3";
 	argv[n++] = "-o";
 	argv[n++] = "LogLevel=ERROR";
-	if (h->ssh_port[role]) {
-		snprintf(port_opt[role], sizeof(port_opt[role]), "%d", h->ssh_port[role]);
+	if (s->port[role]) {
+		snprintf(port_opt[role], sizeof(port_opt[role]), "%d", s->port[role]);
 		argv[n++] = "-p";
 		argv[n++] = port_opt[role];
 	}
-	if (h->ssh_identity[role][0]) {
+	if (s->identity[role][0]) {
 		argv[n++] = "-i";
-		argv[n++] = (char *)h->ssh_identity[role];
+		argv[n++] = (char *)s->identity[role];
 		argv[n++] = "-o";
 		argv[n++] = "IdentitiesOnly=yes";
 	}
-	if (h->ssh_known_hosts[role][0]) {
+	if (s->known_hosts[role][0]) {
 		snprintf(known_opt[role], sizeof(known_opt[role]), "UserKnownHostsFile=%s",
-			 h->ssh_known_hosts[role]);
+			 s->known_hosts[role]);
 		argv[n++] = "-o";
 		argv[n++] = known_opt[role];
 	}
 	argv[n++] = "--";
-	argv[n++] = (char *)h->ssh[role];
+	argv[n++] = (char *)s->target[role];
 	return n;
 }
 
@@ -94,7 +144,7 @@ static int ssh_finish(const struct zc_host *h, int role, char **argv, int first,
 {
 	size_t k = 0;
 
-	if (!h->ssh[role][0])
+	if (!cpriv(h)->target[role][0])
 		return n;
 	for (int i = first; i < n; i++) {
 		int q;
@@ -116,16 +166,17 @@ static int ssh_finish(const struct zc_host *h, int role, char **argv, int first,
 static const char *ssh_explain(const struct zc_host *h, int role, int status)
 {
 	static char buf[256];
+	const char *target = cpriv(h)->target[role];
 
-	if (!h->ssh[role][0] || !WIFEXITED(status))
+	if (!target[0] || !WIFEXITED(status))
 		return NULL;
 	if (WEXITSTATUS(status) == 255)
 		snprintf(buf, sizeof(buf), "ssh to %s: connection failed or lost, or the remote role was killed (exit 255)",
-			 h->ssh[role]);
+			 target);
 	else if (WEXITSTATUS(status) > 128)
 		/* The remote shell reports a role killed by signal N as 128 + N. */
 		snprintf(buf, sizeof(buf), "killed by signal %d on %s (ssh exit %d)",
-			 WEXITSTATUS(status) - 128, h->ssh[role], WEXITSTATUS(status));
+			 WEXITSTATUS(status) - 128, target, WEXITSTATUS(status));
 	else
 		return NULL;
 	return buf;
@@ -134,6 +185,7 @@ static const char *ssh_explain(const struct zc_host *h, int role, int status)
 /* Every machine must run the zcbench this controller is: same git sha. */
 static int ssh_setup(struct zc_host *h, char *err, size_t errlen)
 {
+	struct ssh *s = (struct ssh *)h->priv;
 	char want[128], *self[] = { "/proc/self/exe", "--version", NULL };
 
 	/* What this binary answers, not this file's idea of it: objects built
@@ -146,7 +198,7 @@ static int ssh_setup(struct zc_host *h, char *err, size_t errlen)
 		char *cmd[] = { h->exe[r], "--version", NULL }, *argv[48], store[1024], out[512];
 		int n, ret;
 
-		if (!h->ssh[r][0])
+		if (!s->target[r][0])
 			continue;
 		n = zc_host_argv(h, r, cmd, argv, 48, store, sizeof(store));
 		if (n < 0) {
@@ -156,28 +208,53 @@ static int ssh_setup(struct zc_host *h, char *err, size_t errlen)
 		ret = zc_xrun(argv, out, sizeof(out));
 		if (ret == 255 || ret < 0) {
 			snprintf(err, errlen, "ssh: [%s] cannot reach %s%s%s: %s", zc_role_names[r],
-				 h->ssh[r], h->ssh_port[r] ? " port " : "",
-				 h->ssh_port[r] ? port_opt[r] : "", ret < 0 ? strerror(-ret) : out);
+				 s->target[r], s->port[r] ? " port " : "",
+				 s->port[r] ? port_opt[r] : "", ret < 0 ? strerror(-ret) : out);
 			return -EHOSTUNREACH;
 		}
 		if (ret) {
 			snprintf(err, errlen, "ssh: [%s] %s: '%s --version' failed (exit %d): %s "
-				 "(set exe = PATH in the host file)", zc_role_names[r], h->ssh[r],
+				 "(set exe = PATH in the host file)", zc_role_names[r], s->target[r],
 				 h->exe[r], ret, out);
 			return -ENOENT;
 		}
-		snprintf(h->remote_version[r], sizeof(h->remote_version[r]), "%.120s", out);
+		snprintf(s->remote_version[r], sizeof(s->remote_version[r]), "%.120s", out);
 		if (strcmp(out, want)) {
 			snprintf(err, errlen, "ssh: [%s] %s runs '%s', this controller is '%s': "
-				 "build the same git sha there", zc_role_names[r], h->ssh[r], out, want);
+				 "build the same git sha there", zc_role_names[r], s->target[r], out, want);
 			return -EPROTO;
 		}
 	}
 	return 0;
 }
 
+static bool ssh_remote(const struct zc_host *h, int role)
+{
+	return cpriv(h)->target[role][0];
+}
+
+static void ssh_json(const struct zc_host *h, json_t *host, json_t *const roles[ZC_ROLE_NR])
+{
+	const struct ssh *s = cpriv(h);
+
+	(void)host;
+	for (int r = 0; r < ZC_ROLE_NR; r++) {
+		if (!s->target[r][0])
+			continue;
+		json_object_set_new(roles[r], "ssh", json_string(s->target[r]));
+		json_object_set_new(roles[r], "exe", json_string(h->exe[r]));
+		json_object_set_new(roles[r], "remote_version", json_string(s->remote_version[r]));
+	}
+}
+
 const struct zc_transport zc_transport_ssh = {
 	.name = "ssh",
+	.summary = "roles with ssh = user@host run there through OpenSSH, the others here",
+	.keys = ssh_keys,
+	.nkeys = ZC_ARRAY_SIZE(ssh_keys),
+	.priv_size = sizeof(struct ssh),
+	.remote = ssh_remote,
+	.json = ssh_json,
 	.setup = ssh_setup,
 	.prefix = ssh_prefix,
 	.finish = ssh_finish,

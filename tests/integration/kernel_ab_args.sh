@@ -24,7 +24,7 @@ expect2() { # expect2 'message' args...
 	grep -q -- "$msg" "$t/o" || fail "kernel-ab $*: no '$msg' in: $(cat "$t/o")"
 	[ ! -e "$t/out" ] || fail "kernel-ab $*: created the output folder before failing"
 }
-expect2 'are required' --base "$t/bzImage" --workload $W --out "$t/out"
+expect2 '--new is required' --base "$t/bzImage" --workload $W --out "$t/out"
 expect2 'No such file' --base "$t/missing" --new "$t/bzImage" --workload $W --out "$t/out"
 expect2 'not an x86 bzImage' --base "$t/bzImage" --new "$t/notakernel" --workload $W --out "$t/out"
 expect2 'cpus' --base "$t/bzImage" --new "$t/bzImage" --workload $W --cpus 0 --out "$t/out"

@@ -94,11 +94,15 @@ ver=$(jq -r '.host.roles.sink.remote_version' "$f")
 run=$!
 descendants() { local p; for p in $(pgrep -P "$1"); do echo "$p"; descendants "$p"; done; }
 victim=
-for i in $(seq 100); do
+# Once the source runs too (it connects to the sink: under load that can take
+# a while after the sink started), so the sink dies mid-run, not before.
+for i in $(seq 200); do
+	src=
 	for p in $(descendants "$sshd_pid"); do
 		{ tr '\0' '\n' <"/proc/$p/cmdline"; } 2>/dev/null | grep -qx sink && victim=$p
+		{ tr '\0' '\n' <"/proc/$p/cmdline"; } 2>/dev/null | grep -qx source && src=$p
 	done
-	[ -n "$victim" ] && break
+	[ -n "$victim" ] && [ -n "$src" ] && break
 	sleep 0.05
 done
 [ -n "$victim" ] || { echo "FAIL: remote sink never started"; kill $run; cat "$dir/die.log"; exit 1; }

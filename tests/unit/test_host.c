@@ -32,6 +32,15 @@ static int load(const char *text, struct zc_host *h, char *err, size_t len)
 	return fd;
 }
 
+/* A key's value for role r as text (the transports keep theirs private). */
+static const char *get(const struct zc_host *h, int r, const char *key)
+{
+	static char buf[256];
+
+	assert_int_equal(zc_host_get(h, r, key, buf, sizeof(buf)), 0);
+	return buf;
+}
+
 static void test_ssh_keys(void **state)
 {
 	static struct zc_host h;
@@ -41,9 +50,11 @@ static void test_ssh_keys(void **state)
 	assert_int_equal(load("[host]\ntransport = ssh\n[sink]\nssh = bob@box-2.lab\nssh_port = 2222\n"
 			      "exe = /opt/zc/zcbench\naddress = 10.0.0.2\n", &h, err, sizeof(err)), 0);
 	assert_string_equal(h.transport->name, "ssh");
-	assert_string_equal(h.ssh[ZC_ROLE_SINK], "bob@box-2.lab");
-	assert_string_equal(h.ssh[ZC_ROLE_SOURCE], "");
-	assert_int_equal(h.ssh_port[ZC_ROLE_SINK], 2222);
+	assert_string_equal(get(&h, ZC_ROLE_SINK, "ssh"), "bob@box-2.lab");
+	assert_string_equal(get(&h, ZC_ROLE_SOURCE, "ssh"), "");
+	assert_string_equal(get(&h, ZC_ROLE_SINK, "ssh_port"), "2222");
+	assert_true(zc_host_remote(&h, ZC_ROLE_SINK));
+	assert_false(zc_host_remote(&h, ZC_ROLE_PROXY));
 	assert_string_equal(h.exe[ZC_ROLE_SINK], "/opt/zc/zcbench");
 	assert_string_equal(h.address[ZC_ROLE_SINK], "10.0.0.2");
 	assert_string_equal(h.address[ZC_ROLE_PROXY], "127.0.0.1");
@@ -61,9 +72,38 @@ static void test_metachar_refused(void **state)
 	assert_non_null(strstr(err, "character '`' not allowed"));
 	assert_int_equal(load("[host]\ntransport = ssh\n[sink]\nssh = a@b\n", &h, err, sizeof(err)), 0);
 	assert_int_equal(load("[sink]\nssh = a@b\n", &h, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "needs transport = ssh"));
-	assert_int_equal(load("[host]\nnetem_delay = 1ms|x\n", &h, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, ":2: key 'netem_delay'"));
+	assert_non_null(strstr(err, ":2: key 'ssh' needs transport = ssh"));
+	assert_int_equal(load("[host]\ntransport = netns\nnetem_delay = 1ms|x\n", &h, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, ":3: key 'netem_delay'"));
+}
+
+/* Where a key may stand, and what is unknown. */
+static void test_sections(void **state)
+{
+	static struct zc_host h;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(load("[host]\ncpu = 1\n", &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ":2: key 'cpu' belongs in [source], [proxy] or [sink]"));
+	assert_int_equal(load("[sink]\nplacement = remote\n", &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ":2: key 'placement' belongs in [host]"));
+	assert_int_equal(load("[host]\ncolour = red\n", &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ":2: unknown key 'colour' in [host]"));
+	assert_int_equal(load("[host]\ntransport = pigeon\n", &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ":2: key 'transport': 'pigeon' is not a transport (local, netns, ssh)"));
+	/* [host] sets every role, a role section one; cpu = auto is -1. */
+	assert_int_equal(load("[host]\naddress = 10.1.1.1\n[proxy]\naddress = 10.2.2.2\ncpu = 3\n"
+			      "[sink]\ncpu = auto\n", &h, err, sizeof(err)), 0);
+	assert_string_equal(h.address[ZC_ROLE_SOURCE], "10.1.1.1");
+	assert_string_equal(h.address[ZC_ROLE_PROXY], "10.2.2.2");
+	assert_true(h.address_set[ZC_ROLE_SINK]);
+	assert_int_equal(h.cpu[ZC_ROLE_PROXY], 3);
+	assert_int_equal(h.cpu[ZC_ROLE_SINK], -1);
+	assert_int_equal(load("[sink]\ninterface = lo\n", &h, err, sizeof(err)), 0);
+	assert_false(h.address_set[ZC_ROLE_SINK]);
+	assert_string_equal(h.address[ZC_ROLE_SINK], "127.0.0.1");
 }
 
 static void test_netns_keys(void **state)
@@ -72,18 +112,27 @@ static void test_netns_keys(void **state)
 	char err[512];
 
 	(void)state;
-	assert_int_equal(load("[host]\ntransport = netns\nmtu = 9000\ngro = off\ntso = on\nqueues = 4\n"
+	/* Transport keys before transport = are fine: the file is read twice. */
+	assert_int_equal(load("[host]\nmtu = 9000\ntransport = netns\ngro = off\ntso = on\nqueues = 4\n"
 			      "netem_loss = 0.5%\nnetem_links = dut-sink\n", &h, err, sizeof(err)), 0);
-	assert_int_equal(h.netns.mtu, 9000);
-	assert_int_equal(h.netns.gro, 0);
-	assert_int_equal(h.netns.gso, -1);
-	assert_int_equal(h.netns.tso, 1);
-	assert_int_equal(h.netns.queues, 4);
-	assert_string_equal(h.netns.netem_loss, "0.5%");
-	assert_false(h.netns.netem_on[ZC_LINK_SRC_DUT]);
-	assert_true(h.netns.netem_on[ZC_LINK_DUT_SINK]);
-	assert_int_equal(load("[host]\nqueues = 0\n", &h, err, sizeof(err)), -EINVAL);
-	assert_int_equal(load("[host]\nnetem_links = moon\n", &h, err, sizeof(err)), -EINVAL);
+	assert_string_equal(get(&h, -1, "mtu"), "9000");
+	assert_string_equal(get(&h, -1, "gro"), "no");
+	assert_string_equal(get(&h, -1, "gso"), "");	/* unset: the driver's default */
+	assert_string_equal(get(&h, -1, "tso"), "yes");
+	assert_string_equal(get(&h, -1, "queues"), "4");
+	assert_string_equal(get(&h, -1, "netem_loss"), "0.5%");
+	assert_string_equal(get(&h, -1, "netem_links"), "dut-sink");
+	assert_int_equal(load("[host]\ntransport = netns\nqueues = 0\n", &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ":3: key 'queues'"));
+	assert_int_equal(load("[host]\ntransport = netns\nnetem_links = moon\n", &h, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, ":3: key 'netem_links'"));
+	/* A key of another transport names the one it belongs to. */
+	assert_int_equal(load("[host]\nmtu = 9000\n", &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ":2: key 'mtu' needs transport = netns"));
+	assert_int_equal(load("[host]\ntransport = netns\n[sink]\nbind_device = yes\ninterface = x\n", &h,
+			      err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "own veth"));
 }
 
 /* What the remote shell gets must split back into exactly the argv given. */
@@ -121,6 +170,7 @@ int main(void)
 		cmocka_unit_test(test_ssh_keys),
 		cmocka_unit_test(test_metachar_refused),
 		cmocka_unit_test(test_netns_keys),
+		cmocka_unit_test(test_sections),
 		cmocka_unit_test(test_ssh_quoting),
 	};
 

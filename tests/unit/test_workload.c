@@ -81,6 +81,12 @@ static void test_override(void **state)
 	assert_non_null(strstr(err, "--durtion"));
 	assert_int_not_equal(zc_override_add(&ov, "chunk", "lots", err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "--chunk"));
+	/* A cross-key check failing on a flag's value blames the command line. */
+	memset(&ov, 0, sizeof(ov));
+	assert_int_equal(zc_override_add(&ov, "counters", "bogus", err, sizeof(err)), 0);
+	assert_int_not_equal(load("[run a]\ncounters = perf\n", &ov), 0);
+	if (strncmp(err, "command line: --counters: 'bogus'", 33))
+		fail_msg("'%s' does not blame the command line", err);
 }
 
 static void test_errors(void **state)

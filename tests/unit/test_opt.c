@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Option tables: one parser, one set of messages, values back as argv and JSON. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "lib/opt.h"
+#include "config/cfg.h"
+#include "run/role.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct t {
+	uint64_t size, sizes[4];
+	int nsizes;
+	double d;
+	long l;
+	int i, choice, tri;
+	bool flag, on;
+	char name[8];
+	const char *text;
+	const char *files[3];
+	int nfiles;
+	const char *many[4];
+	int nmany;
+	const char *rest[4];
+	int nrest;
+};
+
+#define AT(f) ZC_OPT_AT(struct t, f)
+static const struct zc_opt rows[] = {
+	{ "size", ZC_OPT_SIZE, "64k", 4096, 1 << 20, AT(size), ZC_OPT_LIST,
+	  ZC_OPT_LIST_AT(struct t, sizes, nsizes), .multiple = 4096, .help = "a size" },
+	{ "d", ZC_OPT_DOUBLE, "0.5", 0.1, 10, AT(d), .help = "a double" },
+	{ "l", ZC_OPT_LONG, "auto", 0, 100, AT(l), .names = "auto=-1", .help = "a long" },
+	{ "i", ZC_OPT_INT, "7", 1, 9, AT(i), .help = "an int" },
+	{ "choice", ZC_OPT_CHOICE, "b", AT(choice), .choices = "a|b|c", .help = "a choice" },
+	{ "tri", ZC_OPT_BOOL, NULL, AT(tri), .help = "yes, no or unset" },
+	{ "flag", ZC_OPT_BOOL, "no", AT(flag), .help = "a flag" },
+	{ "on", ZC_OPT_BOOL, "yes", AT(on), .help = "on unless --no-on" },
+	{ "name", ZC_OPT_STR, "x", AT(name), .plain = "-", .what = "a name", .help = "a name" },
+	{ "text", ZC_OPT_TEXT, NULL, AT(text), ZC_OPT_REQ, .help = "required" },
+	{ "many", ZC_OPT_TEXTS, NULL, AT(many), ZC_OPT_MULTI, .count_off = offsetof(struct t, nmany),
+	  .help = "--many a b c" },
+	{ "FILE", ZC_OPT_TEXTS, NULL, 1, 3, AT(files), ZC_OPT_POS,
+	  .count_off = offsetof(struct t, nfiles), .help = "files" },
+	{ "ARGS", ZC_OPT_TEXTS, NULL, AT(rest), ZC_OPT_POS | ZC_OPT_REST,
+	  .count_off = offsetof(struct t, nrest), .help = "after --" },
+};
+
+static struct t v;
+static char err[512];
+
+static int parse(int argc, char **argv)
+{
+	const struct zc_optgroup g = { .opts = rows, .n = ZC_ARRAY_SIZE(rows), .base = &v };
+	const struct zc_cmdline c = { .name = "t", .groups = &g, .ngroups = 1 };
+
+	memset(&v, 0, sizeof(v));
+	v.tri = -1;
+	err[0] = 0;
+	return zc_opt_parse(&c, argc, argv, err, sizeof(err));
+}
+
+#define PARSE(...) ({ char *a_[] = { "t", __VA_ARGS__, NULL }; parse(ZC_ARRAY_SIZE(a_) - 1, a_); })
+
+static void expect_err(int ret, const char *needle)
+{
+	assert_int_equal(ret, -EINVAL);
+	if (!strstr(err, needle) || strncmp(err, "command line: ", 14))
+		fail_msg("error '%s' lacks 'command line: ...%s'", err, needle);
+}
+
+static void test_values(void **state)
+{
+	(void)state;
+	assert_int_equal(PARSE("--text=hi", "f1", "--size", "4k,8k", "--d=2.5", "--l", "auto", "--i=3",
+			       "--choice=c", "--tri=off", "--flag", "--no-on", "--name=a-b", "f2",
+			       "--many", "m1", "m2", "--", "--r1", "r2"), 0);
+	assert_string_equal(v.text, "hi");
+	assert_int_equal(v.nsizes, 2);
+	assert_int_equal(v.sizes[1], 8192);
+	assert_int_equal(v.size, 4096);	/* the scalar is the first element */
+	assert_float_equal(v.d, 2.5, 0);
+	assert_int_equal(v.l, -1);
+	assert_int_equal(v.i, 3);
+	assert_int_equal(v.choice, 2);
+	assert_int_equal(v.tri, 0);
+	assert_true(v.flag);
+	assert_false(v.on);
+	assert_string_equal(v.name, "a-b");
+	assert_int_equal(v.nfiles, 2);
+	assert_string_equal(v.files[1], "f2");
+	assert_int_equal(v.nmany, 2);
+	assert_string_equal(v.many[1], "m2");
+	assert_int_equal(v.nrest, 2);
+	assert_string_equal(v.rest[0], "--r1");
+	/* Defaults, and '_' == '-' in keys. */
+	assert_int_equal(PARSE("--text", "x", "f"), 0);
+	assert_int_equal(v.size, 65536);
+	assert_int_equal(v.choice, 1);
+	assert_int_equal(v.tri, -1);
+	assert_true(v.on);
+	assert_int_equal(v.i, 7);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	expect_err(PARSE("--text=x", "f", "--sise=4k"), "--sise: unknown option (zcbench t --help");
+	expect_err(PARSE("--text=x", "f", "-s"), "-s: unknown option");
+	expect_err(PARSE("--text=x", "f", "--d"), "--d: needs a value");
+	expect_err(PARSE("--text", "--d=1", "f"), "--text: needs a value (--d=1 is an option");
+	expect_err(PARSE("--text=x", "f", "--size=3k"), "--size: 3k is out of range [4k, 1M]");
+	expect_err(PARSE("--text=x", "f", "--size=12k,8193"), "--size: 8193 is not a multiple of 4k");
+	expect_err(PARSE("--text=x", "f", "--d=x"), "--d: 'x' is not a number");
+	expect_err(PARSE("--text=x", "f", "--l=1.5"), "--l: '1.5' is not an integer or auto");
+	expect_err(PARSE("--text=x", "f", "--i=10"), "--i: 10 is out of range [1, 9]");
+	expect_err(PARSE("--text=x", "f", "--choice=d"), "--choice: 'd' is not one of a, b, c");
+	expect_err(PARSE("--text=x", "f", "--flag=maybe"), "--flag: 'maybe' is not yes or no");
+	expect_err(PARSE("--text=x", "f", "--name=a;b"), "--name: 'a;b' is not a name (character ';'");
+	expect_err(PARSE("--text=x", "f", "--name=abcdefghi"), "is longer than 7 characters");
+	expect_err(PARSE("--text=x", "f", "--no-d"), "--no-d: unknown option");
+	expect_err(PARSE("f"), "--text is required");
+	expect_err(PARSE("--text=x"), "FILE: 0 given, at least 1 needed");
+	expect_err(PARSE("--text=x", "a", "b", "c", "d"), "FILE: more than 3 values");
+	assert_int_equal(PARSE("--text=x", "f", "--help"), ZC_OPT_HELP);
+}
+
+/* What zc_opt_argv writes, the same rows read back exactly. */
+static void test_argv_round_trip(void **state)
+{
+	struct zc_cfg a, b;
+	char store[4096], *argv[64] = { "x" }, why[256];
+	const struct zc_optgroup g = { .opts = zc_opts, .n = zc_nopts, .base = &b };
+	const struct zc_cmdline c = { .name = "x", .groups = &g, .ngroups = 1 };
+	int n;
+
+	(void)state;
+	zc_cfg_defaults(&a);
+	assert_int_equal(zc_opt_set(&a, zc_opt_find("duration"), "0.1", why, sizeof(why)), 0);
+	a.warmup_s = 1.0 / 3;	/* needs all 17 digits */
+	assert_int_equal(zc_opt_set(&a, zc_opt_find("file-dir"), "/tmp/it's a dir", why, sizeof(why)), 0);
+	assert_int_equal(zc_opt_set(&a, zc_opt_find("topology"), "direct", why, sizeof(why)), 0);
+	assert_int_equal(zc_opt_set(&a, zc_opt_find("source"), "tee", why, sizeof(why)), 0);
+	a.chunk = 12345;
+	a.sink_seed = 99;
+	n = zc_opt_argv(zc_opts, zc_nopts, &a, argv + 1, 62, store, sizeof(store));
+	assert_int_equal(n, (int)zc_nopts);
+	assert_string_equal(argv[1], "--topology=direct");
+	/* Keys as flags are written: --pipe-size, never --pipe_size. */
+	for (int i = 1; i <= n; i++)
+		assert_true(strcspn(argv[i], "_") > strcspn(argv[i], "="));
+	memset(&b, 0, sizeof(b));
+	assert_int_equal(zc_opt_parse(&c, n + 1, argv, err, sizeof(err)), 0);
+	assert_int_equal(b.topology, ZC_TOPO_DIRECT);
+	assert_string_equal(b.mode[ZC_ROLE_SOURCE], "tee");
+	assert_int_equal(b.chunk, 12345);
+	assert_true(b.warmup_s == a.warmup_s);
+	assert_true(b.duration_s == a.duration_s);
+	assert_string_equal(b.file_dir, "/tmp/it's a dir");
+	assert_int_equal(b.sink_seed, 99);
+	assert_int_equal(zc_opt_argv(zc_opts, zc_nopts, &a, argv, 3, store, sizeof(store)), -E2BIG);
+	assert_int_equal(zc_opt_argv(zc_opts, zc_nopts, &a, argv, 62, store, 100), -E2BIG);
+}
+
+/* The controller's side and the role's side of the role's options. */
+static void test_role_args(void **state)
+{
+	static struct zc_role_args a, b;
+	char store[8192], *argv[64] = { "zcbench", "proxy" };
+	int n;
+
+	(void)state;
+	a.role = b.role = ZC_ROLE_PROXY;
+	zc_cfg_defaults(&a.cfg);
+	a.cpu = 1;
+	snprintf(a.listen, sizeof(a.listen), "10.0.0.1");
+	snprintf(a.peer, sizeof(a.peer), "10.0.0.2:4242");
+	snprintf(a.cfg.mode[ZC_ROLE_PROXY], sizeof(a.cfg.mode[0]), "splice");
+	a.cfg.pipe_size = 65536;
+	a.cfg.period = 8192;
+	snprintf(a.cfg.counters, sizeof(a.cfg.counters), "perf");
+	n = zc_role_args_argv(&a, argv + 2, 60, store, sizeof(store));
+	assert_int_equal(n, (int)(zc_nopts + zc_nrole_opts));
+	/* What tests/bare_proxy.c reads. */
+	for (const char *want[] = { "--mode=splice", "--pipe-size=65536", "--cpu=1", "--chunk=65536",
+				    "--connect=10.0.0.2:4242", NULL }, **w = want; *w; w++) {
+		bool found = false;
+
+		for (int i = 2; i < n + 2; i++)
+			found |= !strcmp(argv[i], *w);
+		if (!found)
+			fail_msg("role argv lacks %s", *w);
+	}
+	argv[n + 2] = NULL;
+	assert_int_equal(zc_role_args_parse(n + 2, argv, &b, err, sizeof(err)), 0);
+	assert_int_equal(b.cpu, 1);
+	assert_string_equal(b.listen, "10.0.0.1");
+	assert_string_equal(b.connect, "10.0.0.2");
+	assert_int_equal(b.port, 4242);
+	assert_string_equal(b.cfg.mode[ZC_ROLE_PROXY], "splice");
+	assert_int_equal(b.cfg.pipe_size, 65536);
+	assert_int_equal(b.cfg.period, 8192);
+	assert_string_equal(b.cfg.counters, "perf");
+	/* A role's own checks, after the table's. */
+	{
+		char *bad[] = { "zcbench", "proxy", "--counters=lots", NULL };
+
+		assert_int_equal(zc_role_args_parse(3, bad, &b, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "command line: --counters"));
+	}
+	{
+		char *bad[] = { "zcbench", "source", NULL };
+
+		b.role = ZC_ROLE_SOURCE;
+		assert_int_equal(zc_role_args_parse(2, bad, &b, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "command line: --connect is required"));
+	}
+}
+
+static void test_json_and_help(void **state)
+{
+	struct zc_cfg c;
+	json_t *o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	zc_cfg_defaults(&c);
+	o = zc_cfg_json(&c);
+	assert_int_equal(json_integer_value(json_object_get(o, "chunk")), 65536);
+	assert_string_equal(json_string_value(json_object_get(o, "topology")), "proxy");
+	assert_string_equal(json_string_value(json_object_get(o, "sink")), "recv");
+	assert_true(json_real_value(json_object_get(o, "duration")) == 4);
+	json_decref(o);
+	/* Every workload key is in --help with its default. */
+	zc_opts_help(f);
+	fclose(f);
+	for (size_t i = 0; i < zc_nopts; i++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "--%s ", zc_opts[i].key);
+		if (!strstr(buf, want))
+			fail_msg("help lacks %s", want);
+	}
+	assert_non_null(strstr(buf, "(default 64k; 1..1024M)"));
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_argv_round_trip),
+		cmocka_unit_test(test_role_args),
+		cmocka_unit_test(test_json_and_help),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

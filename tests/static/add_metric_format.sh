@@ -133,7 +133,7 @@ check "export --format tsv: tab-separated, a median of gbps_per_core on every ru
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "gbps_per_core") c = i; n = NF; next }
 		    NF != n || $c !~ /^[0-9.]+$/ { bad = 1 } END { exit bad || !c }' "$TMP/tsv"
 "$Z" export --help >"$TMP/eh"
-check "export --help lists tsv" grep -Eq '^usage: .*--format csv\|bmf\|prometheus\|gab\|tsv ' "$TMP/eh"
+check "export --help lists the formats" grep -q '^Formats:' "$TMP/eh"
 check "export --help describes tsv" grep -q '^  tsv  .*a test' "$TMP/eh"
 "$Z" export --format nope "$B" >/dev/null 2>"$TMP/ee"
 rc=$?
@@ -148,8 +148,8 @@ check "compare --format lkp2: exit 0" [ "$rc" -eq 0 ]
 check "compare --format lkp2: the lkp table" cmp -s "$TMP/lkp" "$TMP/lkp2"
 check "compare --format lkp2: a metric line" grep -q 'proxy-splice\.gbps_per_core ' "$TMP/lkp2"
 "$Z" compare --help >"$TMP/ch"
-check "compare --help lists lkp2" grep -q -- '--format lkp|mmtests|lkp2\]' "$TMP/ch"
-check "compare --help describes lkp2" grep -q -- '^  --format lkp2 ' "$TMP/ch"
+check "compare --help lists lkp2" grep -q '^Layouts:' "$TMP/ch"
+check "compare --help describes lkp2" grep -Eq '^  lkp2 +[A-Za-z0-9]' "$TMP/ch"
 "$Z" compare --format nope "$B" "$N" >/dev/null 2>"$TMP/ce"
 rc=$?
 check "compare --format nope: exit 2" [ "$rc" -eq 2 ]

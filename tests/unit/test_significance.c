@@ -8,11 +8,7 @@
  * Bootstrap bounds are derived by hand from the distribution of a median of
  * three draws.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "zc_test.h"
 #include <errno.h>
 #include <math.h>
 
@@ -181,5 +177,5 @@ int main(void)
 		cmocka_unit_test(test_bootstrap),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return zc_run_tests(tests, NULL, NULL);
 }

@@ -109,9 +109,6 @@ void zc_host_irqs_restore(struct zc_host *h);
 /* Affinities left pinned by dead controllers: restored; count. */
 int zc_host_irqs_reap_stale(void);
 
-/* Shared by transports: run argv (no shell), output in out. Exit status or -errno. */
-int zc_xrun(char *const argv[], char *out, size_t outlen);
-
 extern const struct zc_transport zc_transport_local;
 extern const struct zc_transport zc_transport_netns;
 extern const struct zc_transport zc_transport_ssh;

@@ -22,11 +22,6 @@ const struct zc_mode *zc_mode_find(enum zc_role role, const char *name)
 	return NULL;
 }
 
-const char *zc_no_reason(void)
-{
-	return NULL;
-}
-
 void zc_modes_list(FILE *f, bool with_availability)
 {
 	for (int r = 0; r < ZC_ROLE_NR; r++) {

@@ -97,6 +97,5 @@ int zc_io_nonblock_epoll(struct zc_io *io);
 int zc_payload_file(struct zc_io *io);
 /* Bytes to take from the payload buffer at fill_off without wrapping. */
 size_t zc_src_len(const struct zc_io *io);
-const char *zc_no_reason(void);
 
 #endif

@@ -27,24 +27,10 @@ cat > "$tree/scripts/config" <<'S'
 f=$2; shift 2; echo "$@" >> "$f"
 S
 chmod +x "$tree/scripts/config"
-cat > "$TMP/0001-good.patch" <<'P'
---- a/fs/splice.c
-+++ b/fs/splice.c
-@@ -1,3 +1,3 @@
- one
--two
-+TWO
- three
-P
-cat > "$TMP/0002-bad.patch" <<'P'
---- a/fs/splice.c
-+++ b/fs/splice.c
-@@ -1,3 +1,3 @@
- one
--deux
-+DEUX
- three
-P
+# A patch changing fs/splice.c's second line from $1 to $2.
+hunk() { printf -- '--- a/fs/splice.c\n+++ b/fs/splice.c\n@@ -1,3 +1,3 @@\n one\n-%s\n+%s\n three\n' "$1" "$2"; }
+hunk two TWO >"$TMP/0001-good.patch"
+hunk deux DEUX >"$TMP/0002-bad.patch"
 
 "$ZCBENCH" kernel-build --tree "$tree" >"$TMP/o" 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "no --out: exit $rc, want 2"

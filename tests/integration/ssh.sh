@@ -49,24 +49,12 @@ CFG
 done
 [ -n "$sshd_pid" ] || { cat "$TMP/sshd.log"; fail "throwaway sshd did not come up"; }
 
-hostfile() { # $1 port, $2 exe
-	cat <<HOST
-[host]
-name = ssh-smoke
-transport = ssh
-[source]
-ssh = $user@127.0.0.1
-ssh_port = $1
-ssh_identity = $TMP/id
-ssh_known_hosts = $TMP/known_hosts
-exe = $2
-[sink]
-ssh = $user@127.0.0.1
-ssh_port = $1
-ssh_identity = $TMP/id
-ssh_known_hosts = $TMP/known_hosts
-exe = $2
-HOST
+hostfile() { # $1 port, $2 exe; source and sink over ssh
+	printf '[host]\nname = ssh-smoke\ntransport = ssh\n'
+	for role in source sink; do
+		printf '[%s]\nssh = %s@127.0.0.1\nssh_port = %s\nssh_identity = %s\nssh_known_hosts = %s\nexe = %s\n' \
+			"$role" "$user" "$1" "$TMP/id" "$TMP/known_hosts" "$2"
+	done
 }
 hostfile "$port" "$ZCBENCH" >"$TMP/ssh.ini"
 "$ZCBENCH" run workloads/smoke.ini --host "$TMP/ssh.ini" --out "$TMP/out" \

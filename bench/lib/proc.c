@@ -58,7 +58,6 @@ static pid_t spawn_io(char *const argv[], const struct zc_spawn_opts *how, struc
 
 	if (!how)
 		how = &like_us;
-
 	if (how->null_stdin && io.fd[0] < 0 &&
 	    (io.fd[0] = opened[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;

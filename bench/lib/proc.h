@@ -18,8 +18,10 @@ struct zc_spawn_opts {
 	const char *cwd;	/* run there (NULL: ours) */
 	const char *out_path;	/* stdout and stderr to this file, truncated; opened
 				 * by us, so relative to our cwd, not to .cwd */
-	char *out;		/* zc_run_argv only, instead of out_path: stdout and stderr here, */
-	size_t outlen;		/* NUL-terminated, trailing blanks and newlines cut */
+	/* zc_run_argv only, instead of out_path: stdout and stderr captured in
+	 * out (NUL-terminated, cut at outlen - 1, trailing blanks dropped). */
+	char *out;
+	size_t outlen;
 	bool null_stdin;	/* stdin from /dev/null */
 	/* In its own process group: the terminal's Ctrl-C goes to us, who decide
 	 * (and must not kill, say, the `ip netns del` of our teardown). */

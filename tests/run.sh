@@ -33,7 +33,7 @@ one() {
 		pass=$((pass + 1))
 		# A unit program that skipped some of its tests says so (tests/unit/zc_test.h).
 		note=$(grep -m1 '^skipped: ' "$log")
-		[ -n "$note" ] && note=" ($note: $(grep '^skip: ' "$log" | cut -c7- | paste -sd ';' -))"
+		[ -n "$note" ] && note=" ($note: $(grep '^skip: ' "$log" | cut -c7- | paste -sd ';' - | sed 's/;/; /g'))"
 		echo "PASS $name [${secs} s]$note" ;;
 	77) skip=$((skip + 1)); echo "SKIP $name [${secs} s]: $(skip_reason "$log")" ;;
 	*)

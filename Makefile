@@ -61,14 +61,15 @@ $(BIN): $(OBJS)
 $(SAN_BIN): $(SAN_OBJS)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
-build/tests/%: tests/unit/%.c $(filter-out build/obj/main.o,$(OBJS))
+# zc_test.h (cmocka with skips counted) is a prerequisite, not an input.
+build/tests/%: tests/unit/%.c tests/unit/zc_test.h $(filter-out build/obj/main.o,$(OBJS))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Ibench $(shell pkg-config --cflags $(TEST_PKGS)) -o $@ $^ \
+	$(CC) $(CFLAGS) -Ibench $(shell pkg-config --cflags $(TEST_PKGS)) -o $@ $(filter-out %.h,$^) \
 	      $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
 
-build/asan-tests/%: tests/unit/%.c $(filter-out build/asan/main.o,$(SAN_OBJS))
+build/asan-tests/%: tests/unit/%.c tests/unit/zc_test.h $(filter-out build/asan/main.o,$(SAN_OBJS))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -Ibench $(shell pkg-config --cflags $(TEST_PKGS)) -o $@ $^ \
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Ibench $(shell pkg-config --cflags $(TEST_PKGS)) -o $@ $(filter-out %.h,$^) \
 	      $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
 
 build/bare_proxy: tests/bare_proxy.c

@@ -4,8 +4,19 @@ set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ZCBENCH=${ZCBENCH:-bench/zcbench}
 TMP=$(mktemp -d /tmp/zc-it.XXXXXX)
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$TMP"' EXIT
 FAILS=0
+
+# on_exit 'command...': run it when the script exits, however it exits (last
+# registered first), before $TMP goes (kept, and named, with KEEP=1). The
+# script's exit code stays its own.
+ZC_ON_EXIT=()
+on_exit() { ZC_ON_EXIT=("$*" "${ZC_ON_EXIT[@]}"); }
+zc_exit() {
+	local c
+	for c in "${ZC_ON_EXIT[@]}"; do eval "$c"; done
+	if [ -n "${KEEP:-}" ]; then echo "kept $TMP"; else rm -rf "$TMP"; fi
+}
+trap zc_exit EXIT
 
 skip() { echo "skip: $*"; exit 77; }
 ok() { echo "ok - $*"; }

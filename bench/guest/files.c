@@ -15,10 +15,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -110,34 +108,6 @@ int zc_ldd_line_path(const char *line, char *path, size_t len)
 	return 0;
 }
 
-
-int zc_spawn_wait(char *const argv[], const char *cwd, const char *out_path)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		if (cwd && chdir(cwd))
-			_exit(126);
-		if (out_path) {
-			int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-			if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
-				_exit(126);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
-}
-
 /* Copy src's content (symlinks followed) to dst, keeping the mode bits. */
 int zc_copy_file(const char *src, const char *dst)
 {
@@ -190,25 +160,27 @@ out_in:
 int zc_copy_with_libs(const char *exe, const char *root, const char *as,
 			  char *err, size_t errlen)
 {
-	char cmd[PATH_MAX + 16], line[1024], lib[PATH_MAX], dst[PATH_MAX * 2];
-	FILE *p;
-	int ret, nlib = 0;
+	/* ldd prints a line of ~100 bytes per library: a few kB. */
+	static char out[64 << 10];
+	char lib[PATH_MAX], dst[PATH_MAX * 2], *line, *save;
+	char *ldd[] = { "ldd", (char *)exe, NULL };
+	int ret;
 
 	snprintf(dst, sizeof(dst), "%s%s", root, as);
 	if ((ret = zc_copy_file(exe, dst))) {
 		snprintf(err, errlen, "copy %s: %s", exe, strerror(-ret));
 		return ret;
 	}
-	snprintf(cmd, sizeof(cmd), "ldd '%s' 2>&1", exe);
-	p = popen(cmd, "r");
-	if (!p) {
-		snprintf(err, errlen, "ldd %s: %s", exe, strerror(errno));
-		return -errno;
+	/* Its exit status is not the verdict: a static binary names no library
+	 * (fine) and ldd exits 1 for it; a missing library is "not found". */
+	ret = zc_run_argv(ldd, &(struct zc_spawn_opts){ .out = out, .outlen = sizeof(out) });
+	if (ret < 0 || strlen(out) == sizeof(out) - 1) {
+		snprintf(err, errlen, "ldd %s: %s", exe, ret < 0 ? strerror(-ret) : "output too long");
+		return ret < 0 ? ret : -E2BIG;
 	}
-	while (fgets(line, sizeof(line), p)) {
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (strstr(line, "not found")) {
 			snprintf(err, errlen, "ldd %s: %s", exe, line);
-			pclose(p);
 			return -ENOENT;
 		}
 		if (zc_ldd_line_path(line, lib, sizeof(lib)))
@@ -216,13 +188,9 @@ int zc_copy_with_libs(const char *exe, const char *root, const char *as,
 		snprintf(dst, sizeof(dst), "%s%s", root, lib);
 		if ((ret = zc_copy_file(lib, dst))) {
 			snprintf(err, errlen, "copy %s: %s", lib, strerror(-ret));
-			pclose(p);
 			return ret;
 		}
-		nlib++;
 	}
-	pclose(p);
-	(void)nlib; /* a static binary names none: fine */
 	return 0;
 }
 

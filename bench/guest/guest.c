@@ -18,7 +18,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -174,7 +173,7 @@ static void collect(const struct zc_guest_opts *o, struct zc_guest_result *r, co
 		char *argv[] = { "tar", "-x", "-f", (char *)tarf, "-C", gdir, NULL };
 
 		snprintf(path, sizeof(path), "%s/tar.log", o->dir);
-		ret = zc_spawn_wait(argv, NULL, path);
+		ret = zc_run_argv(argv, &(struct zc_spawn_opts){ .out_path = path });
 	}
 	if (ret) {
 		snprintf(r->reason + strlen(r->reason), sizeof(r->reason) - strlen(r->reason),
@@ -246,28 +245,13 @@ int zc_guest_run(const struct zc_guest_opts *o, struct zc_guest_result *r)
 	unlink(console);
 	qemu_argv(o, cpio, console, portf, argv, store);
 	t0 = zc_now();
-	pid = fork();
+	/* Own group (a terminal's Ctrl-C reaches us, we stop qemu), and no
+	 * orphaned guest if zcbench itself is killed. */
+	pid = zc_spawn(argv, &(struct zc_spawn_opts){ .out_path = qlog, .null_stdin = true,
+						     .own_group = true, .die_with_us = true });
 	if (pid < 0) {
-		snprintf(r->reason, sizeof(r->reason), "fork: %s", strerror(errno));
-		return -errno;
-	}
-	if (!pid) {
-		int fd = open(qlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-		/* Own group (a terminal's Ctrl-C reaches us, we stop qemu), and
-		 * no orphaned guest if zcbench itself is killed. */
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		fd = open("/dev/null", O_RDONLY);
-		if (fd >= 0)
-			dup2(fd, 0);
-		execvp(argv[0], argv);
-		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
+		snprintf(r->reason, sizeof(r->reason), "start %s: %s", argv[0], strerror(-pid));
+		return pid;
 	}
 	deadline = t0 + o->timeout_s;
 	while (!exited) {
@@ -326,6 +310,10 @@ int zc_guest_run(const struct zc_guest_opts *o, struct zc_guest_result *r)
 bool zc_guest_kvm_works(const char *qemu, const char *image, char *why, size_t len)
 {
 	char tmpl[] = "/tmp/zcbench-kvm-XXXXXX", con[64], qlog[64], opt[96];
+	char *argv[] = { (char *)qemu, "-machine", "pc,accel=kvm", "-cpu", "host", "-m", "256",
+		"-nodefaults", "-display", "none", "-no-reboot", "-kernel", (char *)image,
+		"-append", "console=ttyS0 panic=-1", "-chardev", opt, "-serial", "chardev:con",
+		NULL };
 	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC), status;
 	double t0;
 	bool ok = false;
@@ -343,25 +331,10 @@ bool zc_guest_kvm_works(const char *qemu, const char *image, char *why, size_t l
 	snprintf(con, sizeof(con), "%s/console", tmpl);
 	snprintf(qlog, sizeof(qlog), "%s/qemu.log", tmpl);
 	snprintf(opt, sizeof(opt), "file,id=con,path=%s", con);
-	pid = fork();
-	if (!pid) {
-		int lfd = open(qlog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		char *argv[] = { (char *)qemu, "-machine", "pc,accel=kvm", "-cpu", "host", "-m", "256",
-			"-nodefaults", "-display", "none", "-no-reboot", "-kernel", (char *)image,
-			"-append", "console=ttyS0 panic=-1", "-chardev", opt, "-serial", "chardev:con",
-			NULL };
-
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (lfd >= 0) {
-			dup2(lfd, 1);
-			dup2(lfd, 2);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
+	pid = zc_spawn(argv, &(struct zc_spawn_opts){ .out_path = qlog, .own_group = true,
+						     .die_with_us = true });
 	if (pid < 0) {
-		snprintf(why, len, "fork: %s", strerror(errno));
+		snprintf(why, len, "start %s: %s", qemu, strerror(-pid));
 		goto out_rm;
 	}
 	t0 = zc_now();

@@ -10,6 +10,8 @@
 #ifndef ZC_GUEST_H
 #define ZC_GUEST_H
 
+#include "lib/proc.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -79,10 +81,6 @@ int zc_guest_run(const struct zc_guest_opts *o, struct zc_guest_result *r);
  * the kernel's banner on the serial console. true, or false with why. */
 bool zc_guest_kvm_works(const char *qemu, const char *image, char *why, size_t len);
 
-/* Run argv (argv[0] looked up in PATH) in cwd (NULL: ours), stdout and
- * stderr to out_path (NULL: inherited). Exit status (0..255), 128+signal,
- * or -errno when it could not be started. */
-int zc_spawn_wait(char *const argv[], const char *cwd, const char *out_path);
 
 int zc_mkdir_p(const char *path, int mode); /* 0 or -errno */
 /* kernel-ab: both sides' fingerprints, a row per behaviour, * where they differ. */

@@ -15,10 +15,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -98,14 +96,14 @@ int zc_build_initramfs(const struct zc_guest_opts *o, const char *cpio_path,
 			   char *note, size_t nlen, char *err, size_t errlen)
 {
 	char root[PATH_MAX], path[PATH_MAX * 2], exe[PATH_MAX] = { 0 }, missing[256];
+	char *rm_root[] = { "rm", "-rf", root, NULL };
 	static char mods[32][256];
 	int ret, nmods = 0;
 	FILE *order;
 
 	note[0] = 0;
 	snprintf(root, sizeof(root), "%s/initramfs", o->dir);
-	snprintf(path, sizeof(path), "rm -rf '%s'", root);
-	if (system(path)) { /* a stale tree from a previous run */
+	if (zc_run_argv(rm_root, NULL)) { /* a stale tree from a previous run */
 		snprintf(err, errlen, "cannot clear %s", root);
 		return -EIO;
 	}
@@ -173,15 +171,14 @@ int zc_build_initramfs(const struct zc_guest_opts *o, const char *cpio_path,
 			snprintf(name, sizeof(name), "%s", b);
 			if (strstr(name, ".ko.")) {
 				/* busybox insmod takes plain .ko: unpack on the host. */
-				char cmd[PATH_MAX * 3];
+				char *unpack[] = { strstr(b, ".zst") ? "zstd" : strstr(b, ".gz") ?
+						   "gzip" : "xz", "-dc", src, NULL };
 
 				*strstr(name, ".ko.") = 0;
 				strcat(name, ".ko");
 				snprintf(dst, sizeof(dst), "%s/zc/modules/%s", root, name);
-				snprintf(cmd, sizeof(cmd), "%s -dc '%s' > '%s'",
-					 strstr(b, ".zst") ? "zstd" : strstr(b, ".gz") ? "gzip" : "xz",
-					 src, dst);
-				ret = system(cmd) ? -EIO : 0;
+				ret = zc_run_argv(unpack, &(struct zc_spawn_opts){ .out_path = dst }) ?
+				      -EIO : 0;
 			} else {
 				snprintf(dst, sizeof(dst), "%s/zc/modules/%s", root, name);
 				ret = zc_copy_file(src, dst);
@@ -212,15 +209,14 @@ int zc_build_initramfs(const struct zc_guest_opts *o, const char *cpio_path,
 			strcat(abs, cpio_path);
 			argv[4] = abs;
 		}
-		ret = zc_spawn_wait(argv, root, NULL);
+		ret = zc_run_argv(argv, &(struct zc_spawn_opts){ .cwd = root });
 		if (ret) {
 			snprintf(err, errlen, "cpio -o -H newc in %s failed (exit %d; install cpio)",
 				 root, ret);
 			return -EIO;
 		}
 	}
-	snprintf(path, sizeof(path), "rm -rf '%s'", root);
-	if (system(path))
+	if (zc_run_argv(rm_root, NULL))
 		zc_warn("could not remove %s", root);
 	return 0;
 }

@@ -124,7 +124,7 @@ static bool run_compare(const char *outdir, bool tcg, const char *base, const ch
 		return false;
 	snprintf(raw, sizeof(raw), "%s/.compare.out", outdir);
 	snprintf(txt, sizeof(txt), "%s/comparison.txt", outdir);
-	rc = zc_spawn_wait(argv, NULL, raw);
+	rc = zc_run_argv(argv, &(struct zc_spawn_opts){ .out_path = raw });
 	out = zc_read_file(raw, 16 << 20, NULL);
 	unlink(raw);
 	f = fopen(txt, "w");
@@ -417,7 +417,7 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 		if (res[s].probe[0]) {
 			char *argv_cp[] = { "cp", res[s].probe, pdst, NULL };
 
-			if (!zc_spawn_wait(argv_cp, NULL, NULL))
+			if (!zc_run_argv(argv_cp, NULL))
 				snprintf(res[s].probe, sizeof(res[s].probe), "%s", pdst);
 		}
 		fprintf(stderr, "zcbench: kernel-ab: %s: %s after %.1f s%s%s (console: %s/console.log)\n",

@@ -30,9 +30,7 @@ static const char *const zc_kernel_options[] = {
 
 static int run(char *const argv[], const char *cwd, const char *log)
 {
-	int rc = zc_spawn_wait(argv, cwd, log);
-
-	return rc;
+	return zc_run_argv(argv, &(struct zc_spawn_opts){ .cwd = cwd, .out_path = log });
 }
 
 /* Apply one patch, or skip it when already applied. 0, or 1 with the tool's

@@ -178,7 +178,7 @@ int zc_find_moddep(const struct zc_guest_opts *o, char *depdir, size_t len, char
 
 		snprintf(log, sizeof(log), "%s/modules.dep", out);
 		zc_mkdir_p(out, 0755);
-		rc = zc_spawn_wait(argv, NULL, log);
+		rc = zc_run_argv(argv, &(struct zc_spawn_opts){ .out_path = log });
 		if (rc) {
 			snprintf(err, errlen, "%s has no modules.dep and depmod -n -b %s %s failed "
 				 "(exit %d, see %s; install kmod)", o->moddir, base, rel, rc, log);
@@ -192,7 +192,7 @@ int zc_find_moddep(const struct zc_guest_opts *o, char *depdir, size_t len, char
 
 		snprintf(src, sizeof(src), "%s/modules.builtin", o->moddir);
 		if (!stat(src, &st))
-			zc_spawn_wait(argv, NULL, NULL);
+			zc_run_argv(argv, NULL);
 	}
 	return 0;
 }

@@ -11,8 +11,136 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* stdin, stdout, stderr of a child: an fd of ours, or -1 for what how says. */
+struct stdio_fds {
+	int fd[3];
+};
+
+static void __attribute__((noreturn))
+exec_child(char *const argv[], const struct zc_spawn_opts *how, const struct stdio_fds *io,
+	   pid_t parent)
+{
+	if (how->own_group)
+		setpgid(0, 0);
+	if (how->die_with_us) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* We may have died before the prctl: then no signal comes. */
+		if (getppid() != parent)
+			raise(SIGKILL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+	}
+	for (int i = 0; i < 3; i++) {
+		if (io->fd[i] < 0)
+			continue;
+		/* dup2 onto itself would leave O_CLOEXEC set. */
+		if ((io->fd[i] == i ? fcntl(i, F_SETFD, 0) : dup2(io->fd[i], i)) < 0) {
+			fprintf(stderr, "zcbench: %s: fd %d: %s\n", argv[0], i, strerror(errno));
+			_exit(126);
+		}
+	}
+	if (how->cwd && chdir(how->cwd)) {
+		fprintf(stderr, "zcbench: %s: chdir %s: %s\n", argv[0], how->cwd, strerror(errno));
+		_exit(126);
+	}
+	execvp(argv[0], argv);
+	fprintf(stderr, "zcbench: exec %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+static const struct zc_spawn_opts like_us;
+
+/* fork and exec with io's fds (those at -1 from how): pid or -errno. */
+static pid_t spawn_io(char *const argv[], const struct zc_spawn_opts *how, struct stdio_fds io)
+{
+	int opened[2] = { -1, -1 }, e;
+	pid_t pid, parent = getpid();
+
+	if (!how)
+		how = &like_us;
+	if (how->null_stdin && io.fd[0] < 0 &&
+	    (io.fd[0] = opened[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	if (how->out_path && io.fd[1] < 0) {
+		opened[1] = open(how->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (opened[1] < 0) {
+			e = -errno;
+			goto out_close;
+		}
+		io.fd[1] = io.fd[2] = opened[1];
+	}
+	pid = fork();
+	if (pid == 0)
+		exec_child(argv, how, &io, parent);
+	e = pid < 0 ? -errno : pid;
+	/* Both sides set the group: whoever runs first, a kill(-pid) after
+	 * this finds it. */
+	if (pid > 0 && how->own_group)
+		setpgid(pid, pid);
+out_close:
+	for (int i = 0; i < 2; i++)
+		if (opened[i] >= 0)
+			close(opened[i]);
+	return e;
+}
+
+pid_t zc_spawn(char *const argv[], const struct zc_spawn_opts *how)
+{
+	return spawn_io(argv, how, (struct stdio_fds){ { -1, -1, -1 } });
+}
+
+/* Everything fd gives until EOF, the first len - 1 bytes kept in out. */
+static void capture(int fd, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (;;) {
+		char tmp[512];
+		ssize_t k = read(fd, tmp, sizeof(tmp));
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		for (ssize_t i = 0; i < k && n < len - 1; i++)
+			out[n++] = tmp[i];
+	}
+	/* The last line is what an error message needs. */
+	while (n && (out[n - 1] == '\n' || out[n - 1] == ' '))
+		n--;
+	out[n] = 0;
+}
+
+int zc_run_argv(char *const argv[], const struct zc_spawn_opts *how)
+{
+	struct stdio_fds io = { { -1, -1, -1 } };
+	int pfd[2] = { -1, -1 }, status;
+	pid_t pid;
+
+	if (how && how->out && how->outlen) {
+		how->out[0] = 0;
+		if (pipe2(pfd, O_CLOEXEC))
+			return -errno;
+		io.fd[1] = io.fd[2] = pfd[1];
+	}
+	pid = spawn_io(argv, how, io);
+	if (pfd[1] >= 0)
+		close(pfd[1]);
+	if (pid > 0 && pfd[0] >= 0)
+		capture(pfd[0], how->out, how->outlen);
+	if (pfd[0] >= 0)
+		close(pfd[0]);
+	if (pid < 0)
+		return pid;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 int zc_child_spawn(struct zc_child *c, char *const argv[])
 {
+	static const struct zc_spawn_opts role = { .own_group = true, .die_with_us = true };
 	int in[2], out[2];
 	pid_t pid;
 
@@ -25,29 +153,14 @@ int zc_child_spawn(struct zc_child *c, char *const argv[])
 		close(in[1]);
 		return -errno;
 	}
-	pid = fork();
-	if (pid < 0) {
-		int e = -errno;
-
-		close(in[0]); close(in[1]); close(out[0]); close(out[1]);
-		return e;
-	}
-	if (pid == 0) {
-		/* Own process group: the terminal's Ctrl-C goes to the controller,
-		 * which decides; and the role dies with the controller. */
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		dup2(in[0], 0);
-		dup2(out[1], 1);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		execvp(argv[0], argv);
-		fprintf(stderr, "zcbench: exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
+	pid = spawn_io(argv, &role, (struct stdio_fds){ { in[0], out[1], -1 } });
 	close(in[0]);
 	close(out[1]);
+	if (pid < 0) {
+		close(in[1]);
+		close(out[0]);
+		return pid;
+	}
 	c->pid = pid;
 	c->to_fd = in[1];
 	c->from_fd = out[0];
@@ -112,18 +225,6 @@ static void consume(struct zc_child *c, char *nl)
 	memmove(c->buf, nl + 1, c->len - n);
 	c->len -= n;
 	c->buf[c->len] = 0;
-}
-
-int zc_child_line(struct zc_child *c, double deadline, char *line, size_t len)
-{
-	char *nl;
-	int ret = wait_line(c, deadline, &nl);
-
-	if (ret)
-		return ret;
-	snprintf(line, len, "%.*s", (int)(nl - c->buf), c->buf);
-	consume(c, nl);
-	return 0;
 }
 
 int zc_child_ready(struct zc_child *c, double deadline, int *port)

@@ -1,10 +1,43 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Role processes as seen by the controller: spawn, talk, time out, reap. */
+/*
+ * Child processes, all started the same way (fork, exec of an argv, never a
+ * shell): programs run to completion (zc_run_argv), long-lived ones the
+ * caller watches (zc_spawn), and the roles the controller talks to
+ * (zc_child_*: spawn, talk, time out, reap).
+ */
 #ifndef ZC_PROC_H
 #define ZC_PROC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
+
+/* How a child starts. All zero: like us (our cwd, stdin, stdout, stderr and
+ * process group). */
+struct zc_spawn_opts {
+	const char *cwd;	/* run there (NULL: ours) */
+	const char *out_path;	/* stdout and stderr to this file, truncated; opened
+				 * by us, so relative to our cwd, not to .cwd */
+	/* zc_run_argv only, instead of out_path: stdout and stderr captured in
+	 * out (NUL-terminated, cut at outlen - 1, trailing blanks dropped). */
+	char *out;
+	size_t outlen;
+	bool null_stdin;	/* stdin from /dev/null */
+	/* In its own process group: the terminal's Ctrl-C goes to us, who decide
+	 * (and must not kill, say, the `ip netns del` of our teardown). */
+	bool own_group;
+	/* SIGKILLed when we die (PR_SET_PDEATHSIG), SIGINT/SIGTERM back to their
+	 * defaults: nothing of ours outlives a killed controller. */
+	bool die_with_us;
+};
+
+/* Start argv[0] (searched in PATH) as how says (NULL: like us): its pid, or
+ * -errno. An exec that fails shows as exit status 127 with the reason on the
+ * child's stderr. */
+pid_t zc_spawn(char *const argv[], const struct zc_spawn_opts *how);
+/* Run argv to completion: its exit status, 128 + the signal that killed it,
+ * or -errno. how may be NULL (like us). */
+int zc_run_argv(char *const argv[], const struct zc_spawn_opts *how);
 
 struct zc_child {
 	pid_t pid;
@@ -18,12 +51,9 @@ struct zc_child {
 	bool killed;		/* by the controller, not by something else */
 };
 
-/* Start argv[0] with stdin/stdout on pipes, in its own process group,
- * killed if the controller dies. 0 or -errno. */
+/* Start a role: argv[0] with stdin/stdout on pipes (stderr ours), in its own
+ * process group, killed if the controller dies. 0 or -errno. */
 int zc_child_spawn(struct zc_child *c, char *const argv[]);
-/* Read one line (without '\n') by deadline (zc_now() seconds).
- * 0, -ETIMEDOUT, -EPIPE (EOF first) or -EINTR (interrupted). */
-int zc_child_line(struct zc_child *c, double deadline, char *line, size_t len);
 int zc_child_send(struct zc_child *c, const char *s); /* 0 or -errno */
 /* Wait for "READY port=N" and consume it: 0, -ETIMEDOUT, -EPIPE, -EINTR,
  * or -EPROTO when the role printed something else first (its report,

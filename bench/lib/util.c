@@ -67,6 +67,14 @@ double zc_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Nothing but white space left after a number? */
+static bool only_blanks(const char *p)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	return !*p;
+}
+
 int zc_parse_size(const char *s, uint64_t *out)
 {
 	char *end;
@@ -91,9 +99,7 @@ int zc_parse_size(const char *s, uint64_t *out)
 		end++;
 	if (mul > 1 && (*end == 'b' || *end == 'B'))
 		end++;
-	while (isspace((unsigned char)*end))
-		end++;
-	if (*end || v > UINT64_MAX / mul)
+	if (!only_blanks(end) || v > UINT64_MAX / mul)
 		return -EINVAL;
 	*out = v * mul;
 	return 0;
@@ -106,11 +112,7 @@ int zc_parse_double(const char *s, double *out)
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v))
-		return -EINVAL;
-	while (isspace((unsigned char)*end))
-		end++;
-	if (*end)
+	if (errno || end == s || !isfinite(v) || !only_blanks(end))
 		return -EINVAL;
 	*out = v;
 	return 0;
@@ -123,11 +125,7 @@ int zc_parse_long(const char *s, long *out)
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || end == s)
-		return -EINVAL;
-	while (isspace((unsigned char)*end))
-		end++;
-	if (*end)
+	if (errno || end == s || !only_blanks(end))
 		return -EINVAL;
 	*out = v;
 	return 0;

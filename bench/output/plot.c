@@ -10,6 +10,7 @@
 #include "lib/stats.h"
 #include "lib/opt.h"
 #include "lib/zcbench.h"
+#include "lib/proc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -18,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 
@@ -70,23 +70,12 @@ static void gp_quote(char *out, size_t len, const char *s)
 static int run_gnuplot(struct plot_ctx *c, const char *script, const char *vars)
 {
 	char path[PATH_MAX];
-	pid_t pid;
-	int st;
+	char *argv[] = { "gnuplot", "-e", (char *)vars, path, NULL };
 
 	snprintf(path, sizeof(path), "%s/%s.gp", c->scripts, script);
 	if (access(path, R_OK))
 		return -errno;
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (!pid) {
-		execlp("gnuplot", "gnuplot", "-e", vars, path, (char *)NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return zc_run_argv(argv, NULL);
 }
 
 static int plot_both(struct plot_ctx *c, const char *script, const char *extra,

@@ -15,7 +15,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const struct zc_transport *const transports[] = {
@@ -337,60 +337,6 @@ int zc_host_argv(const struct zc_host *h, int role, char *const cmd[], char **ar
 const char *zc_host_explain_exit(const struct zc_host *h, int role, int status)
 {
 	return h->transport->explain_exit ? h->transport->explain_exit(h, role, status) : NULL;
-}
-
-int zc_xrun(char *const argv[], char *out, size_t outlen)
-{
-	int pfd[2], status;
-	size_t len = 0;
-	pid_t pid;
-
-	if (outlen)
-		out[0] = 0;
-	if (pipe2(pfd, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		close(pfd[0]);
-		close(pfd[1]);
-		return -errno;
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDONLY);
-
-		/* Out of the terminal's process group: a Ctrl-C is the controller's
-		 * to handle, and must not kill the `ip netns del` of its teardown. */
-		setpgid(0, 0);
-
-		dup2(devnull, 0);
-		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
-		execvp(argv[0], argv);
-		fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(pfd[1]);
-	for (;;) {
-		char tmp[512];
-		ssize_t k = read(pfd[0], tmp, sizeof(tmp));
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		for (ssize_t i = 0; i < k && outlen && len < outlen - 1; i++)
-			out[len++] = tmp[i];
-	}
-	if (outlen)
-		out[len] = 0;
-	/* The last line is what an error message needs. */
-	while (len && (out[len - 1] == '\n' || out[len - 1] == ' '))
-		out[--len] = 0;
-	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 json_t *zc_host_json(const struct zc_host *h)

@@ -120,9 +120,6 @@ void zc_host_irqs_restore(struct zc_host *h);
 /* Affinities left pinned by dead controllers: restored; count. */
 int zc_host_irqs_reap_stale(void);
 
-/* Shared by transports: run argv (no shell), output in out. Exit status or -errno. */
-int zc_xrun(char *const argv[], char *out, size_t outlen);
-
 #include "transport/transports.h"
 #define ZC_TRANSPORT_DECLARE(ident) extern const struct zc_transport zc_transport_##ident;
 ZC_TRANSPORTS(ZC_TRANSPORT_DECLARE)

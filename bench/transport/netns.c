@@ -18,6 +18,7 @@
  */
 #include "transport/host.h"
 #include "lib/cpu.h"
+#include "lib/proc.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -83,14 +84,13 @@ static const char *const role_iface[ZC_ROLE_NR] = { "zc-dut", "zc-src", "zc-dut"
 static int cmdv(char *err, size_t errlen, char **argv)
 {
 	char out[512], line[512];
-	int n = 0, ret, len = 0;
+	int ret, len = 0;
 
-	while (argv[n])
-		n++;
-	ret = zc_xrun(argv, out, sizeof(out));
+	ret = zc_run_argv(argv, &(struct zc_spawn_opts){ .out = out, .outlen = sizeof(out),
+						       .null_stdin = true, .own_group = true });
 	if (!ret)
 		return 0;
-	for (int i = 0; i < n && len < (int)sizeof(line) - 1; i++)
+	for (int i = 0; argv[i] && len < (int)sizeof(line) - 1; i++)
 		len += snprintf(line + len, sizeof(line) - len, "%s%s", i ? " " : "", argv[i]);
 	snprintf(err, errlen, "netns: `%s` failed (%s): %s", line,
 		 ret < 0 ? strerror(-ret) : "exit status", out[0] ? out : "no output");

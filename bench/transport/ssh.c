@@ -11,6 +11,7 @@
  * BatchMode: a missing key is an error, never a password prompt.
  */
 #include "transport/host.h"
+#include "lib/proc.h"
 
 #include <errno.h>
 #include <string.h>
@@ -190,7 +191,8 @@ static int ssh_setup(struct zc_host *h, char *err, size_t errlen)
 
 	/* What this binary answers, not this file's idea of it: objects built
 	 * at different commits must not pass for one version. */
-	if (zc_xrun(self, want, sizeof(want)))
+	if (zc_run_argv(self, &(struct zc_spawn_opts){ .out = want, .outlen = sizeof(want),
+							.null_stdin = true, .own_group = true }))
 		snprintf(want, sizeof(want), "zcbench %s %s%s", ZC_VERSION, ZC_GIT_SHA,
 			 ZC_GIT_DIRTY ? "-dirty" : "");
 	zc_host_irqs_reap_stale();
@@ -205,7 +207,8 @@ static int ssh_setup(struct zc_host *h, char *err, size_t errlen)
 			snprintf(err, errlen, "ssh: [%s] command too long", zc_role_names[r]);
 			return n;
 		}
-		ret = zc_xrun(argv, out, sizeof(out));
+		ret = zc_run_argv(argv, &(struct zc_spawn_opts){ .out = out, .outlen = sizeof(out),
+							       .null_stdin = true, .own_group = true });
 		if (ret == 255 || ret < 0) {
 			snprintf(err, errlen, "ssh: [%s] cannot reach %s%s%s: %s", zc_role_names[r],
 				 s->target[r], s->port[r] ? " port " : "",

@@ -3,19 +3,15 @@
 # proxy. splice: splice calls, no recv/send of payload, ~0 bytes copied;
 # copy: recv/send, copied bytes within 5% of the payload each way; an
 # emulated patched vmsplice (writev into the pipe) copies, vmsplice does not.
-set -u
-Z=${ZCBENCH:-bench/zcbench}
-out=$(mktemp -d)
-trap '[ -n "${ZC_KEEP:-}" ] && echo "kept $out" || rm -rf "$out"' EXIT
-command -v jq >/dev/null || { echo "skip: jq not installed (make deps)"; exit 77; }
+. "$(dirname "$0")/../lib.sh"
 
 # A bad value is a usage error naming the key. (Leak checks off here: zc_cmd_run's
 # early error returns leak the argv array, which is not what this test is about.)
-ASAN_OPTIONS=detect_leaks=0 "$Z" run workloads/smoke.ini --only proxy-copy --counters=bogus --out "$out" 2>"$out/err" >/dev/null
+ASAN_OPTIONS=detect_leaks=0 "$ZCBENCH" run workloads/smoke.ini --only proxy-copy --counters=bogus --out "$TMP" 2>"$TMP/err" >/dev/null
 rc=$?
-[ "$rc" -eq 2 ] && grep -q "counters" "$out/err" || { echo "FAIL: --counters=bogus: exit $rc: $(cat "$out/err")"; exit 1; }
+[ "$rc" -eq 2 ] && grep -q "counters" "$TMP/err" || fail "--counters=bogus: exit $rc: $(cat "$TMP/err")"
 
-cat >"$out/w.ini" <<'INI'
+cat >"$TMP/w.ini" <<'INI'
 [workload]
 name = counters-test
 warmup = 0.2
@@ -36,56 +32,54 @@ source = vmsplice
 topology = direct
 source = vmsplice-as-writev
 INI
-"$Z" run "$out/w.ini" --counters=all --out "$out" >"$out/table" 2>&1 ||
-	{ echo "FAIL: run failed"; cat "$out/table"; exit 1; }
-f=$(ls "$out"/*.json | head -n1)
+"$ZCBENCH" run "$TMP/w.ini" --counters=all --out "$TMP" >"$TMP/table" 2>&1 ||
+	{ cat "$TMP/table"; fail "run failed"; }
+f=$(ls "$TMP"/*.json | head -n1)
 why=$(jq -r '[.runs[].samples[].roles.proxy.counters.bpf_reason | select(. != null)] | first // empty' "$f")
 if [ -n "$why" ]; then
-	echo "skip: BPF accounting could not load: $why"
-	exit 77
+	skip "BPF accounting could not load: $why"
 fi
-fail=0
-check() { # description, jq expression that must be true
-	if [ "$(jq -r "$2" "$f")" != true ]; then
-		echo "FAIL: $1 (${2%] |*}] = $(jq -c "${2%] |*}]" "$f"))"
-		fail=1
+jcheck() { # description, jq expression that must be true
+	if [ "$(jq -r "$2" "$f")" = true ]; then
+		ok "$1"
+	else
+		bad "$1 (${2%] |*}] = $(jq -c "${2%] |*}]" "$f"))"
 	fi
 }
 P='.runs[] | select(.key.proxy == "MODE") | .samples[0].roles.proxy.counters'
 S=${P/MODE/splice}
 C=${P/MODE/copy}
 # The perf side: software counters work everywhere; hardware ones are counted or say why.
-check "perf task_clock counted" "[$C.perf.events.task_clock_ns] | .[0] > 0"
-check "perf hardware counters: value or reason" \
+jcheck "perf task_clock counted" "[$C.perf.events.task_clock_ns] | .[0] > 0"
+jcheck "perf hardware counters: value or reason" \
 	"[$C.perf | (.events.cycles != null) or (.reasons.cycles | type == \"string\")] | .[0]"
-check "splice proxy makes splice calls" "[$S.bpf.syscalls.splice.count] | .[0] > 100"
-check "splice proxy: no recv/send syscalls" \
+jcheck "splice proxy makes splice calls" "[$S.bpf.syscalls.splice.count] | .[0] > 100"
+jcheck "splice proxy: no recv/send syscalls" \
 	"[$S.bpf.syscalls | (.recvfrom.count // 0) + (.sendto.count // 0) + (.recvmsg.count // 0) + (.sendmsg.count // 0)] | .[0] == 0"
-check "splice proxy: no read/write either (edge reads stay outside the window)" \
+jcheck "splice proxy: no read/write either (edge reads stay outside the window)" \
 	"[$S.bpf.syscalls | (.read.count // 0) + (.write.count // 0)] | .[0] == 0"
-check "splice proxy: rx copied ~0" "[$S.bpf.rx_copied_per_payload_byte] | .[0] < 0.01"
-check "splice proxy: tx copied ~0" "[$S.bpf.tx_copied_per_payload_byte] | .[0] < 0.01"
-check "splice proxy: sends attach pipe pages" "[$S.bpf.tcp_sendmsg_locked.splice_pages] | .[0] > 0"
-check "copy proxy makes recv and send calls" \
+jcheck "splice proxy: rx copied ~0" "[$S.bpf.rx_copied_per_payload_byte] | .[0] < 0.01"
+jcheck "splice proxy: tx copied ~0" "[$S.bpf.tx_copied_per_payload_byte] | .[0] < 0.01"
+jcheck "splice proxy: sends attach pipe pages" "[$S.bpf.tcp_sendmsg_locked.splice_pages] | .[0] > 0"
+jcheck "copy proxy makes recv and send calls" \
 	"[$C.bpf.syscalls | .recvfrom.count > 100 and .sendto.count > 100] | .[0]"
-check "copy proxy makes no splice calls" "[$C.bpf.syscalls.splice.count // 0] | .[0] == 0"
-check "copy proxy: rx copied within 5% of payload" \
+jcheck "copy proxy makes no splice calls" "[$C.bpf.syscalls.splice.count // 0] | .[0] == 0"
+jcheck "copy proxy: rx copied within 5% of payload" \
 	"[$C.bpf.rx_copied_per_payload_byte - 1 | fabs] | .[0] < 0.05"
-check "copy proxy: tx copied within 5% of payload" \
+jcheck "copy proxy: tx copied within 5% of payload" \
 	"[$C.bpf.tx_copied_per_payload_byte - 1 | fabs] | .[0] < 0.05"
-check "softirq share on the DUT CPU in [0, 1]" \
+jcheck "softirq share on the DUT CPU in [0, 1]" \
 	"[$C.bpf.softirq.share_of_core] | .[0] >= 0 and .[0] <= 1"
-check "copy_iter: counted or says why" \
+jcheck "copy_iter: counted or says why" \
 	"[$C.bpf | (.copy_iter != null) or (.copy_iter_reason | type == \"string\")] | .[0]"
 V='(.runs[] | select(.key.source == "MODE" and .key.topology == "direct") | .samples[0].roles.source.counters | .bpf + {payload_bytes_in_window: .payload_bytes})'
-check "vmsplice source: nothing copied (unpatched kernel)" "[${V/MODE/vmsplice}.tx_copied_per_payload_byte] | .[0] < 0.01"
+jcheck "vmsplice source: nothing copied (unpatched kernel)" "[${V/MODE/vmsplice}.tx_copied_per_payload_byte] | .[0] < 0.01"
 # The pipe sits between the copy and the send: allow its 256k on top of 5%.
-check "emulated patched vmsplice (writev into the pipe): payload copied once" \
+jcheck "emulated patched vmsplice (writev into the pipe): payload copied once" \
 	"[${V/MODE/vmsplice-as-writev} | (.tx_copied_bytes - .payload_bytes_in_window | fabs) < 0.05 * .payload_bytes_in_window + 262144] | .[0]"
-check "sample metrics for the DUT" \
+jcheck "sample metrics for the DUT" \
 	'[.runs[] | .summary.dut_syscalls_per_mb.median > 0 and .summary.dut_rx_copied_per_byte.n == 1] | all'
-check "only the DUT loads BPF by default (counters_roles = dut)" \
+jcheck "only the DUT loads BPF by default (counters_roles = dut)" \
 	'[.runs[] | .dut as $d | .samples[0].roles | .sink.counters.requested == "perf" and .[$d].counters.requested == "all"] | all'
-grep -q "sys/MB" "$out/table" || { echo "FAIL: table has no counters columns"; fail=1; }
-[ "$fail" -eq 0 ] && echo "ok: counters tell splice from copy"
-exit "$fail"
+check "table has counters columns" grep -q "sys/MB" "$TMP/table"
+finish

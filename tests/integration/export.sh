@@ -1,17 +1,12 @@
 #!/usr/bin/env bash
 # zcbench export: each format checked against its shape on a stored fixture.
-set -u
-cd "$(dirname "$0")/../.."
-Z=${ZCBENCH:-bench/zcbench}
+. "$(dirname "$0")/../lib.sh"
 B=results/fixtures/base.json
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-command -v python3 >/dev/null || { echo "skip: python3 missing (make deps)"; exit 77; }
+command -v python3 >/dev/null || skip "python3 missing (make deps)"
 
 # csv: a header, then one row per sample (9 runs x 3 repetitions).
-"$Z" export --format csv "$B" >"$tmp/x.csv" || fail "csv exit"
-python3 - "$tmp/x.csv" "$B" <<'PY' || fail "csv shape"
+"$ZCBENCH" export --format csv "$B" >"$TMP/x.csv" || fail "csv exit"
+python3 - "$TMP/x.csv" "$B" <<'PY' || fail "csv shape"
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 d = json.load(open(sys.argv[2]))
@@ -24,8 +19,8 @@ assert abs(float(rows[0]["gbps_per_core"]) - first["gbps_per_core"]) < 1e-6
 PY
 
 # bmf: {bench: {measure: {value, lower_value, upper_value}}}, lower <= value <= upper.
-"$Z" export --format bmf "$B" >"$tmp/x.bmf" || fail "bmf exit"
-python3 - "$tmp/x.bmf" <<'PY' || fail "bmf shape"
+"$ZCBENCH" export --format bmf "$B" >"$TMP/x.bmf" || fail "bmf exit"
+python3 - "$TMP/x.bmf" <<'PY' || fail "bmf shape"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert isinstance(d, dict) and len(d) == 9, len(d)
@@ -37,8 +32,8 @@ for bench, measures in d.items():
 PY
 
 # gab: customBiggerIsBetter array: name, unit, value; bigger-is-better metrics only.
-"$Z" export --format gab "$B" >"$tmp/x.gab" || fail "gab exit"
-python3 - "$tmp/x.gab" <<'PY' || fail "gab shape"
+"$ZCBENCH" export --format gab "$B" >"$TMP/x.gab" || fail "gab exit"
+python3 - "$TMP/x.gab" <<'PY' || fail "gab shape"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert isinstance(d, list) and d
@@ -50,11 +45,11 @@ PY
 
 # prometheus: written atomically to --out, HELP/TYPE before samples, the
 # labels dashboards group by, valid names, a trailing newline.
-mkdir "$tmp/prom"
-"$Z" export --format prometheus --out "$tmp/prom/zcbench.prom" "$B" || fail "prom exit"
-[ "$(ls -A "$tmp/prom")" = zcbench.prom ] || fail "temp file left behind: $(ls -A "$tmp/prom")"
-[ "$(tail -c1 "$tmp/prom/zcbench.prom" | od -An -c | tr -d ' ')" = '\n' ] || fail "no trailing newline"
-python3 - "$tmp/prom/zcbench.prom" <<'PY' || fail "prometheus shape"
+mkdir "$TMP/prom"
+"$ZCBENCH" export --format prometheus --out "$TMP/prom/zcbench.prom" "$B" || fail "prom exit"
+[ "$(ls -A "$TMP/prom")" = zcbench.prom ] || fail "temp file left behind: $(ls -A "$TMP/prom")"
+[ "$(tail -c1 "$TMP/prom/zcbench.prom" | od -An -c | tr -d ' ')" = '\n' ] || fail "no trailing newline"
+python3 - "$TMP/prom/zcbench.prom" <<'PY' || fail "prometheus shape"
 import re, sys
 seen_help, seen_type, samples = set(), set(), 0
 sample = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*)\} (\S+)$')
@@ -73,7 +68,7 @@ for line in open(sys.argv[1]).read().splitlines():
     float(m.group(3)); samples += 1
 assert "zcbench_gbps_per_core" in seen_type and samples >= 9 * 6, samples
 PY
-"$Z" export --format yaml "$B" >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown format: want 2"
-echo '[' >"$tmp/bad.json"
-"$Z" export --format csv "$tmp/bad.json" >/dev/null 2>&1; [ $? -eq 2 ] || fail "corrupt: want 2"
+"$ZCBENCH" export --format yaml "$B" >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown format: want 2"
+echo '[' >"$TMP/bad.json"
+"$ZCBENCH" export --format csv "$TMP/bad.json" >/dev/null 2>&1; [ $? -eq 2 ] || fail "corrupt: want 2"
 echo "export: ok"

@@ -1,16 +1,11 @@
 #!/usr/bin/env bash
 # The fingerprint is in every results file written by the smoke workload,
 # emulated runs are labelled, and before-after / pipebench produce the table.
-set -u
-Z=${ZCBENCH:-bench/zcbench}
-command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../lib.sh"
 
-"$Z" run workloads/smoke.ini --out "$tmp" --only src-vmsplice --only src-vmsplice-as-writev \
-	--warmup 0.1 --duration 0.3 --tail 0.1 >"$tmp/run.txt" 2>&1 || { cat "$tmp/run.txt"; fail "smoke run exited $?"; }
-f=$(ls "$tmp"/*.json | head -1)
+"$ZCBENCH" run workloads/smoke.ini --out "$TMP" --only src-vmsplice --only src-vmsplice-as-writev \
+	--warmup 0.1 --duration 0.3 --tail 0.1 >"$TMP/run.txt" 2>&1 || { rc=$?; cat "$TMP/run.txt"; fail "smoke run exited $rc"; }
+f=$(ls "$TMP"/*.json | head -1)
 jq -e '.fingerprint | type == "object" and (.probes.vmsplice_to_pipe.verdict | length > 0)
        and (.verdicts | length > 3) and (.label | length > 0) and .emulated == false' "$f" >/dev/null ||
 	fail "results file has no fingerprint: $(jq -c .fingerprint "$f" | head -c 300)"
@@ -18,18 +13,18 @@ jq -e '.runs[] | select(.name == "src-vmsplice-as-writev") | .emulated == true' 
 	fail "vmsplice-as-writev run not labelled emulated"
 jq -e '.runs[] | select(.name == "src-vmsplice") | .emulated == false' "$f" >/dev/null ||
 	fail "vmsplice run labelled emulated"
-grep -q '^kernel fingerprint: vmsplice=' "$tmp/run.txt" || fail "run summary lacks the fingerprint line"
+grep -q '^kernel fingerprint: vmsplice=' "$TMP/run.txt" || fail "run summary lacks the fingerprint line"
 
-"$Z" pipebench --pattern vm-splice,vm-splice-as-writev --chunk 64k --duration 0.1 \
-	--repetitions 1 --out "$tmp/pb" >"$tmp/pb.txt" 2>&1 || { cat "$tmp/pb.txt"; fail "pipebench exited $?"; }
-p=$(ls "$tmp"/pb/*.json | head -1)
+"$ZCBENCH" pipebench --pattern vm-splice,vm-splice-as-writev --chunk 64k --duration 0.1 \
+	--repetitions 1 --out "$TMP/pb" >"$TMP/pb.txt" 2>&1 || { rc=$?; cat "$TMP/pb.txt"; fail "pipebench exited $rc"; }
+p=$(ls "$TMP"/pb/*.json | head -1)
 jq -e '.schema == "zcbench-pipebench" and (.runs | length == 2) and
        ([.runs[] | .summary.calls_per_s.median > 0] | all) and (.fingerprint | type == "object")' "$p" >/dev/null ||
 	fail "pipebench results incomplete"
-"$Z" before-after "$f" "$p" >"$tmp/ba.txt" || fail "before-after exited $?"
-grep -Eq '^vmsplice user buf .* 64k vmsplice .* vmsplice-as-writev .* emulated +[-+][0-9.]+%' "$tmp/ba.txt" ||
-	{ cat "$tmp/ba.txt"; fail "before-after lacks the vmsplice row"; }
-grep -Eq '^vm-splice +64k .*[-+][0-9.]+%' "$tmp/ba.txt" || { cat "$tmp/ba.txt"; fail "before-after lacks the vm-splice row"; }
-"$Z" before-after /dev/null >/dev/null 2>&1; [ $? = 2 ] || fail "before-after on a non-JSON file should exit 2"
-"$Z" pipebench --chunk 3k >/dev/null 2>&1; [ $? = 2 ] || fail "pipebench --chunk 3k should exit 2"
+"$ZCBENCH" before-after "$f" "$p" >"$TMP/ba.txt" || fail "before-after exited $?"
+grep -Eq '^vmsplice user buf .* 64k vmsplice .* vmsplice-as-writev .* emulated +[-+][0-9.]+%' "$TMP/ba.txt" ||
+	{ cat "$TMP/ba.txt"; fail "before-after lacks the vmsplice row"; }
+grep -Eq '^vm-splice +64k .*[-+][0-9.]+%' "$TMP/ba.txt" || { cat "$TMP/ba.txt"; fail "before-after lacks the vm-splice row"; }
+"$ZCBENCH" before-after /dev/null >/dev/null 2>&1; [ $? = 2 ] || fail "before-after on a non-JSON file should exit 2"
+"$ZCBENCH" pipebench --chunk 3k >/dev/null 2>&1; [ $? = 2 ] || fail "pipebench --chunk 3k should exit 2"
 echo "pass: fingerprint in results, emulated labelled, before-after table"

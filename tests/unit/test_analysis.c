@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Reading results back: run keys, peers, fingerprints. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "zc_test.h"
 #include <math.h>
 #include <string.h>
 
@@ -129,5 +125,5 @@ int main(void)
 		cmocka_unit_test(test_misc),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return zc_run_tests(tests, NULL, NULL);
 }

@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Derivations of the per-role counters (counters.c), from synthetic snapshots. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <cmocka.h>
+#include "zc_test.h"
 
 #include "config/cfg.h"
 #include "counters/counters.h"
@@ -273,5 +270,5 @@ int main(void)
 		cmocka_unit_test(test_json_bpf_unavailable),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return zc_run_tests(tests, NULL, NULL);
 }

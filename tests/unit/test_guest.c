@@ -1,9 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kernel-ab's pieces that need no qemu: image check, ldd lines, modules.dep. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "zc_test.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -150,5 +147,5 @@ int main(void)
 		cmocka_unit_test(test_mkdir_p),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return zc_run_tests(tests, setup, teardown);
 }

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Host files: keys per role, refused values with file:line, ssh quoting. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "zc_test.h"
 
 #include "transport/host.h"
 
@@ -174,5 +170,5 @@ int main(void)
 		cmocka_unit_test(test_ssh_quoting),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return zc_run_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
-#include <cmocka.h>
+#include "zc_test.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,5 +312,5 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "--update-readme"))
 		return update_readme();
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return zc_run_tests(tests, NULL, NULL);
 }

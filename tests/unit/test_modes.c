@@ -12,7 +12,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <cmocka.h>
+#include "zc_test.h"
 
 #include "config/cfg.h"
 #include "modes/mode.h"
@@ -323,5 +323,5 @@ int main(void)
 		cmocka_unit_test(headline_as_stored),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return zc_run_tests(tests, NULL, NULL);
 }

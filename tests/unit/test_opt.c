@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
+#include "zc_test.h"
 
 #include "lib/opt.h"
 #include "config/cfg.h"
@@ -265,5 +265,5 @@ int main(void)
 		cmocka_unit_test(test_json_and_help),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return zc_run_tests(tests, NULL, NULL);
 }

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
-#include <cmocka.h>
+#include "zc_test.h"
 #include <errno.h>
 #include <math.h>
 #include <string.h>
@@ -517,5 +517,5 @@ int main(void)
 		cmocka_unit_test(test_order_random),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return zc_run_tests(tests, NULL, NULL);
 }

@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The payload pattern: deterministic, seed-dependent, and the checker
  * finds the exact offset of a corrupted byte across period wraps. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <cmocka.h>
+#include "zc_test.h"
 
 #include "lib/pattern.h"
 
@@ -87,5 +83,5 @@ int main(void)
 		cmocka_unit_test(test_wrong_seed_mismatches),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return zc_run_tests(tests, NULL, NULL);
 }

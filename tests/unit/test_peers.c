@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
-#include <cmocka.h>
+#include "zc_test.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* probe.c: the classifier, the bounded child, and the mode page-change test. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <cmocka.h>
+#include "zc_test.h"
 
 #include "probe/probe.h"
 #include "lib/zcbench.h"
@@ -110,5 +106,5 @@ int main(void)
 		cmocka_unit_test(no_step_is_skipped),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return zc_run_tests(tests, NULL, NULL);
 }

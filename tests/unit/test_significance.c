@@ -8,11 +8,7 @@
  * Bootstrap bounds are derived by hand from the distribution of a median of
  * three draws.
  */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "zc_test.h"
 #include <errno.h>
 #include <math.h>
 
@@ -46,6 +42,30 @@ static void test_hmean(void **state)
 	assert_true(isnan(zc_hmean(bad, 2)));
 }
 
+/* zc_mann_whitney(a, b) succeeds, exact or not, with U = stat and p within tol. */
+static void expect_mwu(const double *a, size_t na, const double *b, size_t nb, bool exact,
+		       double stat, double p, double tol)
+{
+	struct zc_test t;
+
+	assert_int_equal(zc_mann_whitney(a, na, b, nb, &t), 0);
+	assert_int_equal(t.exact, exact);
+	assert_float_equal(t.stat, stat, 0);
+	assert_float_equal(t.p, p, tol);
+}
+
+/* zc_welch(a, b) succeeds with these t, df and p (to 1e-8). */
+static void expect_welch(const double *a, size_t na, const double *b, size_t nb,
+			 double stat, double df, double p)
+{
+	struct zc_test t;
+
+	assert_int_equal(zc_welch(a, na, b, nb, &t), 0);
+	assert_float_equal(t.stat, stat, 1e-8);
+	assert_float_equal(t.df, df, 1e-8);
+	assert_float_equal(t.p, p, 1e-8);
+}
+
 static void test_mwu_exact(void **state)
 {
 	/* Fully separated 3 v 3: 1 of C(6,3)=20 splits as extreme, p = 2/20. */
@@ -55,23 +75,12 @@ static void test_mwu_exact(void **state)
 	/* Enumerated: U = 19, p = 0.534965034965 (7 v 7). */
 	const double e[] = { 3.1, 9.2, 4.4, 6.0, 5.5, 7.7, 1.2 };
 	const double f[] = { 6.6, 2.0, 8.8, 5.1, 10.3, 4.9, 7.2 };
-	struct zc_test t;
 
 	(void)state;
-	assert_int_equal(zc_mann_whitney(a, 3, b, 3, &t), 0);
-	assert_true(t.exact);
-	assert_float_equal(t.stat, 0, 0);
-	assert_float_equal(t.p, 0.1, 1e-12);
-	assert_int_equal(zc_mann_whitney(b, 3, a, 3, &t), 0);
-	assert_float_equal(t.stat, 9, 0);
-	assert_float_equal(t.p, 0.1, 1e-12);
-	assert_int_equal(zc_mann_whitney(c, N(c), d, N(d), &t), 0);
-	assert_true(t.exact);
-	assert_float_equal(t.stat, 3, 0);
-	assert_float_equal(t.p, 0.030303030303030304, 1e-12);
-	assert_int_equal(zc_mann_whitney(e, N(e), f, N(f), &t), 0);
-	assert_float_equal(t.stat, 19, 0);
-	assert_float_equal(t.p, 0.534965034965035, 1e-12);
+	expect_mwu(a, 3, b, 3, true, 0, 0.1, 1e-12);
+	expect_mwu(b, 3, a, 3, true, 9, 0.1, 1e-12);
+	expect_mwu(c, N(c), d, N(d), true, 3, 0.030303030303030304, 1e-12);
+	expect_mwu(e, N(e), f, N(f), true, 19, 0.534965034965035, 1e-12);
 }
 
 static void test_mwu_normal(void **state)
@@ -83,19 +92,13 @@ static void test_mwu_normal(void **state)
 	struct zc_test t;
 
 	(void)state;
-	assert_int_equal(zc_mann_whitney(a, N(a), b, N(b), &t), 0);
-	assert_false(t.exact);
-	assert_float_equal(t.stat, 6, 0);
-	assert_float_equal(t.p, 0.11390314458853065, 1e-9);
+	expect_mwu(a, N(a), b, N(b), false, 6, 0.11390314458853065, 1e-9);
 	/* Over ZC_MWU_EXACT_MAX, no ties: U = 190, p = 0.07161685540092669. */
 	for (int i = 0; i < 25; i++)
 		big_a[i] = i * 1.5 + 0.25;
 	for (int i = 0; i < 22; i++)
 		big_b[i] = i * 1.5 + 9.1;
-	assert_int_equal(zc_mann_whitney(big_a, 25, big_b, 22, &t), 0);
-	assert_false(t.exact);
-	assert_float_equal(t.stat, 190, 0);
-	assert_float_equal(t.p, 0.07161685540092669, 1e-9);
+	expect_mwu(big_a, 25, big_b, 22, false, 190, 0.07161685540092669, 1e-9);
 	/* Every value equal: no evidence of any change. */
 	assert_int_equal(zc_mann_whitney(same, 3, same, 3, &t), 0);
 	assert_float_equal(t.p, 1, 0);
@@ -125,17 +128,10 @@ static void test_welch(void **state)
 			     24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4 };
 	/* 3 v 3: t = -4.9266463908, df = 3.5537318120, p = 0.0106421487. */
 	const double c[] = { 8.0, 8.4, 9.3 }, d[] = { 11.2, 11.5, 13.0 };
-	struct zc_test t;
 
 	(void)state;
-	assert_int_equal(zc_welch(a, N(a), b, N(b), &t), 0);
-	assert_float_equal(t.stat, -2.4553563983, 1e-8);
-	assert_float_equal(t.df, 24.9885292902, 1e-8);
-	assert_float_equal(t.p, 0.0213780015, 1e-8);
-	assert_int_equal(zc_welch(c, 3, d, 3, &t), 0);
-	assert_float_equal(t.stat, -4.9266463908, 1e-8);
-	assert_float_equal(t.df, 3.5537318120, 1e-8);
-	assert_float_equal(t.p, 0.0106421487, 1e-8);
+	expect_welch(a, N(a), b, N(b), -2.4553563983, 24.9885292902, 0.0213780015);
+	expect_welch(c, 3, d, 3, -4.9266463908, 3.5537318120, 0.0106421487);
 }
 
 static void test_bootstrap(void **state)
@@ -181,5 +177,5 @@ int main(void)
 		cmocka_unit_test(test_bootstrap),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return zc_run_tests(tests, NULL, NULL);
 }

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Summary statistics against values worked out by hand. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
 #include <math.h>
-#include <cmocka.h>
+#include "zc_test.h"
 
 #include "lib/stats.h"
 
@@ -58,5 +55,5 @@ int main(void)
 		cmocka_unit_test(test_single_and_empty),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return zc_run_tests(tests, NULL, NULL);
 }

@@ -6,10 +6,7 @@
  * checks every byte against the pattern at its stream offset, so a wrong
  * fill_off/pending after an interrupted or partial send fails the test.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <cmocka.h>
+#include "zc_test.h"
 
 #include "modes/mode.h"
 #include "lib/net.h"
@@ -129,8 +126,7 @@ static const struct zc_mode *mode_or_skip(enum zc_role role, const char *name)
 
 	assert_non_null(m);
 	if (m->unavailable && (why = m->unavailable())) {
-		print_message("skip: %s: %s\n", name, why);
-		skip();
+		zc_skip("%s: %s", name, why);
 	}
 	return m;
 }
@@ -327,5 +323,5 @@ int main(void)
 	signal(SIGPIPE, SIG_IGN);
 	pattern = malloc(PERIOD);
 	zc_pattern_fill(pattern, PERIOD, 1);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return zc_run_tests(tests, NULL, NULL);
 }

@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Workload files: expansion, overrides, and errors that name file:line:key. */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <cmocka.h>
+#include "zc_test.h"
 
 #include "config/workload.h"
 
@@ -118,5 +115,5 @@ int main(void)
 		cmocka_unit_test(test_errors),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return zc_run_tests(tests, NULL, NULL);
 }

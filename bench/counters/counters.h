@@ -111,6 +111,11 @@ double zc_counters_bpf_cost_share(json_t *roles, const char *dut);
 int zc_bpf_open(struct zc_bpf **out, uint32_t tid, int cpu, char *why, size_t whylen,
 		char *copy_iter_why, size_t cilen, char *missing, size_t mlen);
 const struct zc_acct *zc_bpf_acct(const struct zc_bpf *b);
+/* Why syscalls are not timed (sys_enter left out for its cost), "" if timed;
+ * why softirq time is the kernel's tick-sampled figure (acct.softirq_tick_ns)
+ * rather than timed softirq by softirq, "" if timed. */
+const char *zc_bpf_sys_time_why(const struct zc_bpf *b);
+const char *zc_bpf_softirq_why(const struct zc_bpf *b);
 /* Run count and time of each program (zc_bpf_prog_names order); 0/-errno. */
 int zc_bpf_prog_stats(const struct zc_bpf *b, uint64_t *runs, uint64_t *ns);
 /* Turn on the kernel's BPF run-time stats while the fd is open; fd/-errno. */

@@ -32,6 +32,11 @@ struct zc_acct {
 	__u64 tx_file_copy_bytes, rx_file_copy_bytes;
 	/* kprobes, where the kernel has them: bytes asked of the copy helpers */
 	__u64 copy_to_iter_bytes, copy_from_iter_bytes, copy_page_to_iter_bytes;
+	/* Without the softirq programs: the kernel's own softirq time of the
+	 * role's CPU (kernel_cpustat, sampled by the tick), read at each of the
+	 * role's syscall exits; softirq[].count then holds the kernel's per-CPU
+	 * counts (kstat) and softirq[].time_ns stays 0. */
+	__u64 softirq_tick_ns;
 };
 
 #endif

@@ -21,10 +21,10 @@
  * The loop runs pinned to one CPU, the one the sets watch for softirqs, as a
  * role's thread does.
  *
- * Then, with the kernel's BPF run-time stats on, the mean run time of the
- * own and the other set's sys_exit: the other's is almost only the two
- * clock reads the stats add around every run, which bench-overhead takes
- * off the programs' own run time.
+ * Then, with the kernel's BPF run-time stats on, the raw mean run time of
+ * the own and the other set's sys_exit: the other's is almost only the two
+ * clock reads the stats add around every run (with ZC_BPF_STATS=1 a role
+ * takes them off with a twin set, counters_bpf.c; not here).
  *
  * Prints "CONFIG ns_per_syscall added_ns" and "stats PROGRAM mean_ns" lines
  * for make bench-overhead. Exit 77 where BPF cannot load.

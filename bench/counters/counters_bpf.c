@@ -33,6 +33,7 @@ struct zc_bpf {
 	 * filter cost, taken off the set's in zc_bpf_prog_stats(). */
 	struct zc_acct_bpf *twin;
 	uint64_t *net_last;	/* [ZC_BPF_NPROGS]: last net time returned */
+	bool edge;		/* zc_edge brings the kernel's softirq figures */
 	char sys_time_why[192];	/* "" when syscalls are timed */
 	char softirq_why[256];	/* "" when softirqs are timed one by one */
 };
@@ -157,6 +158,7 @@ static struct zc_acct_bpf *open_twin(const struct zc_acct_bpf *s)
 		return NULL;
 	t->rodata->target_tid = UINT32_MAX;	/* above any pid_max */
 	t->rodata->target_cpu = -2;
+	bpf_program__set_autoload(t->progs.zc_edge, false);
 	for (int i = 0; i < ZC_BPF_NPROGS; i++)
 		bpf_program__set_autoload(prog_at(t, i), bpf_program__fd(prog_at(s, i)) >= 0);
 	if (zc_acct_bpf__load(t))
@@ -169,6 +171,15 @@ static struct zc_acct_bpf *open_twin(const struct zc_acct_bpf *s)
 fail:
 	zc_acct_bpf__destroy(t); /* detaches the links it holds */
 	return NULL;
+}
+
+/* zc_edge, on this thread and CPU: the kernel's softirq figures into the
+ * counters, now. 0 or -errno. */
+static int run_edge(const struct zc_bpf *b)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+
+	return bpf_prog_test_run_opts(bpf_program__fd(b->skel->progs.zc_edge), &opts) ? -errno : 0;
 }
 
 static void why_errno(char *why, size_t len, const char *what, int err)
@@ -202,6 +213,7 @@ int zc_bpf_open(struct zc_bpf **out, uint32_t tid, int cpu, char *why, size_t wh
 	s->rodata->target_tid = tid;
 	s->rodata->target_cpu = cpu;
 	s->rodata->sigreturn_nr = SYS_rt_sigreturn;
+	s->rodata->bpf_nr = SYS_bpf;
 	for (int nr = 0; nr < ZC_ACCT_SYS_NR; nr++) {
 		int dir = zc_syscall_pipe_dir(nr);
 
@@ -300,14 +312,23 @@ int zc_bpf_open(struct zc_bpf **out, uint32_t tid, int cpu, char *why, size_t wh
 	}
 	if (kp && detail)
 		copy_iter_why[0] = 0;
-	/* Exact softirq time only with both programs in; otherwise sys_exit
-	 * copies the kernel's tick-sampled figures. */
+	/* Exact softirq time only with both programs in; otherwise zc_edge
+	 * copies the kernel's tick-sampled figures at the window edges. */
 	if (!b->softirq_why[0] && s->links.zc_softirq_entry && s->links.zc_softirq_exit)
 		s->bss->softirq_exact = true;
 	else if (!b->softirq_why[0])
 		snprintf(b->softirq_why, sizeof(b->softirq_why), "sampled by the tick (the kernel's "
 			 "cpustat of the CPU): the softirq programs did not attach");
 	b->skel = s;
+	if (cpu >= 0 && !s->bss->softirq_exact) {
+		b->edge = true;
+		/* Where it cannot be run, sys_exit does its work, at a small
+		 * cost per syscall. */
+		if (run_edge(b)) {
+			b->edge = false;
+			s->bss->softirq_at_exit = true;
+		}
+	}
 	if (env_on("ZC_BPF_STATS")) {
 		b->net_last = calloc(ZC_BPF_NPROGS, sizeof(*b->net_last));
 		b->twin = b->net_last ? open_twin(s) : NULL;
@@ -318,7 +339,11 @@ int zc_bpf_open(struct zc_bpf **out, uint32_t tid, int cpu, char *why, size_t wh
 
 const struct zc_acct *zc_bpf_acct(const struct zc_bpf *b)
 {
-	return b ? &b->skel->bss->acct : NULL;
+	if (!b)
+		return NULL;
+	if (b->edge)
+		run_edge(b);
+	return &b->skel->bss->acct;
 }
 
 const char *zc_bpf_sys_time_why(const struct zc_bpf *b)

@@ -140,7 +140,7 @@ static double measure(int c, long n, struct zc_bpf **b)
 		close_conf(b);
 		return -1;
 	}
-	t = per_call_ns(n, 10, c == C_NONE_PRCTL || c == C_EMPTY_TP);
+	t = per_call_ns(n, 30, c == C_NONE_PRCTL || c == C_EMPTY_TP);
 	if (link >= 0)
 		close(link);
 	else
@@ -150,7 +150,7 @@ static double measure(int c, long n, struct zc_bpf **b)
 
 int main(int argc, char **argv)
 {
-	long n = argc > 1 ? atol(argv[1]) : 20000;
+	long n = argc > 1 ? atol(argv[1]) : 5000;
 	int rounds = argc > 2 ? atoi(argv[2]) : 6;
 	double best[C_N];
 	struct zc_bpf *b[3];
@@ -159,7 +159,7 @@ int main(int argc, char **argv)
 	int stats_fd;
 
 	if (n <= 0)
-		n = 20000;
+		n = 5000;
 	/* the last CPU, where the proxy topology puts the device under test */
 	cpu = (int)sysconf(_SC_NPROCESSORS_ONLN) - 1;
 	CPU_ZERO(&set);

@@ -217,12 +217,8 @@ int zc_bpf_open(struct zc_bpf **out, uint32_t tid, int cpu, char *why, size_t wh
 	for (int nr = 0; nr < ZC_ACCT_SYS_NR; nr++) {
 		int dir = zc_syscall_pipe_dir(nr);
 
-		if (zc_syscall_returns_bytes(nr))
-			s->rodata->byte_nr_mask[nr / 64] |= 1ULL << (nr % 64);
-		if (dir == 1)
-			s->rodata->pipe_w_mask[nr / 64] |= 1ULL << (nr % 64);
-		else if (dir == 2)
-			s->rodata->pipe_r_mask[nr / 64] |= 1ULL << (nr % 64);
+		s->rodata->sys_kind[nr] = (zc_syscall_returns_bytes(nr) ? ZC_SYS_BYTES : 0) |
+					  (dir == 1 ? ZC_SYS_PIPE_W : dir == 2 ? ZC_SYS_PIPE_R : 0);
 	}
 	/* What needs a program run per event and two clock reads (per-syscall
 	 * time, per-vector softirq time) or a kprobe per copy is left out unless

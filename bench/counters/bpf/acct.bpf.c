@@ -42,12 +42,11 @@ const volatile __s32 target_cpu = -1;
 /* rt_sigreturn leaves the syscall number at -1 in the saved registers (it
  * restores them, then forgets the syscall so it is not restarted). */
 const volatile __s32 sigreturn_nr = -1;
-/* Syscall numbers (this arch's) whose return value is a byte count. */
-const volatile __u64 byte_nr_mask[ZC_ACCT_SYS_NR / 64];
-/* write- and read-family syscalls whose first argument is an fd that may be
- * a pipe or a file: their bytes are copies from or to user memory. */
-const volatile __u64 pipe_w_mask[ZC_ACCT_SYS_NR / 64];
-const volatile __u64 pipe_r_mask[ZC_ACCT_SYS_NR / 64];
+/* ZC_SYS_* of each syscall number (this arch's): one byte, so a syscall's
+ * exit reads one cache line of it. The write- and read-family ones have an
+ * fd that may be a pipe or a file as first argument: their bytes are
+ * copies from or to user memory. */
+const volatile __u8 sys_kind[ZC_ACCT_SYS_NR];
 
 /* Where the saved registers keep the syscall number at sys_exit; elsewhere
  * zc_sys_enter records it (and the loader always attaches it). */
@@ -109,11 +108,6 @@ static __always_inline bool mine(void)
 static __always_inline bool mine_kprobe(void)
 {
 	return (__u32)bpf_get_current_pid_tgid() == target_tid;
-}
-
-static __always_inline bool in_mask(const volatile __u64 *mask, long nr)
-{
-	return (mask[(nr >> 6) & (ZC_ACCT_SYS_NR / 64 - 1)] >> (nr & 63)) & 1;
 }
 
 #define S_IFMT_ 00170000
@@ -217,12 +211,13 @@ int BPF_PROG(zc_sys_exit, struct pt_regs *regs, long ret)
 		}
 		if (ret < 0) {
 			ADD(s->errors, 1);
-		} else if (ret > 0 && in_mask(byte_nr_mask, nr)) {
-			ADD(s->bytes, ret);
-			if (in_mask(pipe_w_mask, nr))
-				pipe_file_bytes(PT_REGS_PARM1_CORE_SYSCALL(regs), true, ret);
-			else if (in_mask(pipe_r_mask, nr))
-				pipe_file_bytes(PT_REGS_PARM1_CORE_SYSCALL(regs), false, ret);
+		} else if (ret > 0) {
+			__u8 kind = sys_kind[nr & (ZC_ACCT_SYS_NR - 1)];
+
+			if (kind & ZC_SYS_BYTES)
+				ADD(s->bytes, ret);
+			if (kind & (ZC_SYS_PIPE_W | ZC_SYS_PIPE_R))
+				pipe_file_bytes(PT_REGS_PARM1_CORE_SYSCALL(regs), kind & ZC_SYS_PIPE_W, ret);
 		}
 	}
 	/* Attribute the bytes a send-side syscall moved by how TCP took them. */

@@ -6,6 +6,11 @@
 #define ZC_ACCT_SYS_NR 512		/* syscall numbers tracked one by one */
 #define ZC_ACCT_SOFTIRQ_NR 10		/* NR_SOFTIRQS */
 
+/* What a syscall number is, for the accounting (acct.bpf.c's sys_kind[]). */
+#define ZC_SYS_BYTES	0x1	/* returns a byte count */
+#define ZC_SYS_PIPE_W	0x2	/* write family: copies user memory to its fd (pipe, file) */
+#define ZC_SYS_PIPE_R	0x4	/* read family: copies its fd's data to user memory */
+
 #define ZC_SEND_COPY		0x1	/* tcp_sendmsg_locked copying user memory */
 #define ZC_SEND_SPLICE_PAGES	0x2	/* MSG_SPLICE_PAGES: pipe pages attached */
 #define ZC_SEND_ZEROCOPY	0x4	/* MSG_ZEROCOPY: user pages pinned */

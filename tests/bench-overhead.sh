@@ -73,13 +73,18 @@ for mode in splice copy; do
 			  | [(map(.n) | med), (map(.a) | med), ($o | med) * 100, $o[0] * 100, $o[-1] * 100]
 			  | map(tostring) | join(" ") end' "$f")
 		label=$([ "$per" = busy ] && echo "busy core" || echo "own-CPU second")
-		v=$([ "$per" = own ] && verdict "$med" "$TARGET" || echo "(headline; other load on the core counts as busy)")
+		v="(headline; other load on the core counts as busy)"
+		if [ "$per" = own ]; then
+			v=$(verdict "$med" "$TARGET")
+			# rounds further apart than twice the target cannot tell it
+			v=$(awk -v v="$v" -v l="$lo" -v h="$hi" -v t="$TARGET" 'BEGIN {
+				print v (h - l > 2 * t ? " (inconclusive: rounds " h - l "% apart)" : "") }')
+		fi
 		awk -v m="$mode" -v p="$label" -v n="$none" -v a="$all" -v o="$med" -v l="$lo" -v h="$hi" -v v="$v" 'BEGIN {
 			if (n == "nan") { printf "%-7s %-20s no paired rounds\n", m, p; exit 1 }
 			printf "%-7s %-20s %9.2f %9.2f %8.1f%%  %6.1f%%..%5.1f%%  %s\n", m, p, n, a, o, l, h, v }' || fail=1
 	done
 done
-echo "   (a rounds' spread wider than the target means the machine is too noisy for this way to decide)"
 
 # The programs' own run time and the full cost, for one JSON of all-runs.
 breakdown() { # file, set name
@@ -98,9 +103,11 @@ breakdown() { # file, set name
 	      dispatch: ($hits[.key] * (if (.key | startswith("sys_")) then $sys else $tp end))}] as $l
 	| ([$l[].net] | add // 0) as $net_ns
 	| ([$l[] | .net + .dispatch] | add // 0) as $full_ns
+	| ($p.counters.payload_bytes / 1e6) as $mb
 	| def pct(x): if $own > 0 then x / $own * 100 else "nan" end;
 	  [.key.proxy, $set, pct($net_ns), pct($full_ns),
 	   (if $busy > 0 then $full_ns / $busy * 100 else "nan" end),
+	   (if $mb > 0 then "\($full_ns / $mb / 1000 | . * 10 | round / 10) us per MB moved, the DUT \($own / $mb / 1000 | round) us per MB" else "" end),
 	   ([$l[] | "\(.k) \(.hits) runs, \(.net / 1e6 * 1000 | round / 1000) ms"] | join("; "))]
 	| map(tostring) | join("\t")' "$1"
 }
@@ -112,12 +119,12 @@ for file_set in "${g:-}:default" "${h:-}:detail"; do
 	file=${file_set%:*}
 	set_name=${file_set##*:}
 	[ -n "$file" ] || { echo "   ($set_name pass did not run)"; continue; }
-	breakdown "$file" "$set_name" | while IFS=$'\t' read -r mode sn net full busy progs; do
+	breakdown "$file" "$set_name" | while IFS=$'\t' read -r mode sn net full busy permb progs; do
 		if [ "$sn" = detail ]; then vnet="(opt-in)" vfull="(opt-in)"
 		else vnet=$(verdict "$net" "$TARGET") vfull=$(verdict "$full" "$TARGET"); fi
 		awk -v m="$mode" -v l="$sn" -v n="$net" -v f="$full" -v a="$vnet" -v b="$vfull" -v y="$busy" 'BEGIN {
 			printf "%-7s %-8s %8.2f%% %-14s %9.2f%% %-14s (%.2f%%)\n", m, l, n, a, f, b, y }'
-		echo "          own work: $progs"
+		echo "          full cost $permb; own work: $progs"
 	done
 done
 echo "   default: sys_exit, skb_copy_datagram_iovec, tcp_sendmsg_locked; softirq time sampled by the tick."

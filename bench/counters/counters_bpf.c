@@ -237,8 +237,9 @@ int zc_bpf_open(struct zc_bpf **out, uint32_t tid, int cpu, char *why, size_t wh
 	if (!detail && s->rodata->nr_at_exit)
 		snprintf(b->sys_time_why, sizeof(b->sys_time_why), "off for its cost, a sys_enter "
 			 "program run and two clock reads per syscall (%s)", detail_env);
-	/* Softirqs: the kernel's counts and tick-sampled time, copied by sys_exit,
-	 * unless asked for one by one or the kernel's cannot be found. */
+	/* Softirqs: the kernel's counts and tick-sampled time, copied at the
+	 * window edges (zc_edge), unless asked for one by one or the kernel's
+	 * cannot be found. */
 	if (cpu < 0)
 		snprintf(b->softirq_why, sizeof(b->softirq_why), "no CPU to watch");
 	else if (!detail && s->rodata->kstat_from_rq)

@@ -19,12 +19,20 @@ struct zc_bpf;
 extern const char *const zc_bpf_prog_names[ZC_BPF_NPROGS];
 
 /* Load/attach the accounting program; 0 or -errno, why in
- * why. zc_bpf_acct() points at the live counters (mmapped .bss); optional
- * tracepoints that would not attach are listed in missing. */
+ * why. zc_bpf_acct() points at the live counters (mmapped .bss), having
+ * brought the kernel's softirq figures up to date from the calling thread
+ * (one bpf() call, not counted); optional tracepoints that would not attach
+ * are listed in missing. */
 int zc_bpf_open(struct zc_bpf **out, uint32_t tid, int cpu, char *why, size_t whylen,
 		char *copy_iter_why, size_t cilen, char *missing, size_t mlen);
 const struct zc_acct *zc_bpf_acct(const struct zc_bpf *b);
-/* Run count and time of each program (zc_bpf_prog_names order); 0/-errno. */
+/* Why syscalls are not timed (sys_enter left out for its cost), "" if timed;
+ * why softirq time is the kernel's tick-sampled figure (acct.softirq_tick_ns)
+ * rather than timed softirq by softirq, "" if timed. */
+const char *zc_bpf_sys_time_why(const struct zc_bpf *b);
+const char *zc_bpf_softirq_why(const struct zc_bpf *b);
+/* Run count and time of each program (zc_bpf_prog_names order); with
+ * ZC_BPF_STATS=1 the time is net of the stats' own clock reads; 0/-errno. */
 int zc_bpf_prog_stats(const struct zc_bpf *b, uint64_t *runs, uint64_t *ns);
 /* Turn on the kernel's BPF run-time stats while the fd is open; fd/-errno. */
 int zc_bpf_enable_stats(void);

@@ -422,7 +422,8 @@ static json_t *bpf_json(const struct zc_counters *c, const struct zc_counters_sn
 			double window_s)
 {
 	json_t *o = json_object(), *sys = json_object(), *sirq = json_object(), *vec = json_object();
-	uint64_t sirq_ns = zc_acct_softirq_ns(d);
+	const char *sirq_sampled = zc_bpf_softirq_why(c->bpf);
+	uint64_t sirq_ns = sirq_sampled[0] ? d->softirq_tick_ns : zc_acct_softirq_ns(d);
 	bool have_send_tp = !strstr(c->bpf_missing, "tcp_sendmsg_locked");
 	bool have_copy_tp = !strstr(c->bpf_missing, "skb_copy_datagram_iovec");
 
@@ -430,6 +431,8 @@ static json_t *bpf_json(const struct zc_counters *c, const struct zc_counters_sn
 	json_object_set_new(o, "missing", c->bpf_missing[0] ? json_string(c->bpf_missing) : json_null());
 	json_object_set_new(o, "syscalls_total", json_integer((json_int_t)d->sys_total));
 	json_object_set_new(o, "syscalls_per_mb", num_or_null(zc_per_mb((double)d->sys_total, bytes)));
+	const char *untimed = zc_bpf_sys_time_why(c->bpf);
+
 	for (int nr = 0; nr < ZC_ACCT_SYS_NR; nr++) {
 		const struct zc_acct_sys *s = &d->sys[nr];
 		char buf[24];
@@ -437,21 +440,26 @@ static json_t *bpf_json(const struct zc_counters *c, const struct zc_counters_sn
 		if (!s->count)
 			continue;
 		json_object_set_new(sys, zc_syscall_name(nr, buf, sizeof(buf)),
-			json_pack("{s:i,s:I,s:I,s:f,s:o,s:I}", "nr", nr, "count", (json_int_t)s->count,
-				  "time_ns", (json_int_t)s->time_ns,
-				  "mean_ns", (double)s->time_ns / (double)s->count,
+			json_pack("{s:i,s:I,s:o,s:o,s:o,s:I}", "nr", nr, "count", (json_int_t)s->count,
+				  "time_ns", untimed[0] ? json_null() : json_integer((json_int_t)s->time_ns),
+				  "mean_ns", untimed[0] ? json_null()
+					     : json_real((double)s->time_ns / (double)s->count),
 				  "bytes", zc_syscall_returns_bytes(nr) ? json_integer((json_int_t)s->bytes)
 									 : json_null(),
 				  "errors", (json_int_t)s->errors));
 	}
 	json_object_set_new(o, "syscalls", sys);
+	json_object_set_new(o, "syscall_time_reason", untimed[0] ? json_string(untimed) : json_null());
 	for (int v = 0; v < ZC_ACCT_SOFTIRQ_NR; v++)
 		if (d->softirq[v].count)
 			json_object_set_new(vec, zc_softirq_name(v),
-				json_pack("{s:I,s:I}", "count", (json_int_t)d->softirq[v].count,
-					  "time_ns", (json_int_t)d->softirq[v].time_ns));
+				json_pack("{s:I,s:o}", "count", (json_int_t)d->softirq[v].count,
+					  "time_ns", sirq_sampled[0] ? json_null()
+						     : json_integer((json_int_t)d->softirq[v].time_ns)));
 	json_object_set_new(sirq, "cpu", json_integer(c->cpu));
 	json_object_set_new(sirq, "time_ns", json_integer((json_int_t)sirq_ns));
+	json_object_set_new(sirq, "time_reason", sirq_sampled[0] ? json_string(sirq_sampled)
+								 : json_null());
 	json_object_set_new(sirq, "share_of_core", num_or_null(zc_ratio((double)sirq_ns / 1e9, window_s)));
 	json_object_set_new(sirq, "vectors", vec);
 	json_object_set_new(o, "softirq", c->cpu >= 0 ? sirq : (json_decref(sirq), json_null()));

@@ -80,7 +80,8 @@ build/bare_proxy: tests/bare_proxy.c
 # kernel A/B guest boot (a few minutes under TCG; make check-guest alone).
 check: deps
 	@$(MAKE) --no-print-directory $(BIN) $(SAN_BIN) $(UNITS) $(SAN_UNITS)
-	@bash tests/run.sh tests/static/*.sh $(UNITS) $(SAN_UNITS) tests/integration/*.sh tests/guest/kernel_ab.sh
+	@bash tests/run.sh tests/static/*.sh $(UNITS) $(SAN_UNITS) tests/integration/*.sh tests/guest/kernel_ab.sh \
+	                   tests/guest/guest_layout.sh
 
 check-unit: $(UNITS)
 	@bash tests/run.sh $(UNITS)

@@ -114,7 +114,7 @@ void zc_print_fingerprints(FILE *f, const struct zc_guest_opts *o,
 			res[s].release[0] ? res[s].release : "release unknown",
 			o[s].append ? ", booted with " : "", o[s].append ? o[s].append : "");
 	}
-	fprintf(f, "  %-44s %-26.26s %-26.26s\n", "", head[0], head[1]);
+	fprintf(f, "  %-48s %-26.26s %-26.26s\n", "", head[0], head[1]);
 	if (!json_object_size(keys))
 		fprintf(f, "  (no fingerprint on either side: %s / %s)\n",
 			res[0].probe_note[0] ? res[0].probe_note : "results fingerprint is null",
@@ -128,7 +128,7 @@ void zc_print_fingerprints(FILE *f, const struct zc_guest_opts *o,
 			continue;
 		shown++;
 		diffs += differ;
-		fprintf(f, "%c %-44s %-26.26s %-26.26s\n", differ ? '*' : ' ', k, a ? a : "-",
+		fprintf(f, "%c %-48s %-26.26s %-26.26s\n", differ ? '*' : ' ', k, a ? a : "-",
 			b ? b : "-");
 	}
 	if (json_object_size(keys))

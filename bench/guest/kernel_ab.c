@@ -79,14 +79,14 @@ static const struct zc_opt kab_optv[] = {
 	  .help = "the same for the new guest" },
 	{ "base-sysctl", ZC_OPT_TEXTS, NULL, 0, 16, AT(sysctl0), .check = zc_kab_check_sysctl,
 	  .count_off = offsetof(struct kab_args, nsysctl), .meta = "K=V",
-	  .help = "boot that guest with sysctl.K=V (repeatable; applied before init runs); the "
+	  .help = "boot that guest with sysctl.K=V (applied before init runs); the "
 		  "value the guest reads back is recorded, and a mismatch fails the side" },
 	{ "new-sysctl", ZC_OPT_TEXTS, NULL, 0, 16, AT(sysctl1), .check = zc_kab_check_sysctl,
 	  .count_off = offsetof(struct kab_args, nsysctl) + sizeof(int), .meta = "K=V",
 	  .help = "the same for the new guest, e.g. fs.splice_needs_write=1" },
 	{ "pipebench", ZC_OPT_TEXT, NULL, AT(pipebench), .meta = "FLAGS",
 	  .help = "also run `zcbench pipebench FLAGS` in each guest (\"\": its defaults), e.g. "
-		  "'--chunk=64k --duration=0.3'; results in SIDE-pipebench.json" },
+		  "--pipebench='--chunk=64k --duration=0.3'; results in SIDE-pipebench.json" },
 	{ "out", ZC_OPT_TEXT, NULL, AT(out), .meta = "DIR",
 	  .help = "the folder (default results/kernel-ab-DATE)" },
 	{ "RUN-FLAGS", ZC_OPT_TEXTS, NULL, 0, 64, AT(run_args), ZC_OPT_POS | ZC_OPT_REST,

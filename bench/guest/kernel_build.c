@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -206,17 +207,31 @@ static json_t *tree_origin(const char *tree)
 struct kb_step {
 	const char *name;	/* log file: LOGDIR/NAME.log */
 	double s;		/* wall seconds */
+	double cpu_s;		/* user + system seconds of everything it ran */
 };
+
+/* CPU seconds of every descendant reaped so far (make reaps its compilers):
+ * unlike wall time, not inflated by whatever else the machine runs. */
+static double children_cpu_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_CHILDREN, &ru))
+		return 0;
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+	       ru.ru_stime.tv_usec / 1e6;
+}
 
 static int step(char *const argv[], const char *logdir, struct kb_step *st)
 {
 	char log[PATH_MAX + 64];
-	double t0 = zc_now();
+	double t0 = zc_now(), c0 = children_cpu_s();
 	int rc;
 
 	snprintf(log, sizeof(log), "%s/%s.log", logdir, st->name);
 	rc = zc_run_argv(argv, &(struct zc_spawn_opts){ .out_path = log, .null_stdin = true });
 	st->s += zc_now() - t0;
+	st->cpu_s += children_cpu_s() - c0;
 	if (rc)
 		zc_err("kernel-build: %s failed (exit %d); the whole output: %s", st->name, rc, log);
 	return rc;
@@ -288,8 +303,9 @@ int zc_cmd_kernel_build(int argc, char **argv)
 			 "to --out, with --out.json saying what went in and --out.config.\n",
 	};
 	enum { S_CHECK, S_APPLY, S_DEFCONFIG, S_SETCONFIG, S_OLDDEFCONFIG, S_MAKE, S_NR };
-	struct kb_step st[S_NR] = { { "check", 0 }, { "apply", 0 }, { "defconfig", 0 },
-				    { "scripts-config", 0 }, { "olddefconfig", 0 }, { "make-bzImage", 0 } };
+	struct kb_step st[S_NR] = { { "check", 0, 0 }, { "apply", 0, 0 }, { "defconfig", 0, 0 },
+				    { "scripts-config", 0, 0 }, { "olddefconfig", 0, 0 },
+				    { "make-bzImage", 0, 0 } };
 	char tree_abs[PATH_MAX], build_buf[PATH_MAX + 32], build_abs[PATH_MAX], path[PATH_MAX + 64];
 	char logdir[PATH_MAX + 32], scratch[PATH_MAX + 32], ostr[PATH_MAX + 8], jstr[32];
 	char err[2048], name[128], localversion[160], version[64], release[128] = "";
@@ -496,16 +512,20 @@ int zc_cmd_kernel_build(int argc, char **argv)
 	json_object_set_new(rec, "logs", json_string(logdir));
 	json_object_set_new(rec, "jobs", json_integer(a.jobs));
 	{
-		json_t *w = json_object();
+		json_t *w = json_object(), *c = json_object();
 
-		for (int i = 0; i < S_NR; i++)
+		for (int i = 0; i < S_NR; i++) {
 			json_object_set_new(w, st[i].name, json_real(st[i].s));
+			json_object_set_new(c, st[i].name, json_real(st[i].cpu_s));
+		}
 		json_object_set_new(w, "total", json_real(zc_now() - t_start));
+		json_object_set_new(c, "total", json_real(children_cpu_s()));
 		json_object_set_new(rec, "wall_s", w);
+		json_object_set_new(rec, "cpu_s", c);
 	}
 	json_object_set_new(rec, "image", json_null());
 	if (!a.config_only) {
-		char img[PATH_MAX + 64], dst[PATH_MAX + 16], sha[65] = "";
+		char img[PATH_MAX + 64], dst[PATH_MAX + 16], sha[65] = "", out_abs[PATH_MAX];
 
 		snprintf(img, sizeof(img), "%s/arch/x86/boot/bzImage", build);
 		if ((ret = copy_atomic(img, a.out))) {
@@ -519,8 +539,9 @@ int zc_cmd_kernel_build(int argc, char **argv)
 		json_object_set_new(json_object_get(rec, "config"), "copy", json_string(dst));
 		zc_sha256_file(a.out, sha);
 		stat(a.out, &sb);
-		json_object_set_new(rec, "image", json_pack("{s:s,s:s,s:I}", "path", a.out,
-			"sha256", sha, "bytes", (json_int_t)sb.st_size));
+		json_object_set_new(rec, "image", json_pack("{s:s,s:s,s:I}", "path",
+			realpath(a.out, out_abs) ? out_abs : a.out, "sha256", sha,
+			"bytes", (json_int_t)sb.st_size));
 	}
 	snprintf(path, sizeof(path), "%s/zcbench-build.json", build);
 	if ((ret = zc_json_write_atomic(rec, path)))

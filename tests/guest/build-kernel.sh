@@ -30,4 +30,4 @@ if grep -q splice_needs_write "$src/fs/splice.c" || ! grep -q PIPE_BUF_FLAG_GIFT
 	echo "make kernels: $src was patched through a hard link: delete it and run again" >&2
 	exit 1
 fi
-jq -r --arg s $(( $(date +%s) - t0 )) '"make kernels: \(.series.name): \(.kernel_release), \(.image.bytes) bytes, \($s) s here (make \(.wall_s["make-bzImage"] | floor) s), \(.config.not_as_requested | length) option(s) not as requested"' "$K/$name-bzImage.json"
+jq -r --arg s $(( $(date +%s) - t0 )) '"make kernels: \(.series.name): \(.kernel_release), \(.image.bytes) bytes, \($s) s here (make bzImage \(.wall_s["make-bzImage"] | floor) s wall, \(.cpu_s["make-bzImage"] // 0 | floor) s CPU), \(.config.not_as_requested | length) option(s) not as requested"' "$K/$name-bzImage.json"

@@ -103,7 +103,8 @@ check "config sha256 and copy" jqc --arg s "$(sha256sum <"$TMP/bz.config" | cut 
 	'.config.sha256 == $s and (.config.not_as_requested | map(.option)) == ["DROPME"] and
 	 .config.set == ["DROPME=y"] and (.config.base | index("x86_64_defconfig")) != null' "$j"
 check "release, version, compiler, jobs, times" jqc '.kernel_release == "6.12.118-zc-good" and
-	.tree.version == "6.12.118" and .compiler == "fakecc 1.0" and .jobs >= 1 and .wall_s.total > 0' "$j"
+	.tree.version == "6.12.118" and .compiler == "fakecc 1.0" and .jobs >= 1 and .wall_s.total > 0 and
+	(.cpu_s | has("make-bzImage")) and (.image.path | startswith("/"))' "$j"
 
 # Same series again: already applied, skipped; configured afresh, built again.
 "$ZCBENCH" kernel-build --tree "$tree" --series "$TMP/good" --build "$TMP/b" --out "$TMP/bz" \

@@ -70,7 +70,9 @@ static int write_init(const char *root, const struct zc_guest_opts *o, int nmods
 		/* What kernel-ab and the layout test check: each folder's mode and
 		 * whether root can create a file in it. */
 		"for d in /run /tmp /var/tmp /dev/shm; do\n"
-		"  w=no; : > $d/.zcbench-w 2>/dev/null && rm -f $d/.zcbench-w && w=yes\n"
+		/* In a subshell: a failed redirection of a special builtin such
+		 * as ':' would end init itself. */
+		"  w=no; (: > $d/.zcbench-w) 2>/dev/null && rm -f $d/.zcbench-w && w=yes\n"
 		"  echo \"$d $(stat -c %%a $d) $w\"\n"
 		"done > /out/layout.txt\n");
 	/* The sysctls asked for on the command line, as the guest reads them

@@ -47,7 +47,7 @@ for side in base new; do
 	while IFS=$'\t' read -r name why same; do
 		check "$side: $name skipped as on the host ($why)" [ "$same" = true ]
 	done <"$TMP/skips-$side"
-	echo "   $side: $(wc -l <"$TMP/skips-$side") probe(s) skipped, each as on the host"
+	echo "   $side: $(wc -l <"$TMP/skips-$side") probe(s) skipped in the guest (each checked against the host above)"
 done
 if [ ${#snw[@]} -gt 0 ]; then
 	check "base: the probe set fs.splice_needs_write=1 and back (the lock in /run)" \

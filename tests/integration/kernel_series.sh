@@ -16,12 +16,15 @@ done
 src=$(bash tests/guest/kernel-source.sh); rc=$?
 [ $rc -eq 0 ] || exit $rc
 S=hosts/patches/6.12
+# Hard-linked copies must be on the source's filesystem (/tmp may not be).
+W=$(mktemp -d "$(dirname "$src")/../.series-test.XXXXXX") || fail "mktemp beside $src"
+on_exit "rm -rf '$W'"
 pristine() { ! grep -q splice_needs_write "$src/fs/splice.c" && grep -q PIPE_BUF_FLAG_GIFT "$src/include/linux/pipe_fs_i.h"; }
 jqc() { jq -e "$@" >/dev/null; }
 check "the unpacked source is pristine" pristine
 
 for series in safin-v1 falcato-v1; do
-	t=$TMP/$series
+	t=$W/$series
 	cp -al "$src" "$t" || fail "cp -al $src $t"
 	"$ZCBENCH" kernel-build --tree "$t" --series "$S/$series" --build "$TMP/b-$series" --config-only \
 		>"$TMP/o" 2>&1 || fail "$series: kernel-build --config-only: $(cat "$TMP/o")"
@@ -36,18 +39,18 @@ for series in safin-v1 falcato-v1; do
 	check "$series: LOCALVERSION -zc-$series" grep -qx "CONFIG_LOCALVERSION=\"-zc-$series\"" "$TMP/b-$series/.config"
 	check "$series: the shared source is still pristine" pristine
 done
-check "safin-v1: PIPE_BUF_FLAG_GIFT gone" eval '! grep -q PIPE_BUF_FLAG_GIFT "$TMP/safin-v1/include/linux/pipe_fs_i.h"'
-check "safin-v1: vmsplice moved to fs/read_write.c" grep -q 'SYSCALL_DEFINE4(vmsplice' "$TMP/safin-v1/fs/read_write.c"
-check "falcato-v1: the sysctl is there" grep -q 'splice_needs_write' "$TMP/falcato-v1/fs/splice.c" "$TMP/falcato-v1/fs/sysctls.c"
+check "safin-v1: PIPE_BUF_FLAG_GIFT gone" eval '! grep -q PIPE_BUF_FLAG_GIFT "$W/safin-v1/include/linux/pipe_fs_i.h"'
+check "safin-v1: vmsplice moved to fs/read_write.c" grep -q 'SYSCALL_DEFINE4(vmsplice' "$W/safin-v1/fs/read_write.c"
+check "falcato-v1: the sysctl is there" grep -q 'splice_needs_write' "$W/falcato-v1/fs/splice.c" "$W/falcato-v1/fs/sysctls.c"
 
 # The two series do not stack (both edit iter_to_pipe(), which Safin's
 # removes): on the Safin tree, Falcato's patch stops at fs/splice.c.
-before=$(sha256sum "$TMP/safin-v1/fs/splice.c")
-"$ZCBENCH" kernel-build --tree "$TMP/safin-v1" --series "$S/falcato-v1" --build "$TMP/b-both" --config-only \
+before=$(sha256sum "$W/safin-v1/fs/splice.c")
+"$ZCBENCH" kernel-build --tree "$W/safin-v1" --series "$S/falcato-v1" --build "$TMP/b-both" --config-only \
 	>"$TMP/o" 2>&1; rc=$?
 check "falcato on safin: exit 1" [ $rc -eq 1 ]
 check "falcato on safin: patch, file and hunk named" \
 	grep -q '0001-fs-splice-allow.*does not apply.*fs/splice.c hunk #[0-9]* FAILED at line [0-9]*' "$TMP/o"
-check "falcato on safin: the tree was not touched" [ "$(sha256sum "$TMP/safin-v1/fs/splice.c")" = "$before" ]
-check "falcato on safin: not even fs/sysctls.c" eval '! grep -q splice_needs_write "$TMP/safin-v1/fs/sysctls.c"'
+check "falcato on safin: the tree was not touched" [ "$(sha256sum "$W/safin-v1/fs/splice.c")" = "$before" ]
+check "falcato on safin: not even fs/sysctls.c" eval '! grep -q splice_needs_write "$W/safin-v1/fs/sysctls.c"'
 finish

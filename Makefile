@@ -80,7 +80,8 @@ build/bare_proxy: tests/bare_proxy.c
 # kernel A/B guest boot (a few minutes under TCG; make check-guest alone).
 check: deps
 	@$(MAKE) --no-print-directory $(BIN) $(SAN_BIN) $(UNITS) $(SAN_UNITS)
-	@bash tests/run.sh tests/static/*.sh $(UNITS) $(SAN_UNITS) tests/integration/*.sh tests/guest/kernel_ab.sh
+	@bash tests/run.sh tests/static/*.sh $(UNITS) $(SAN_UNITS) tests/integration/*.sh tests/guest/kernel_ab.sh \
+	                   tests/guest/guest_layout.sh
 
 check-unit: $(UNITS)
 	@bash tests/run.sh $(UNITS)
@@ -119,7 +120,41 @@ DEB_PKGS += qemu-system-x86 busybox-static cpio kmod patch \
 # Boots Debian's cloud kernel under qemu (TCG without KVM): a few minutes.
 check-guest: deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@ZC_NO_ASAN=1 ZC_TEST_TIMEOUT=900 bash tests/run.sh tests/guest/kernel_ab.sh
+	@ZC_NO_ASAN=1 ZC_TEST_TIMEOUT=900 bash tests/run.sh tests/guest/kernel_ab.sh tests/guest/guest_layout.sh
+
+# Patched guest kernels (issue 16). `make kernels`: stock, Safin's and
+# Falcato's 6.12 (hosts/patches/6.12/SERIES) as KERNELS/NAME-bzImage with
+# NAME-bzImage.json (what went in) beside each; Debian's linux-source-6.12 is
+# installed with apt and unpacked once under KERNELS/src, each kernel gets its
+# own hard-linked tree and build folder. Cached: an image is rebuilt
+# (incrementally) only when its series, kernel-build's option lists or the
+# source package changed. Long (see hosts/guests.md); not part of make check.
+KERNELS        ?= build/kernels
+KERNEL_SERIES_DIR := hosts/patches/6.12
+KERNEL_SERIES  := safin-v1 falcato-v1
+KERNEL_IMAGES  := $(KERNELS)/stock-bzImage $(KERNEL_SERIES:%=$(KERNELS)/%-bzImage)
+KERNEL_INPUTS  := bench/guest/kernel_build.c tests/guest/build-kernel.sh \
+                  $(wildcard /usr/src/linux-source-6.12.tar.xz)
+# kernel-ab stock vs Safin, stock vs Falcato with fs.splice_needs_write 0 and 1,
+# then before-after on each pair; results under KERNEL_AB_OUT.
+KERNEL_AB_OUT  ?= results/kernel-ab-seeds-$(shell date +%Y%m%dT%H%M%S)
+.PHONY: kernels kernel-ab-seeds
+
+kernels: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@$(MAKE) --no-print-directory $(KERNEL_IMAGES)
+
+$(KERNELS)/stock-bzImage: $(KERNEL_INPUTS) | $(BIN)
+	@bash tests/guest/build-kernel.sh $(KERNELS) stock
+
+define kernel_series_rule
+$(KERNELS)/$(1)-bzImage: $(wildcard $(KERNEL_SERIES_DIR)/$(1)/*) $(KERNEL_INPUTS) | $(BIN)
+	@bash tests/guest/build-kernel.sh $(KERNELS) $(1) $(KERNEL_SERIES_DIR)/$(1)
+endef
+$(foreach s,$(KERNEL_SERIES),$(eval $(call kernel_series_rule,$(s))))
+
+kernel-ab-seeds: kernels
+	@bash tests/guest/kernel-ab-seeds.sh $(KERNELS) $(KERNEL_AB_OUT)
 
 clean:
 	rm -rf build $(BIN)

@@ -85,10 +85,13 @@ static bool fp_row_shown(const char *key)
 	return !(n > 3 && !strcmp(leaf + n - 3, "_ms")) && !(n > 2 && !strcmp(leaf + n - 2, "_s"));
 }
 
-void zc_print_fingerprints(FILE *f, const struct zc_guest_result *res)
+void zc_print_fingerprints(FILE *f, const struct zc_guest_opts *o,
+			   const struct zc_guest_result *res)
 {
+	static const char *const side[2] = { "base", "new" };
 	json_t *flat[2], *keys = json_object();
 	const char *from[2], *k;
+	char head[2][64];
 	json_t *v;
 	int diffs = 0, shown = 0;
 
@@ -102,8 +105,16 @@ void zc_print_fingerprints(FILE *f, const struct zc_guest_result *res)
 		json_decref(fp);
 	}
 	fprintf(f, "kernel fingerprints (base from %s, new from %s)\n", from[0], from[1]);
-	fprintf(f, "  %-44s %-26s %-26s\n", "", res[0].release[0] ? res[0].release : "base",
-		res[1].release[0] ? res[1].release : "new");
+	for (int s = 0; s < 2; s++) {
+		const char *b = strrchr(o[s].image, '/');
+
+		b = b ? b + 1 : o[s].image;
+		snprintf(head[s], sizeof(head[s]), "%s: %s", side[s], b);
+		fprintf(f, "  %-4s = %s, %s%s%s\n", side[s], o[s].image,
+			res[s].release[0] ? res[s].release : "release unknown",
+			o[s].append ? ", booted with " : "", o[s].append ? o[s].append : "");
+	}
+	fprintf(f, "  %-48s %-26.26s %-26.26s\n", "", head[0], head[1]);
 	if (!json_object_size(keys))
 		fprintf(f, "  (no fingerprint on either side: %s / %s)\n",
 			res[0].probe_note[0] ? res[0].probe_note : "results fingerprint is null",
@@ -117,7 +128,7 @@ void zc_print_fingerprints(FILE *f, const struct zc_guest_result *res)
 			continue;
 		shown++;
 		diffs += differ;
-		fprintf(f, "%c %-44s %-26.26s %-26.26s\n", differ ? '*' : ' ', k, a ? a : "-",
+		fprintf(f, "%c %-48s %-26.26s %-26.26s\n", differ ? '*' : ' ', k, a ? a : "-",
 			b ? b : "-");
 	}
 	if (json_object_size(keys))

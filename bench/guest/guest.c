@@ -201,6 +201,14 @@ static void collect(const struct zc_guest_opts *o, struct zc_guest_result *r, co
 			snprintf(r->probe_note, sizeof(r->probe_note),
 				 "probe failed in the guest (exit %d, see %s)", r->probe_rc, errp);
 	}
+	snprintf(path, sizeof(path), "%s/pipebench", gdir);
+	if (o->pipebench_args && first_json(path, r->pipebench, sizeof(r->pipebench)))
+		snprintf(r->probe_note + strlen(r->probe_note),
+			 sizeof(r->probe_note) - strlen(r->probe_note),
+			 "%spipebench wrote no results (see %s/pipebench.log)",
+			 r->probe_note[0] ? "; " : "", gdir);
+	snprintf(path, sizeof(path), "%s/sysctls.txt", gdir);
+	zc_read_file_trim(path, r->sysctls_seen, sizeof(r->sysctls_seen));
 	snprintf(path, sizeof(path), "%s/results", gdir);
 	if (first_json(path, res, sizeof(res))) {
 		snprintf(r->reason + strlen(r->reason), sizeof(r->reason) - strlen(r->reason),

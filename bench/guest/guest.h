@@ -53,7 +53,9 @@ struct zc_guest_opts {
 	double timeout_s;	/* whole boot + run */
 	const char *dir;	/* this side's folder (created) */
 	const char *qemu;	/* qemu-system-x86_64 */
-	const char *append;	/* more kernel command line, or NULL */
+	const char *append;	/* more kernel command line, or NULL (sysctls included) */
+	char *const *sysctls;	/* "K=V" asked for with sysctl.K=V, NULL terminated, or NULL */
+	char *const *pipebench_args; /* run zcbench pipebench with these, or NULL: not at all */
 };
 
 struct zc_guest_result {
@@ -63,6 +65,8 @@ struct zc_guest_result {
 	char results[600];	/* extracted results JSON, "" when none */
 	char probe[600];	/* extracted probe JSON, "" when none */
 	char probe_note[256];	/* "probe unavailable ..." */
+	char pipebench[600];	/* extracted pipebench JSON, "" when none */
+	char sysctls_seen[1024];/* "K V" lines: each asked sysctl as the guest read it */
 	int run_rc, probe_rc;	/* in-guest exit codes, -1 unknown */
 	double boot_run_s;	/* qemu start to exit */
 	bool pinned;
@@ -83,7 +87,9 @@ bool zc_guest_kvm_works(const char *qemu, const char *image, char *why, size_t l
 
 
 int zc_mkdir_p(const char *path, int mode); /* 0 or -errno */
-/* kernel-ab: both sides' fingerprints, a row per behaviour, * where they differ. */
-void zc_print_fingerprints(FILE *f, const struct zc_guest_result *res);
+/* kernel-ab: both sides' fingerprints, a row per behaviour, * where they
+ * differ; columns headed by side and image. */
+void zc_print_fingerprints(FILE *f, const struct zc_guest_opts *o,
+			   const struct zc_guest_result *res);
 
 #endif

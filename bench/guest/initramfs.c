@@ -52,7 +52,11 @@ static int write_init(const char *root, const struct zc_guest_opts *o, int nmods
 		"/bin/busybox --install -s /bin\n"
 		"export PATH=/bin:/sbin:/usr/bin:/usr/sbin:/usr/local/bin HOME=/root\n"
 		"mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev\n"
-		"mkdir -p /dev/pts /dev/shm /sys/fs/bpf; mount -t tmpfs tmp /tmp; mount -t tmpfs shm /dev/shm\n"
+		/* The layout a host has, so every probe that runs there runs here:
+		 * /run for the probe's sysctl lock, sticky world-writable tmp dirs. */
+		"mkdir -p /dev/pts /dev/shm /sys/fs/bpf /run /tmp /var/tmp\n"
+		"mount -t tmpfs -o mode=1777 tmp /tmp; mount -t tmpfs -o mode=1777 shm /dev/shm\n"
+		"mount -t tmpfs -o mode=0755 run /run; chmod 1777 /var/tmp\n"
 		"mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null\n"
 		"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
 		"mount -t bpf bpf /sys/fs/bpf 2>/dev/null\n"
@@ -63,6 +67,24 @@ static int write_init(const char *root, const struct zc_guest_opts *o, int nmods
 			   "echo \"zcbench-guest: insmod $m failed\"; done < /zc/modules.order\n");
 	fprintf(f,
 		"mkdir -p /out/results; uname -r > /out/release\n"
+		/* What kernel-ab and the layout test check: each folder's mode and
+		 * whether root can create a file in it. */
+		"for d in /run /tmp /var/tmp /dev/shm; do\n"
+		/* In a subshell: a failed redirection of a special builtin such
+		 * as ':' would end init itself. */
+		"  w=no; (: > $d/.zcbench-w) 2>/dev/null && rm -f $d/.zcbench-w && w=yes\n"
+		"  echo \"$d $(stat -c %%a $d) $w\"\n"
+		"done > /out/layout.txt\n");
+	/* The sysctls asked for on the command line, as the guest reads them
+	 * (a kernel without one ignores sysctl.K=V silently). */
+	for (char *const *k = o->sysctls; k && *k; k++) {
+		fprintf(f, "k=");
+		shq(f, *k);
+		fprintf(f, "; k=${k%%%%=*}; p=/proc/sys/$(echo \"$k\" | tr . /)\n"
+			   "if [ -r \"$p\" ]; then echo \"$k $(cat \"$p\")\"; else echo \"$k absent\"; fi "
+			   ">> /out/sysctls.txt\n");
+	}
+	fprintf(f,
 		"echo 'zcbench-guest: probe'\n"
 		"zcbench probe --json > /out/probe.json 2> /out/probe.err; echo $? > /out/probe.rc\n"
 		"echo 'zcbench-guest: run'\n"
@@ -73,7 +95,18 @@ static int write_init(const char *root, const struct zc_guest_opts *o, int nmods
 	}
 	fprintf(f,
 		" > /out/run.log 2>&1; echo $? > /out/run.rc\n"
-		"echo \"zcbench-guest: run exit $(cat /out/run.rc)\"; tail -n 30 /out/run.log\n"
+		"echo \"zcbench-guest: run exit $(cat /out/run.rc)\"; tail -n 30 /out/run.log\n");
+	if (o->pipebench_args) {
+		fprintf(f, "echo 'zcbench-guest: pipebench'\n"
+			   "zcbench pipebench --out /out/pipebench");
+		for (char *const *a = o->pipebench_args; *a; a++) {
+			fputc(' ', f);
+			shq(f, *a);
+		}
+		fprintf(f, " > /out/pipebench.log 2>&1; echo $? > /out/pipebench.rc\n"
+			   "echo \"zcbench-guest: pipebench exit $(cat /out/pipebench.rc)\"\n");
+	}
+	fprintf(f,
 		"port=\n"
 		"for p in /sys/class/virtio-ports/*; do\n"
 		"  [ \"$(cat $p/name 2>/dev/null)\" = " ZC_PORT_NAME " ] && port=/dev/${p##*/}\n"
@@ -108,7 +141,7 @@ int zc_build_initramfs(const struct zc_guest_opts *o, const char *cpio_path,
 		return -EIO;
 	}
 	static const char *const dirs[] = { "bin", "sbin", "usr/bin", "usr/sbin", "usr/local/bin",
-		"proc", "sys", "dev", "tmp", "root", "out", "zc/modules", "etc", "var/tmp" };
+		"proc", "sys", "dev", "tmp", "root", "out", "zc/modules", "etc", "var/tmp", "run" };
 	for (size_t i = 0; i < ZC_ARRAY_SIZE(dirs); i++) {
 		snprintf(path, sizeof(path), "%s/%s", root, dirs[i]);
 		if ((ret = zc_mkdir_p(path, 0755))) {

@@ -4,6 +4,7 @@
  * then one comparison. Everything lands in one folder:
  *   base.json new.json          results from each guest (+ "accel", "guest")
  *   base-probe.json new-probe.json   `zcbench probe --json` in each guest
+ *   base-pipebench.json ...     `zcbench pipebench` in each guest (--pipebench)
  *   comparison.txt              `zcbench compare base.json new.json`
  *   fingerprints.txt            the two fingerprints side by side
  *   kernel-ab.json              what happened on each side, and why
@@ -14,6 +15,7 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #include "lib/zcbench.h"
 #include "guest/guest.h"
+#include "guest/kab_int.h"
 #include "results/results.h"
 #include "config/workload.h"
 #include "lib/opt.h"
@@ -28,186 +30,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#define TCG_WARNING                                                                       \
-	"WARNING: both guests ran under software emulation (qemu TCG, no KVM): the\n"    \
-	"throughput figures below say nothing about real hardware. Only the kernel\n"    \
-	"fingerprints and behaviour differences (modes available, errors, verified\n"    \
-	"payload, calls per MB) count.\n"
-
-/* "0-1,3": count, or -EINVAL. */
-static int parse_cpulist(const char *s, int *out, int max)
-{
-	int n = 0;
-
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b;
-
-		if (end == s || a < 0 || a > 4095)
-			return -EINVAL;
-		b = a;
-		s = end;
-		if (*s == '-') {
-			b = strtol(s + 1, &end, 10);
-			if (end == s + 1 || b < a || b > 4095)
-				return -EINVAL;
-			s = end;
-		}
-		for (long i = a; i <= b; i++) {
-			if (n >= max)
-				return -EINVAL;
-			out[n++] = (int)i;
-		}
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -EINVAL;
-	}
-	return n;
-}
-
-static bool in_path(const char *prog)
-{
-	char *path, *save, *d;
-	bool found = false;
-
-	if (strchr(prog, '/'))
-		return access(prog, X_OK) == 0;
-	path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
-	for (d = strtok_r(path, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char p[4096];
-
-		snprintf(p, sizeof(p), "%s/%s", d, prog);
-		found = access(p, X_OK) == 0;
-	}
-	free(path);
-	return found;
-}
-
-/* Add what the results cannot know from inside the guest. */
-static int annotate(const char *src, const char *dst, const struct zc_guest_opts *o,
-		    const struct zc_guest_result *r, const char *side)
-{
-	json_t *root = json_load_file(src, 0, NULL);
-	int ret;
-
-	if (!root)
-		return -EINVAL;
-	json_object_set_new(root, "accel", json_string(o->accel));
-	json_object_set_new(root, "guest", json_pack("{s:s,s:s,s:s,s:i,s:s,s:b,s:s,s:f,s:s}",
-		"side", side, "image", o->image, "release", r->release, "vcpus", o->cpus,
-		"mem", o->mem, "vcpus_pinned", r->pinned, "pin_note", r->pin_note,
-		"boot_run_s", r->boot_run_s, "accel", o->accel));
-	ret = zc_json_write_atomic(root, dst);
-	json_decref(root);
-	return ret;
-}
-
 static void on_signal(int sig)
 {
 	(void)sig;
 	zc_interrupted = 1;
 }
 
-/* The comparison, or why there is none. true when compare printed one;
- * its exit code in *rc_out (-1: no compare command). */
-static bool run_compare(const char *outdir, bool tcg, const char *base, const char *new_,
-			int *rc_out)
-{
-	char exe[4096] = { 0 }, raw[4200], txt[4200];
-	char *argv[] = { exe, "compare", (char *)base, (char *)new_, NULL };
-	char *out;
-	int rc;
-	FILE *f;
-
-	if (readlink("/proc/self/exe", exe, sizeof(exe) - 1) < 0)
-		return false;
-	snprintf(raw, sizeof(raw), "%s/.compare.out", outdir);
-	snprintf(txt, sizeof(txt), "%s/comparison.txt", outdir);
-	rc = zc_run_argv(argv, &(struct zc_spawn_opts){ .out_path = raw });
-	out = zc_read_file(raw, 16 << 20, NULL);
-	unlink(raw);
-	f = fopen(txt, "w");
-	if (!f) {
-		free(out);
-		return false;
-	}
-	if (tcg) {
-		fputs(TCG_WARNING "\n", f);
-		fputs(TCG_WARNING "\n", stdout);
-	}
-	if (rc == ZC_EXIT_USAGE && out && strstr(out, "unknown command")) {
-		const char *m = "comparison skipped: this zcbench has no `compare` command yet "
-				"(both results files are kept; compare them with a build that has it)\n";
-
-		fputs(m, f);
-		fputs(m, stdout);
-		rc = -1;
-	} else {
-		fprintf(f, "$ zcbench compare %s %s   (exit %d)\n", base, new_, rc);
-		fputs(out ? out : "", f);
-		fputs(out ? out : "", stdout);
-		if (rc && rc != ZC_EXIT_FAIL)
-			fprintf(stdout, "zcbench compare exited %d\n", rc);
-	}
-	fclose(f);
-	free(out);
-	*rc_out = rc;
-	/* compare exits 1 past its threshold: still a comparison. */
-	return rc == 0 || rc == ZC_EXIT_FAIL;
-}
-
-/* .../boot/vmlinuz-REL -> .../lib/modules/REL when that folder exists. */
-static void guess_moddir(const char *image, char *out, size_t len)
-{
-	const char *b = strrchr(image, '/');
-	char dir[4096];
-	struct stat st;
-
-	out[0] = 0;
-	if (!b || strncmp(b + 1, "vmlinuz-", 8))
-		return;
-	snprintf(dir, sizeof(dir), "%.*s", (int)(b - image), image);
-	if (strlen(dir) >= 5 && !strcmp(dir + strlen(dir) - 5, "/boot"))
-		dir[strlen(dir) - 5] = 0;
-	else
-		return;
-	snprintf(out, len, "%s/lib/modules/%s", dir, b + 9);
-	if (stat(out, &st) || !S_ISDIR(st.st_mode))
-		out[0] = 0;
-}
-
-static int check_mem(const char *v, char *why, size_t len)
-{
-	uint64_t b;
-
-	if (!zc_parse_size(v, &b) && b >= (128ULL << 20))
-		return 0;
-	snprintf(why, len, "'%s' is not a size of at least 128M, e.g. 1G", v);
-	return -EINVAL;
-}
-
-static int check_cpulist(const char *v, char *why, size_t len)
-{
-	int cpus[256];
-
-	if (parse_cpulist(v, cpus, ZC_ARRAY_SIZE(cpus)) >= 1)
-		return 0;
-	snprintf(why, len, "'%s' is not a cpu list such as 0-1 or 2,3", v);
-	return -EINVAL;
-}
-
-static int check_accel(const char *v, char *why, size_t len)
-{
-	if (!strcmp(v, "auto") || !strcmp(v, "kvm") || !strcmp(v, "tcg"))
-		return 0;
-	snprintf(why, len, "'%s' is not auto, kvm or tcg", v);
-	return -EINVAL;
-}
-
 struct kab_args {
 	const char *image[2], *moddir[2], *append[2];
-	const char *workload, *mem, *accel, *qemu, *out, *host_cpus;
+	char *sysctl0[17], *sysctl1[17];	/* K=V, NULL-terminated after parsing */
+	int nsysctl[2];
+	const char *workload, *mem, *accel, *qemu, *out, *host_cpus, *pipebench;
 	int cpus;
 	double timeout_s;
 	char *run_args[65];	/* after --, NULL-terminated */
@@ -223,12 +56,12 @@ static const struct zc_opt kab_optv[] = {
 	{ "workload", ZC_OPT_TEXT, NULL, AT(workload), ZC_OPT_REQ, .meta = "W.ini",
 	  .help = "what both guests run" },
 	{ "cpus", ZC_OPT_INT, "2", 1, 64, AT(cpus), .help = "guest vCPUs" },
-	{ "host-cpus", ZC_OPT_TEXT, NULL, AT(host_cpus), .check = check_cpulist, .meta = "LIST",
+	{ "host-cpus", ZC_OPT_TEXT, NULL, AT(host_cpus), .check = zc_kab_check_cpulist, .meta = "LIST",
 	  .help = "host cores for the vCPU threads, one each, e.g. 0-1 or 2,3 (default: the last "
 		  "N online cores); unpinned if too few" },
-	{ "mem", ZC_OPT_TEXT, "1G", AT(mem), .check = check_mem, .meta = "SIZE",
+	{ "mem", ZC_OPT_TEXT, "1G", AT(mem), .check = zc_kab_check_mem, .meta = "SIZE",
 	  .help = "guest memory, qemu -m syntax" },
-	{ "accel", ZC_OPT_TEXT, "auto", AT(accel), .check = check_accel, .meta = "auto|kvm|tcg",
+	{ "accel", ZC_OPT_TEXT, "auto", AT(accel), .check = zc_kab_check_accel, .meta = "auto|kvm|tcg",
 	  .help = "auto: KVM if a test boot works, else TCG" },
 	{ "timeout", ZC_OPT_DOUBLE, "900", 1, 604800, AT(timeout_s), .meta = "S",
 	  .help = "per guest, boot to power-off" },
@@ -244,6 +77,16 @@ static const struct zc_opt kab_optv[] = {
 	  .help = "more kernel command line for that guest (mitigations=off ...)" },
 	{ "new-append", ZC_OPT_TEXT, NULL, AT(append[1]), .meta = "ARGS",
 	  .help = "the same for the new guest" },
+	{ "base-sysctl", ZC_OPT_TEXTS, NULL, 0, 16, AT(sysctl0), .check = zc_kab_check_sysctl,
+	  .count_off = offsetof(struct kab_args, nsysctl), .meta = "K=V",
+	  .help = "boot that guest with sysctl.K=V (applied before init runs); the "
+		  "value the guest reads back is recorded, and a mismatch fails the side" },
+	{ "new-sysctl", ZC_OPT_TEXTS, NULL, 0, 16, AT(sysctl1), .check = zc_kab_check_sysctl,
+	  .count_off = offsetof(struct kab_args, nsysctl) + sizeof(int), .meta = "K=V",
+	  .help = "the same for the new guest, e.g. fs.splice_needs_write=1" },
+	{ "pipebench", ZC_OPT_TEXT, NULL, AT(pipebench), .meta = "FLAGS",
+	  .help = "also run `zcbench pipebench FLAGS` in each guest (\"\": its defaults), e.g. "
+		  "--pipebench='--chunk=64k --duration=0.3'; results in SIDE-pipebench.json" },
 	{ "out", ZC_OPT_TEXT, NULL, AT(out), .meta = "DIR",
 	  .help = "the folder (default results/kernel-ab-DATE)" },
 	{ "RUN-FLAGS", ZC_OPT_TEXTS, NULL, 0, 64, AT(run_args), ZC_OPT_POS | ZC_OPT_REST,
@@ -264,7 +107,10 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 			 "`zcbench run W` on the guest's loopback, bring the results back over\n"
 			 "virtio-serial, then `zcbench compare` them.\n",
 	};
-	const char *image[2], *moddir_arg[2], *append[2];
+	const char *image[2], *moddir_arg[2], *append[2], *user_append[2];
+	char *const *sysctls[2] = { a.sysctl0, a.sysctl1 };
+	static char pb_store[1024], full_append[2][2048];
+	static char *pb_argv[66];
 	const char *workload, *mem, *accel, *qemu, *outdir, *names[2] = { "base", "new" };
 	char outbuf[256], moddir[2][4096], version[2][256], err[1024], dirs[2][4096];
 	char **run_args, why[512] = "";
@@ -283,9 +129,25 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	for (int s = 0; s < 2; s++) {
+		size_t l = 0;
+
 		image[s] = a.image[s];
 		moddir_arg[s] = a.moddir[s];
-		append[s] = a.append[s];
+		user_append[s] = a.append[s];
+		(s ? a.sysctl1 : a.sysctl0)[a.nsysctl[s]] = NULL;
+		/* sysctl.K=V: the kernel applies them before it starts init. */
+		full_append[s][0] = 0;
+		if (user_append[s])
+			l = (size_t)snprintf(full_append[s], sizeof(full_append[s]), "%s", user_append[s]);
+		for (char *const *k = sysctls[s]; *k && l < sizeof(full_append[s]); k++)
+			l += (size_t)snprintf(full_append[s] + l, sizeof(full_append[s]) - l, "%ssysctl.%s",
+					      l ? " " : "", *k);
+		append[s] = full_append[s][0] ? full_append[s] : NULL;
+	}
+	if (a.pipebench && zc_kab_pipebench_args(a.pipebench, pb_store, sizeof(pb_store), pb_argv,
+						 ZC_ARRAY_SIZE(pb_argv), err, sizeof(err))) {
+		zc_err("--pipebench '%s': %s", a.pipebench, err);
+		return ZC_EXIT_USAGE;
 	}
 	workload = a.workload;
 	mem = a.mem;
@@ -297,7 +159,7 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 	run_args = a.run_args;
 	a.run_args[a.nrun] = NULL;
 	if (a.host_cpus)
-		nhost = parse_cpulist(a.host_cpus, host_cpus, ZC_ARRAY_SIZE(host_cpus));
+		nhost = zc_kab_parse_cpulist(a.host_cpus, host_cpus, ZC_ARRAY_SIZE(host_cpus));
 	/* The run flags, as the guests' zcbench run will read them (after the
 	 * workload): their values, and the workload they change, are checked here. */
 	{
@@ -330,18 +192,18 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 			}
 			snprintf(moddir[s], sizeof(moddir[s]), "%s", moddir_arg[s]);
 		} else {
-			guess_moddir(image[s], moddir[s], sizeof(moddir[s]));
+			zc_kab_guess_moddir(image[s], moddir[s], sizeof(moddir[s]));
 		}
 	}
 	if (zc_workload_load(workload, &ov, &w, err, sizeof(err))) {
 		zc_err("%s", err);
 		return ZC_EXIT_USAGE;
 	}
-	if (!in_path(qemu)) {
+	if (!zc_kab_in_path(qemu)) {
 		zc_err("%s not found (install qemu-system-x86, or --qemu PATH)", qemu);
 		return ZC_EXIT_USAGE;
 	}
-	if (!in_path("cpio") || access("/bin/busybox", X_OK)) {
+	if (!zc_kab_in_path("cpio") || access("/bin/busybox", X_OK)) {
 		zc_err("the initramfs needs cpio and /bin/busybox (install cpio busybox-static)");
 		return ZC_EXIT_USAGE;
 	}
@@ -383,7 +245,8 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 			.image = image[s], .moddir = moddir[s][0] ? moddir[s] : NULL,
 			.workload = workload, .run_args = run_args, .accel = accel, .cpus = cpus,
 			.mem = mem, .host_cpus = host_cpus, .nhost = nhost, .timeout_s = timeout_s,
-			.dir = dirs[s], .qemu = qemu, .append = append[s],
+			.dir = dirs[s], .qemu = qemu, .append = append[s], .sysctls = sysctls[s],
+			.pipebench_args = a.pipebench ? pb_argv : NULL,
 		};
 		if (zc_guest_prepare(&o[s], note, sizeof(note), err, sizeof(err))) {
 			zc_err("%s: initramfs: %s", names[s], err);
@@ -394,8 +257,8 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 			fprintf(stderr, "zcbench: kernel-ab: %s: %s\n", names[s], note);
 	}
 	for (int s = 0; s < 2; s++) {
-		char dst[4200], pdst[4200];
-		json_t *side;
+		char dst[4200], pdst[4200], note[1024];
+		json_t *side, *seen = NULL, *rec;
 
 		fprintf(stderr, "zcbench: kernel-ab: %s: booting %s (%s) under %s, %d vCPUs, %s%s%s\n",
 			names[s], image[s], version[s], accel, cpus, mem,
@@ -407,7 +270,15 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 		}
 		snprintf(dst, sizeof(dst), "%s/%s.json", outdir, names[s]);
 		snprintf(pdst, sizeof(pdst), "%s/%s-probe.json", outdir, names[s]);
-		if (res[s].ok && annotate(res[s].results, dst, &o[s], &res[s], names[s])) {
+		if (zc_kab_sysctls_seen(sysctls[s], res[s].sysctls_seen, &seen, note, sizeof(note)) &&
+		    res[s].ok) {
+			/* Results of a kernel that ignored the setting asked for are
+			 * results of another experiment. */
+			res[s].ok = false;
+			snprintf(res[s].reason, sizeof(res[s].reason), "%s", note);
+		}
+		if (res[s].ok && zc_kab_annotate(res[s].results, dst, &o[s], &res[s], names[s],
+						 user_append[s])) {
 			res[s].ok = false;
 			snprintf(res[s].reason, sizeof(res[s].reason),
 				 "the results file the guest sent is not JSON: %s", res[s].results);
@@ -420,6 +291,10 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 			if (!zc_run_argv(argv_cp, NULL))
 				snprintf(res[s].probe, sizeof(res[s].probe), "%s", pdst);
 		}
+		snprintf(pdst, sizeof(pdst), "%s/%s-pipebench.json", outdir, names[s]);
+		if (res[s].pipebench[0] && !zc_kab_annotate(res[s].pipebench, pdst, &o[s], &res[s],
+							   names[s], user_append[s]))
+			snprintf(res[s].pipebench, sizeof(res[s].pipebench), "%s", pdst);
 		fprintf(stderr, "zcbench: kernel-ab: %s: %s after %.1f s%s%s (console: %s/console.log)\n",
 			names[s], res[s].ok ? "results back" : "FAILED", res[s].boot_run_s,
 			res[s].ok ? "" : ": ", res[s].ok ? "" : res[s].reason, dirs[s]);
@@ -437,6 +312,19 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 			"boot_run_s", res[s].boot_run_s, "vcpus_pinned", res[s].pinned,
 			"pin_note", res[s].pin_note, "console", dirs[s]);
 		json_object_set_new(side, "modules", o[s].moddir ? json_string(o[s].moddir) : json_null());
+		json_object_set_new(side, "append", user_append[s] ? json_string(user_append[s]) : json_null());
+		json_object_set_new(side, "sysctls", zc_kab_sysctls(sysctls[s]));
+		json_object_set_new(side, "sysctls_seen", seen);
+		json_object_set_new(side, "kernel_cmdline_extra", append[s] ? json_string(append[s]) : json_null());
+		json_object_set_new(side, "pipebench", res[s].pipebench[0] ? json_string(res[s].pipebench)
+									 : json_null());
+		/* What kernel-build put into the image, when it left a record beside it. */
+		rec = zc_kab_build_record(image[s], note, sizeof(note));
+		json_object_set_new(side, "build", rec ? rec : json_null());
+		if (note[0]) {
+			json_object_set_new(side, "build_note", json_string(note));
+			fprintf(stderr, "zcbench: kernel-ab: %s: %s\n", names[s], note);
+		}
 		json_object_set_new(summary, names[s], side);
 	}
 	{
@@ -446,14 +334,14 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 		snprintf(fpath, sizeof(fpath), "%s/fingerprints.txt", outdir);
 		f = fopen(fpath, "w");
 		if (f) {
-			zc_print_fingerprints(f, res);
+			zc_print_fingerprints(f, o, res);
 			fclose(f);
 		}
-		zc_print_fingerprints(stdout, res);
+		zc_print_fingerprints(stdout, o, res);
 		fputc('\n', stdout);
 	}
 	if (!failed) {
-		compared = run_compare(outdir, !strcmp(accel, "tcg"), res[0].results, res[1].results,
+		compared = zc_kab_compare(outdir, !strcmp(accel, "tcg"), res[0].results, res[1].results,
 				       &compare_rc);
 	} else {
 		printf("comparison skipped, a side failed (its console log is kept):\n");

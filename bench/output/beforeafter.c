@@ -43,6 +43,19 @@ static const char *fp_short(json_t *root, char *buf, size_t len)
 	return buf;
 }
 
+/* "measured", or "measured (guest, tcg)" for a file kernel-ab brought back
+ * from a qemu guest (its "guest" and "accel" keys). */
+static const char *measured_kind(json_t *root, char *buf, size_t len)
+{
+	const char *accel = json_string_value(json_object_get(root, "accel"));
+
+	if (json_is_object(json_object_get(root, "guest")) || accel)
+		snprintf(buf, len, "measured (guest, %s)", accel ?: "?");
+	else
+		snprintf(buf, len, "measured");
+	return buf;
+}
+
 static void size_str(long long b, char *out, size_t len)
 {
 	if (b >= (1 << 20) && b % (1 << 20) == 0)
@@ -81,8 +94,9 @@ static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
 	char fpb[96], fpa[96], ch[24];
 	int rows = 0;
 
-	printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s  %s\n", "path", "chunk", "before mode",
-	       "Gbps/core", "after mode", "Gbps/core", "after is", "change", "kernel (fingerprint)");
+	printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s %9s %9s  %s\n", "path", "chunk",
+	       "before mode", "Gbps/core", "after mode", "Gbps/core", "after is", "change",
+	       "calls/MB", "calls/MB", "kernel (fingerprint)");
 	for (int f = 0; f < nfiles; f++) {
 		struct zc_pair *pv;
 		size_t n = zc_before_after_pairs(json_object_get(files[f], "runs"),
@@ -92,8 +106,8 @@ static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
 		for (size_t i = 0; i < n; i++) {
 			const struct zc_pair *p = &pv[i];
 			const char *kind = "emulated", *amode = p->peer->name;
-			json_t *a = NULL;
-			char f1[32], f2[32], f3[32];
+			json_t *a = NULL, *afile = NULL;
+			char f1[32], f2[32], f3[32], f4[32], f5[32], kbuf[48];
 			double b, av;
 
 			/* The same mode measured on a patched kernel beats any emulation:
@@ -101,13 +115,15 @@ static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
 			for (int k = 0; k < nafter && !a; k++) {
 				a = zc_an_peer(json_object_get(after[k], "runs"), p->run, p->role,
 					       p->mode->name);
-				if (a)
+				if (a) {
 					fp_short(after[k], fpa, sizeof(fpa));
+					afile = after[k];
+				}
 			}
 			if (a && shown(pv, i))
 				continue;
 			if (a) {
-				kind = "measured";
+				kind = measured_kind(afile, kbuf, sizeof(kbuf));
 				amode = p->mode->name;
 			} else if (!(a = p->peer_run)) {
 				continue;
@@ -115,12 +131,13 @@ static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
 			b = med(p->run, "gbps_per_core");
 			av = med(a, "gbps_per_core");
 			size_str(zc_an_int(json_object_get(p->run, "key"), "chunk"), ch, sizeof(ch));
-			printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s  %s%s%s\n",
+			printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s %9s %9s  %s%s%s\n",
 			       p->mode->path ? p->mode->path : p->mode->summary, ch, p->mode->name,
 			       fig(b, "%.2f", f1, sizeof(f1)), amode, fig(av, "%.2f", f2, sizeof(f2)),
-			       kind, fig(change_pct(b, av), "%+.1f%%", f3, sizeof(f3)), fpb,
-			       strcmp(kind, "measured") ? "" : " -> ",
-			       strcmp(kind, "measured") ? "" : fpa);
+			       kind, fig(change_pct(b, av), "%+.1f%%", f3, sizeof(f3)),
+			       fig(med(p->run, "dut_calls_per_mb"), "%.1f", f4, sizeof(f4)),
+			       fig(med(a, "dut_calls_per_mb"), "%.1f", f5, sizeof(f5)), fpb,
+			       afile ? " -> " : "", afile ? fpa : "");
 			rows++;
 		}
 		free(pv);
@@ -129,13 +146,22 @@ static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
 		printf("  (no real/after pairs with the same chunk and pipe size in these files)\n");
 }
 
-static void pipe_table(json_t **files, int nfiles)
+/* calls per MB of a pipebench run (its medians): the call pattern. */
+static double calls_per_mb(json_t *r)
 {
-	char fpb[96], ch[24];
+	double c = med(r, "calls_per_s"), m = med(r, "mb_per_s");
+
+	return m > 0 ? c / m : NAN;
+}
+
+static void pipe_table(json_t **files, int nfiles, json_t **after, int nafter)
+{
+	char fpb[96], fpa[96], ch[24], kbuf[48];
 	int rows = 0;
 
-	printf("%-14s %5s %11s %11s %8s %10s %10s %8s  %s\n", "pattern", "chunk", "calls/s bef",
-	       "calls/s aft", "change", "MB/s/core b", "MB/s/core a", "change", "kernel (fingerprint)");
+	printf("%-14s %5s %11s %11s %8s %10s %10s %8s %9s %9s  %s\n", "pattern", "chunk",
+	       "calls/s bef", "calls/s aft", "change", "MB/s/core b", "MB/s/core a", "change",
+	       "calls/MB", "calls/MB", "kernel (fingerprint)");
 	for (int f0 = 0; f0 < nfiles; f0++) {
 		json_t *runs = json_object_get(files[f0], "runs"), *r, *a;
 		size_t i, j;
@@ -144,6 +170,35 @@ static void pipe_table(json_t **files, int nfiles)
 			const char *name = json_string_value(json_object_get(r, "pattern")) ?: "";
 
 			if (json_is_true(json_object_get(r, "emulated")))
+				continue;
+			/* The same pattern measured on another kernel (--after). */
+			for (int k = 0; k < nafter; k++) {
+				json_array_foreach(json_object_get(after[k], "runs"), j, a) {
+					double cb, ca, mb, ma;
+					char f[8][32];
+
+					if (strcmp(json_string_value(json_object_get(a, "pattern")) ?: "", name) ||
+					    json_integer_value(json_object_get(a, "chunk")) !=
+						    json_integer_value(json_object_get(r, "chunk")))
+						continue;
+					cb = med(r, "calls_per_s");
+					ca = med(a, "calls_per_s");
+					mb = med(r, "mb_per_s_per_core");
+					ma = med(a, "mb_per_s_per_core");
+					size_str(json_integer_value(json_object_get(r, "chunk")), ch, sizeof(ch));
+					printf("%-14s %5s %11s %11s %8s %10s %10s %8s %9s %9s  %s -> %s (after %s)\n",
+					       name, ch, fig(cb, "%.0f", f[0], 32), fig(ca, "%.0f", f[1], 32),
+					       fig(change_pct(cb, ca), "%+.1f%%", f[2], 32), fig(mb, "%.0f", f[3], 32),
+					       fig(ma, "%.0f", f[4], 32), fig(change_pct(mb, ma), "%+.1f%%", f[5], 32),
+					       fig(calls_per_mb(r), "%.2f", f[6], 32),
+					       fig(calls_per_mb(a), "%.2f", f[7], 32),
+					       fp_short(files[f0], fpb, sizeof(fpb)),
+					       fp_short(after[k], fpa, sizeof(fpa)),
+					       measured_kind(after[k], kbuf, sizeof(kbuf)));
+					rows++;
+				}
+			}
+			if (nafter)
 				continue;
 			json_array_foreach(runs, j, a) {
 				double cb, ca, mb, ma;
@@ -157,12 +212,13 @@ static void pipe_table(json_t **files, int nfiles)
 				mb = med(r, "mb_per_s_per_core");
 				ma = med(a, "mb_per_s_per_core");
 				size_str(json_integer_value(json_object_get(r, "chunk")), ch, sizeof(ch));
-				char f[6][32];
+				char f[8][32];
 
-				printf("%-14s %5s %11s %11s %8s %10s %10s %8s  %s (after emulated)\n",
+				printf("%-14s %5s %11s %11s %8s %10s %10s %8s %9s %9s  %s (after emulated)\n",
 				       name, ch, fig(cb, "%.0f", f[0], 32), fig(ca, "%.0f", f[1], 32),
 				       fig(change_pct(cb, ca), "%+.1f%%", f[2], 32), fig(mb, "%.0f", f[3], 32),
 				       fig(ma, "%.0f", f[4], 32), fig(change_pct(mb, ma), "%+.1f%%", f[5], 32),
+				       fig(calls_per_mb(r), "%.2f", f[6], 32), fig(calls_per_mb(a), "%.2f", f[7], 32),
 				       fp_short(files[f0], fpb, sizeof(fpb)));
 				rows++;
 			}
@@ -175,7 +231,8 @@ static void pipe_table(json_t **files, int nfiles)
 struct ba_files {
 	char *paths[96];	/* results and pipebench files */
 	int n;
-	char *after[32];	/* --after: the same modes measured on a patched kernel */
+	char *after[32];	/* --after: the same modes (or pipebench patterns) measured on a
+				 * patched kernel */
 	int nafter;
 };
 
@@ -192,8 +249,9 @@ static const struct zc_opt ba_optv[] = {
 
 int zc_cmd_before_after(int argc, char **argv)
 {
-	json_t *tcp[32], *pipes[32], *after[32];
-	int ntcp = 0, npipe = 0, nafter = 0, ret;
+	json_t *tcp[32], *pipes[32], *after[32], *after_pipes[32];
+	int ntcp = 0, npipe = 0, nafter = 0, nafter_pipes = 0, ret;
+	bool tcg = false;
 	static struct ba_files files;
 	const struct zc_optgroup group = { .opts = ba_optv, .n = ZC_ARRAY_SIZE(ba_optv),
 					   .base = &files };
@@ -234,14 +292,17 @@ int zc_cmd_before_after(int argc, char **argv)
 			ret = ZC_EXIT_USAGE;
 			goto out;
 		}
-		if (ntcp == 32 || npipe == 32 || nafter == 32) {
+		if (ntcp == 32 || npipe == 32 || nafter == 32 || nafter_pipes == 32) {
 			json_decref(root);
 			zc_err("before-after: at most 32 files of each kind");
 			ret = ZC_EXIT_USAGE;
 			goto out;
 		}
+		tcg = tcg || !strcmp(json_string_value(json_object_get(root, "accel")) ?: "", "tcg");
 		if (!strcmp(schema, "zcbench-results") && is_after)
 			after[nafter++] = root;
+		else if (!strcmp(schema, "zcbench-pipebench") && is_after)
+			after_pipes[nafter_pipes++] = root;
 		else if (!strcmp(schema, "zcbench-results"))
 			tcp[ntcp++] = root;
 		else if (!strcmp(schema, "zcbench-pipebench"))
@@ -259,17 +320,24 @@ int zc_cmd_before_after(int argc, char **argv)
 		ret = ZC_EXIT_USAGE;
 		goto out;
 	}
+	if (tcg)
+		printf("NOTE: measured in qemu guests under TCG (software emulation, no KVM): Gbps per\n"
+		       "core and calls/s say nothing about real hardware here. What counts: the\n"
+		       "fingerprints (after-poll= is LTP vmsplice01's blocking case), calls per MB,\n"
+		       "and the pipebench call patterns (calls/MB), which emulation does not change.\n\n");
 	if (ntcp) {
 		printf("TCP paths: Gbps per core of the device under test (median)\n");
 		tcp_table(tcp, ntcp, after, nafter);
 	}
 	if (npipe) {
 		printf("\npipe-only patterns (pipebench): median of the samples\n");
-		pipe_table(pipes, npipe);
+		pipe_table(pipes, npipe, after_pipes, nafter_pipes);
 	}
 	printf("\nfingerprints:\n");
-	for (int i = 0; i < ntcp + npipe + nafter; i++) {
-		json_t *r = i < ntcp ? tcp[i] : i < ntcp + npipe ? pipes[i - ntcp] : after[i - ntcp - npipe];
+	for (int i = 0; i < ntcp + npipe + nafter + nafter_pipes; i++) {
+		json_t *r = i < ntcp ? tcp[i] : i < ntcp + npipe ? pipes[i - ntcp] :
+			    i < ntcp + npipe + nafter ? after[i - ntcp - npipe] :
+			    after_pipes[i - ntcp - npipe - nafter];
 		json_t *fp = json_object_get(r, "fingerprint");
 
 		printf("  %s%s\n", i >= ntcp + npipe ? "after: " : "",
@@ -282,5 +350,7 @@ out:
 		json_decref(pipes[i]);
 	for (int i = 0; i < nafter; i++)
 		json_decref(after[i]);
+	for (int i = 0; i < nafter_pipes; i++)
+		json_decref(after_pipes[i]);
 	return ret;
 }

@@ -111,7 +111,12 @@ static void verdicts(json_t *fp)
 	const char *ov = verdict_of(p, "vmsplice_overfill_poll"), *snw = verdict_of(p, "splice_needs_write");
 	const char *fs = verdict_of(p, "splice_file_unpriv"), *sf = verdict_of(p, "sendfile_file");
 	const char *sr = verdict_of(p, "splice_file"), *te = verdict_of(p, "tee_pipe");
-	char label[256];
+	const char *fs1 = verdict_of(p, "splice_file_unpriv_snw1"), *sf1 = verdict_of(p, "sendfile_file_unpriv_snw1");
+	const char *vp = verdict_of(p, "vmsplice_file_page_unpriv");
+	const char *vp1 = verdict_of(p, "vmsplice_file_page_unpriv_snw1");
+	const char *ff = verdict_of(p, "vmsplice_fifo_nonblock");
+	const char *user = json_string_value(json_object_get(fp, "user")) ?: "?";
+	char label[256], vpw[32];
 	const char *key;
 	json_t *val;
 	int emu = 0, emu_copy = 0;
@@ -135,15 +140,25 @@ static void verdicts(json_t *fp)
 	else
 		add_verdict(v, "vmsplice beyond the free space after poll: %s", ov);
 	add_verdict(v, "splice_needs_write: %s", snw);
+	/* Behaviour only: the same commit degrades splice to a copy and
+	 * refuses vmsplice, so no series version can be told from one verdict. */
 	if (!strcmp(fs, "skipped"))
-		add_verdict(v, "splice of a read-only file as %s: skipped (%s)",
-			    json_string_value(json_object_get(fp, "user")) ?: "?",
+		add_verdict(v, "splice of a read-only file as %s: skipped (%s)", user,
 			    json_string_value(json_object_get(json_object_get(p, "splice_file_unpriv"), "detail")) ?: "");
 	else
-		add_verdict(v, "splice of a read-only file as %s: %s%s",
-			    json_string_value(json_object_get(fp, "user")) ?: "?", fs,
-			    !strcmp(fs, "copy") ? " (degraded, Falcato v2)" :
-			    !strcmp(fs, "refused") ? " (Falcato v1)" : "");
+		add_verdict(v, "splice of a read-only file as %s: %s%s", user, fs,
+			    !strcmp(fs, "copy") ? " (degraded to a copy)" :
+			    !strcmp(fs, "refused") ? " (refused with an error)" : "");
+	if (strcmp(fs1, "skipped"))
+		add_verdict(v, "with fs.splice_needs_write=1, splice/sendfile of it as %s: %s / %s", user,
+			    fs1, sf1);
+	add_verdict(v, "vmsplice of a shared mapping of it as %s: %s%s", user, vp,
+		    !strcmp(vp, "returns 0") ? " (refused without an error: a loop until done spins)" : "");
+	if (strcmp(vp1, "skipped"))
+		add_verdict(v, "with fs.splice_needs_write=1, that vmsplice: %s%s", vp1,
+			    !strcmp(vp1, "returns 0") ? " (refused without an error)" : "");
+	add_verdict(v, "vmsplice SPLICE_F_NONBLOCK into a FIFO: %s%s", ff,
+		    !strcmp(ff, "EOPNOTSUPP") ? " (RWF_NOWAIT on a file without FMODE_NOWAIT, Safin)" : "");
 	add_verdict(v, "splice/sendfile of a file: %s / %s", sr, sf);
 	add_verdict(v, "tee: %s", te);
 	modes = json_object_get(fp, "modes");
@@ -157,9 +172,14 @@ static void verdicts(json_t *fp)
 		add_verdict(v, "emulated after-modes: %d of %d classify as a copy%s", emu_copy, emu,
 			    emu_copy == emu ? " (faithful)" : " (NOT faithful: see modes)");
 	json_object_set_new(fp, "verdicts", v);
-	snprintf(label, sizeof(label), "%svmsplice=%s nonblock=%s snw=%s file-splice=%s sendfile=%s",
+	/* The label is space-separated key=value: "returns 0" becomes returns-0. */
+	snprintf(vpw, sizeof(vpw), "%s", vp);
+	for (char *c = vpw; (c = strchr(c, ' ')); c++)
+		*c = '-';
+	snprintf(label, sizeof(label), "%svmsplice=%s nonblock=%s snw=%s file-splice=%s sendfile=%s "
+		 "after-poll=%s ro-splice=%s ro-vmsplice=%s fifo-nonblock=%s",
 		 json_is_string(json_object_get(fp, "emulated")) ? "EMULATED(safin) " : "", vm, nb, snw,
-		 sr, sf);
+		 sr, sf, ov, fs, vpw, ff);
 	json_object_set_new(fp, "label", json_string(label));
 	/* before/after in one word, from behaviour alone */
 	json_object_set_new(fp, "vmsplice_state",
@@ -214,6 +234,8 @@ json_t *zc_probe_collect(const struct zc_probe_opts *o)
 	       zc_p_nonblock_pipe, (void)0);
 	KPROBE("vmsplice_to_user", "vmsplice from a pipe's read end into user memory",
 	       zc_p_vmsplice_to_user, (void)0);
+	KPROBE("vmsplice_fifo_nonblock", "vmsplice with SPLICE_F_NONBLOCK into a FIFO opened with open(2)",
+	       zc_p_vmsplice_fifo_nonblock, (void)0);
 
 	memset(&r, 0, sizeof(r));
 	ret = zc_read_file_trim(SNW_PATH, snw, sizeof(snw));
@@ -251,7 +273,8 @@ json_t *zc_probe_collect(const struct zc_probe_opts *o)
 		as_user = &nob;
 	}
 
-#define FPROBE(name, what, how_, as, why)                                         \
+#define FPROBE(name, what, how_, as, why) FPROBE_FN(name, what, zc_p_file, how_, as, why)
+#define FPROBE_FN(name, what, fn, how_, as, why)                                  \
 	do {                                                                     \
 		struct kctx kc_ = k;                                             \
 		kc_.how = how_;                                                  \
@@ -262,7 +285,7 @@ json_t *zc_probe_collect(const struct zc_probe_opts *o)
 		else if ((why)[0])                                               \
 			zc_probe_set(&r, "skipped", "%s", why);                           \
 		else                                                             \
-			zc_probe_bounded(zc_p_file, &kc_, o->timeout_ms, as, &r);  \
+			zc_probe_bounded(fn, &kc_, o->timeout_ms, as, &r);         \
 		json_object_set_new(probes, name, res_json(what, &r));           \
 	} while (0)
 
@@ -274,6 +297,8 @@ json_t *zc_probe_collect(const struct zc_probe_opts *o)
 	       0, as_user, user_why);
 	FPROBE("sendfile_file_unpriv", "sendfile as the unprivileged user, on a file it cannot write",
 	       1, as_user, user_why);
+	FPROBE_FN("vmsplice_file_page_unpriv", "vmsplice a shared mapping of that file as the "
+		  "unprivileged user", zc_p_vmsplice_file_page, 0, as_user, user_why);
 	{
 		/*
 		 * Falcato's check only acts when the sysctl is 1: with it at 0,
@@ -313,6 +338,9 @@ json_t *zc_probe_collect(const struct zc_probe_opts *o)
 		       0, as_user, why);
 		FPROBE("sendfile_file_unpriv_snw1", "sendfile of the read-only file with fs.splice_needs_write=1",
 		       1, as_user, why);
+		FPROBE_FN("vmsplice_file_page_unpriv_snw1", "vmsplice of a shared mapping of the "
+			  "read-only file with fs.splice_needs_write=1", zc_p_vmsplice_file_page, 0,
+			  as_user, why);
 		if (changed) {
 			ret = zc_write_sysctl_value(SNW_PATH, "0");
 			if (ret)
@@ -331,6 +359,7 @@ json_t *zc_probe_collect(const struct zc_probe_opts *o)
 		close(k.wfd);
 #undef KPROBE
 #undef FPROBE
+#undef FPROBE_FN
 	json_object_set_new(fp, "probes", probes);
 
 	if (o->modes) {

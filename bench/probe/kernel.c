@@ -273,3 +273,89 @@ void zc_p_tee(void *arg, struct zc_probe_res *r)
 	zc_probe_set(r, "skipped", "no way to put changeable pages in a pipe here (file splice and "
 	    "vmsplice both copy), so sharing is not observable");
 }
+
+/*
+ * vmsplice of a page of the probe file mapped shared and read-only, by a
+ * caller who cannot write the file: the one call Falcato's patch refuses
+ * (at fs.splice_needs_write=1 vmsplice stops at the first such page and
+ * returns what it queued before it: 0 here, with no error). Else the page
+ * goes in by reference (zero-copy) or is copied (Safin's pwritev2).
+ */
+void zc_p_vmsplice_file_page(void *arg, struct zc_probe_res *r)
+{
+	struct kctx *c = arg;
+	uint8_t *old = zc_probe_page_buf(4096, OLD), *new = zc_probe_page_buf(4096, NEW);
+	char path[64], how[200], wr[64];
+	int p[2], rfd, wtest, ret = 0, err;
+	void *m;
+	ssize_t n;
+
+	if (!old || !new || (ret = zc_probe_pipe(p, false)))
+		return zc_probe_set(r, "error", "setup: %s", strerror(old && new ? -ret : ENOMEM));
+	if (pwrite(c->wfd, old, 4096, 0) != 4096)
+		return zc_probe_set(r, "error", "pwrite: %s", strerror(errno));
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", c->wfd);
+	rfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (rfd < 0)
+		return zc_probe_set(r, "skipped", "cannot re-open the probe file read-only: %s", strerror(errno));
+	wtest = open(path, O_WRONLY | O_CLOEXEC);
+	snprintf(wr, sizeof(wr), "uid %u %s", (unsigned)geteuid(),
+		 wtest >= 0 ? "can write the file" : "cannot write the file");
+	if (wtest >= 0)
+		close(wtest);
+	m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, rfd, 0);
+	if (m == MAP_FAILED)
+		return zc_probe_set(r, "error", "mmap of the read-only file: %s", strerror(errno));
+	n = c->vms(p[1], &(struct iovec){ m, 4096 }, 1, 0);
+	err = errno;
+	if (n < 0)
+		return zc_probe_set(r, "refused", "%s; vmsplice(a MAP_SHARED page of it): %s", wr,
+				    strerror(err));
+	if (n == 0)
+		return zc_probe_set(r, "returns 0", "%s; vmsplice(a MAP_SHARED page of it) queued nothing "
+				    "and returned 0, no error (a caller looping until done spins)", wr);
+	if (pwrite(c->wfd, new, 4096, 0) != 4096)
+		return zc_probe_set(r, "error", "pwrite: %s", strerror(errno));
+	snprintf(how, sizeof(how), "%s; vmsplice(a MAP_SHARED page of it) returned %zd", wr, n);
+	zc_probe_judge(r, p[0], n, how);
+}
+
+/*
+ * SPLICE_F_NONBLOCK into a FIFO opened with open(2): Safin's vmsplice hands
+ * it on as RWF_NOWAIT, which the VFS refuses with EOPNOTSUPP on a file
+ * without FMODE_NOWAIT (only pipe(2) ends have it in 6.12); the old
+ * vmsplice writes. Flags 0 is tried too, for contrast.
+ */
+void zc_p_vmsplice_fifo_nonblock(void *arg, struct zc_probe_res *r)
+{
+	struct kctx *c = arg;
+	uint8_t *buf = zc_probe_page_buf(4096, OLD);
+	char dir[300], fifo[320];
+	ssize_t n, n0;
+	int fd, err, err0;
+
+	snprintf(dir, sizeof(dir), "%s/zcbench-fifo-XXXXXX", c->o->file_dir);
+	if (!buf || !mkdtemp(dir))
+		return zc_probe_set(r, "skipped", "cannot make a folder in %s: %s", c->o->file_dir,
+				    strerror(buf ? errno : ENOMEM));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	/* O_RDWR: a FIFO open that needs no reader (so never blocks); gone at once. */
+	fd = mkfifo(fifo, 0600) ? -1 : open(fifo, O_RDWR | O_CLOEXEC);
+	err = errno;
+	unlink(fifo);
+	rmdir(dir);
+	if (fd < 0)
+		return zc_probe_set(r, "skipped", "cannot make and open a FIFO in %s: %s", c->o->file_dir,
+				    strerror(err));
+	n = c->vms(fd, &(struct iovec){ buf, 4096 }, 1, SPLICE_F_NONBLOCK);
+	err = errno;
+	n0 = c->vms(fd, &(struct iovec){ buf, 4096 }, 1, 0);
+	err0 = errno;
+	if (n >= 0)
+		zc_probe_set(r, "works", "vmsplice(FIFO, SPLICE_F_NONBLOCK) returned %zd; flags 0: %zd%s%s", n,
+			     n0, n0 < 0 ? " " : "", n0 < 0 ? strerror(err0) : "");
+	else
+		zc_probe_set(r, err == EOPNOTSUPP ? "EOPNOTSUPP" : "error",
+			     "vmsplice(FIFO, SPLICE_F_NONBLOCK): %s; flags 0: %zd%s%s", strerror(err), n0,
+			     n0 < 0 ? " " : "", n0 < 0 ? strerror(err0) : "");
+}

@@ -60,6 +60,11 @@ void zc_p_vmsplice_to_user(void *arg, struct zc_probe_res *r);
 void zc_p_file(void *arg, struct zc_probe_res *r);
 /* tee between pipes: works, and do both pipes share the buffers? */
 void zc_p_tee(void *arg, struct zc_probe_res *r);
+/* vmsplice a shared mapping of the probe file this user cannot write:
+ * zero-copy, copy, or "returns 0" (Falcato's check at fs.splice_needs_write=1). */
+void zc_p_vmsplice_file_page(void *arg, struct zc_probe_res *r);
+/* SPLICE_F_NONBLOCK on a FIFO from open(2): works, or EOPNOTSUPP (RWF_NOWAIT). */
+void zc_p_vmsplice_fifo_nonblock(void *arg, struct zc_probe_res *r);
 
 /* zcbench probe's options: every field of zc_probe_opts with its default. */
 extern const struct zc_opt zc_probe_optv[];

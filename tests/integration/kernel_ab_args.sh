@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # kernel-ab refuses bad input before any guest starts: missing options, a
-# missing image, a file that is not a bzImage, bad counts, a bad workload.
+# missing image, a file that is not a bzImage, bad counts, a bad workload,
+# a sysctl that is not K=V, pipebench flags pipebench would refuse.
 . "$(dirname "$0")/../lib.sh"
 W=workloads/guest-smoke.ini
 
@@ -30,5 +31,11 @@ expect2 'accel' --base "$TMP/bzImage" --new "$TMP/bzImage" --workload $W --accel
 expect2 'nope.ini' --base "$TMP/bzImage" --new "$TMP/bzImage" --workload "$TMP/nope.ini" --out "$TMP/out"
 expect2 'duration' --base "$TMP/bzImage" --new "$TMP/bzImage" --workload $W --out "$TMP/out" -- --duration=-1
 expect2 'unknown option' --base "$TMP/bzImage" --new "$TMP/bzImage" --workload $W --frobnicate 1
+expect2 'new-sysctl.*not KEY=VALUE' --base "$TMP/bzImage" --new "$TMP/bzImage" --workload $W --new-sysctl splice_needs_write=1 --out "$TMP/out"
+expect2 'base-sysctl.*not KEY=VALUE' --base "$TMP/bzImage" --new "$TMP/bzImage" --workload $W --base-sysctl 'fs.x=1 init=/bin/sh' --out "$TMP/out"
+expect2 'new-sysctl.*not KEY=VALUE' --base "$TMP/bzImage" --new "$TMP/bzImage" --workload $W --new-sysctl fs.splice_needs_write= --out "$TMP/out"
+expect2 'pipebench.*--chunk' --base "$TMP/bzImage" --new "$TMP/bzImage" --workload $W --pipebench=--chunk=3k --out "$TMP/out"
+expect2 'pipebench.*unknown option' --base "$TMP/bzImage" --new "$TMP/bzImage" --workload $W --pipebench=--frob --out "$TMP/out"
 "$ZCBENCH" kernel-ab --help | grep -q -- '--host-cpus' || fail "--help lacks --host-cpus"
+"$ZCBENCH" kernel-ab --help | grep -q -- '--new-sysctl K=V' || fail "--help lacks --new-sysctl"
 echo ok

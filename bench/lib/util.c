@@ -197,12 +197,15 @@ int zc_write_atomic(const char *path, const char *data, size_t len)
 {
 	char tmp[4096];
 	const char *slash = strrchr(path, '/');
-	int fd, ret = 0;
+	int fd, ret = 0, n;
 
-	if (slash)
-		snprintf(tmp, sizeof(tmp), "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
-	else
-		snprintf(tmp, sizeof(tmp), ".%s.XXXXXX", path);
+	n = slash ? snprintf(tmp, sizeof(tmp), "%.*s/.%s.XXXXXX", (int)(slash - path), path,
+			     slash + 1)
+		  : snprintf(tmp, sizeof(tmp), ".%s.XXXXXX", path);
+
+	/* A cut temp name would be renamed onto a cut path: refuse it whole. */
+	if (n < 0 || (size_t)n >= sizeof(tmp))
+		return -ENAMETOOLONG;
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

@@ -184,7 +184,7 @@ int zc_ini_parse_text(const char *name, char *text, size_t len, zc_ini_handler h
 		      char *err, size_t errlen)
 {
 	struct ini p = { .name = name, .err = err, .errlen = errlen };
-	const char *section = "";
+	const char *section = NULL;	/* none yet: a key now is an error */
 	char *s = text, *end = text + len;
 	int line = 1, ret;
 

@@ -243,7 +243,7 @@ char *zc_read_input(const char *path, size_t max, size_t *len, char *why, size_t
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
 	char *buf = NULL, lim[32];
-	size_t n = 0;
+	size_t n = 0, cap;
 
 	if (fd < 0) {
 		snprintf(why, whylen, "%s", strerror(errno));
@@ -266,15 +266,31 @@ char *zc_read_input(const char *path, size_t max, size_t *len, char *why, size_t
 		snprintf(why, whylen, "is larger than %s bytes, the limit for this kind of file", lim);
 		goto fail;
 	}
-	buf = malloc(max + 2);
+	/* Sized from fstat, grown if the file grows while read, never past
+	 * max + 1 bytes (one more tells a file over the limit). */
+	cap = (size_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
+	if (cap < 4096)
+		cap = max + 1 < 4096 ? max + 1 : 4096;
+	buf = malloc(cap + 1);
 	if (!buf) {
 		snprintf(why, whylen, "%s", strerror(ENOMEM));
 		goto fail;
 	}
-	/* Read one byte past the limit: a file that grew since fstat is refused too. */
 	while (n <= max) {
-		ssize_t r = read(fd, buf + n, max + 1 - n);
+		ssize_t r;
 
+		if (n == cap) {
+			size_t more = cap > (max + 1) / 2 ? max + 1 : cap * 2;
+			char *grown = realloc(buf, more + 1);
+
+			if (!grown) {
+				snprintf(why, whylen, "%s", strerror(ENOMEM));
+				goto fail;
+			}
+			buf = grown;
+			cap = more;
+		}
+		r = read(fd, buf + n, cap - n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {

@@ -5,8 +5,27 @@
  * reading of the files and the CSV and HTML written from them.
  */
 #include "lib/proc.h"
+#include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
+
+static char out[64];
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* The pictures' folder goes with the fuzzer (a tmpfs is memory). */
+static void remove_out(void)
+{
+	if (out[0])
+		nftw(out, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+}
 
 int __wrap_zc_run_argv(char *const argv[], const struct zc_spawn_opts *how);
 int __wrap_zc_run_argv(char *const argv[], const struct zc_spawn_opts *how)
@@ -18,10 +37,12 @@ int __wrap_zc_run_argv(char *const argv[], const struct zc_spawn_opts *how)
 
 static int zc_fuzz_args(int call, char *path, char **argv)
 {
-	static char out[64], fixture[] = ZC_FIXTURES "/emulated.json";
+	static char fixture[] = ZC_FIXTURES "/emulated.json";
 
-	if (!out[0])
+	if (!out[0]) {
 		snprintf(out, sizeof(out), "/dev/shm/zcbench-fuzz-plot.%d", (int)getpid());
+		atexit(remove_out);
+	}
 	if (call >= 2)
 		return 0;
 	argv[0] = "plot";

@@ -78,10 +78,12 @@ build/bare_proxy: tests/bare_proxy.c
 
 # Unit tests, integration tests (each also under ASan+UBSan), and the
 # kernel A/B guest boot (a few minutes under TCG; make check-guest alone).
+# The fuzz harnesses replay their regression inputs and fuzz a few seconds each
+# (tests/fuzz/check.sh); make fuzz runs them longer.
 check: deps
-	@$(MAKE) --no-print-directory $(BIN) $(SAN_BIN) $(UNITS) $(SAN_UNITS)
-	@bash tests/run.sh tests/static/*.sh $(UNITS) $(SAN_UNITS) tests/integration/*.sh tests/guest/kernel_ab.sh \
-	                   tests/guest/guest_layout.sh
+	@$(MAKE) --no-print-directory $(BIN) $(SAN_BIN) $(UNITS) $(SAN_UNITS) $(FUZZ_BINS)
+	@bash tests/run.sh tests/static/*.sh $(UNITS) $(SAN_UNITS) tests/integration/*.sh tests/fuzz/check.sh \
+	                   tests/guest/kernel_ab.sh tests/guest/guest_layout.sh
 
 check-unit: $(UNITS)
 	@bash tests/run.sh $(UNITS)
@@ -234,3 +236,45 @@ bench-overhead: deps
 build/ctr_syscall_cost: tests/ctr_syscall_cost.c $(filter-out build/obj/main.o,$(OBJS))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Ibench -o $@ $^ $(LDLIBS)
+
+# ---- fuzzing (issue 13): libFuzzer harnesses, ASan+UBSan ----
+# clang's libFuzzer (-fsanitize=fuzzer) comes with libclang-rt-dev on Debian.
+# Each harness (tests/fuzz/fuzz_NAME.c) feeds its input to one loader the way
+# a user's file reaches it. Corpus: tests/fuzz/corpus/NAME (seeds from the
+# shipped files and fixtures, written by tests/fuzz/seed.sh) plus what the
+# fuzzer finds (build/fuzz/corpus/NAME, not kept); inputs that once crashed
+# are kept in tests/fuzz/regressions/NAME and replayed by make check.
+DEB_PKGS += clang libclang-rt-dev
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := workload host role_report report compare export plot before_after
+# clang warns about `{ 0 }`-style partial initialisers that gcc (the build) accepts.
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
+                -Wno-missing-field-initializers -Wno-unknown-warning-option -DZC_BOOT_ROUNDS=100
+FUZZ_OBJS    := $(filter-out build/fuzz/obj/main.o,$(SRCS:bench/%.c=build/fuzz/obj/%.o))
+FUZZ_BINS    := $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+
+build/fuzz/obj/%.o: bench/%.c $(HDRS) $(VERSION_STAMP)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+ifneq ($(BPF_OK),)
+build/fuzz/obj/counters/counters_bpf.o: build/bpf/acct.skel.h
+endif
+
+# plot's harness replaces the gnuplot call (zc_run_argv) with a stub.
+build/fuzz/fuzz_plot: FUZZ_LDFLAGS = -Wl,--wrap=zc_run_argv
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h tests/fuzz/fuzz_reader.h $(FUZZ_OBJS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer -Itests/fuzz \
+		-DZC_FIXTURES='"$(abspath results/fixtures)"' -DZC_PLOTS='"$(abspath plots)"' \
+		-o $@ $< $(FUZZ_OBJS) $(FUZZ_LDFLAGS) $(LDLIBS)
+
+.PHONY: fuzz fuzz-build
+fuzz-build: $(FUZZ_BINS)
+
+# Every harness for FUZZ_SECONDS (default 60) on its corpus; a crash stops
+# with the input saved as build/fuzz/crash-* (copy it to tests/fuzz/regressions/NAME).
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/fuzz.sh $(FUZZ_TARGETS)

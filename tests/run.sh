@@ -46,8 +46,8 @@ one() {
 
 for t in "$@"; do
 	case $t in
-	tests/static/*.sh)
-		# Reads the sources, not the binary: once.
+	tests/static/*.sh | tests/fuzz/*.sh)
+		# Reads the sources, or runs its own sanitized harnesses: once.
 		one "$t" bash "$t" ;;
 	tests/guest/*.sh)
 		# A whole qemu boot: once, with the plain binary, and more time.

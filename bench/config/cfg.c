@@ -4,9 +4,11 @@
 #include "modes/mode.h"
 
 #include <errno.h>
+#include <linux/capability.h>
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define AT(field) ZC_OPT_AT(struct zc_cfg, field)
@@ -194,3 +196,88 @@ const char *zc_counters_for_role(const struct zc_cfg *cfg, int role)
 		return cfg->counters;
 	return mask & ZC_CTR_PERF ? "perf" : "none";
 }
+
+/* ---- settings that cannot work (zc_cfg_conflicts) -----------------------
+ * Checks across keys that refuse a run before it starts, each saying why.
+ * Kept apart from the table and zc_cfg_validate so that rows and checks can
+ * be added by different hands.
+ */
+
+/* The least tail that keeps the sink's window loaded to its end. */
+#define TAIL_MIN_S 0.05
+
+/* The largest F_SETPIPE_SZ this process may ask for: fs.pipe-max-size, or
+ * no limit of ours with CAP_SYS_RESOURCE (the kernel's EPERM otherwise). */
+static uint64_t pipe_limit(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = { 0 };
+	char v[32];
+	uint64_t max;
+
+	if (!syscall(SYS_capget, &h, d) &&
+	    (d[CAP_SYS_RESOURCE / 32].effective & (1u << (CAP_SYS_RESOURCE % 32))))
+		return UINT64_MAX;
+	if (zc_read_file_trim("/proc/sys/fs/pipe-max-size", v, sizeof(v)) || zc_parse_size(v, &max))
+		return UINT64_MAX;	/* unknown: the mode's setup will say */
+	return max;
+}
+
+#define REFUSE(key, ...)                                 \
+	do {                                             \
+		int n_ = snprintf(err, errlen, "key '%s': ", key); \
+		if (n_ > 0 && (size_t)n_ < errlen)       \
+			snprintf(err + n_, errlen - n_, __VA_ARGS__); \
+		*badkey = key;                           \
+		return -EINVAL;                          \
+	} while (0)
+
+int zc_cfg_conflicts(const struct zc_cfg *cfg, const unsigned char origin[], char *err,
+		     size_t errlen, const char **badkey)
+{
+	const struct zc_mode *src = zc_mode_find(ZC_ROLE_SOURCE, cfg->mode[ZC_ROLE_SOURCE]);
+	const struct zc_opt *o_topo = zc_opt_find("topology"), *o_src = zc_opt_find("source");
+	const char *proxy = cfg->mode[ZC_ROLE_PROXY];
+	uint64_t plim;
+	char a[32], b[32];
+
+#define FROM(key) origin[zc_opt_find(key) - zc_opts]
+	if (cfg->topology == ZC_TOPO_DIRECT && FROM("proxy") == ZC_SET_RUN)
+		REFUSE("proxy", "topology = direct has no proxy, so proxy = %s would be ignored "
+		       "(remove it, or set topology = proxy)", proxy);
+	/* A source mode in the default topology measures the proxy, not the source. */
+	if (cfg->topology == ZC_TOPO_PROXY && FROM("topology") == ZC_SET_DEFAULT &&
+	    strcmp(cfg->mode[ZC_ROLE_SOURCE], o_src->def))
+		REFUSE("source", "source = %s without a topology runs topology = %s (the default), "
+		       "whose device under test is the proxy (%s), not the source: set topology = "
+		       "direct to measure %s, or topology = proxy to feed the proxy with it",
+		       cfg->mode[ZC_ROLE_SOURCE], o_topo->def, proxy, cfg->mode[ZC_ROLE_SOURCE]);
+	if (src && (src->flags & ZC_MODE_STATIC_CHUNK) && FROM("period") == ZC_SET_RUN)
+		REFUSE("period", "source %s re-sends one chunk, so its pattern period is the chunk "
+		       "and period would be ignored (remove it)", src->name);
+	if (src && !(src->flags & ZC_MODE_FILE) && FROM("file_dir") == ZC_SET_RUN)
+		REFUSE("file_dir", "source %s reads no file, so file_dir would be ignored "
+		       "(remove it)", src->name);
+	if (cfg->tail_s < TAIL_MIN_S)
+		REFUSE("tail", "%g s is too short: the source stops sending at the end of its own "
+		       "window, which ends before the sink's, so the sink would see the connection "
+		       "close inside its window; use at least %g s (default %s)", cfg->tail_s,
+		       TAIL_MIN_S, zc_opt_find("tail")->def);
+	plim = pipe_limit();
+	zc_fmt_size(plim == UINT64_MAX ? 0 : (long long)plim, b, sizeof(b));
+	if (cfg->pipe_size > plim) {
+		zc_fmt_size((long long)cfg->pipe_size, a, sizeof(a));
+		REFUSE("pipe_size", "%s is more than fs.pipe-max-size (%s) and this process lacks "
+		       "CAP_SYS_RESOURCE: F_SETPIPE_SZ would fail with EPERM", a, b);
+	}
+	/* tee's master pipe holds the whole chunk. */
+	if (src && (src->flags & ZC_MODE_STATIC_CHUNK) && cfg->chunk > plim) {
+		zc_fmt_size((long long)cfg->chunk, a, sizeof(a));
+		REFUSE("chunk", "source %s keeps the chunk in one pipe, and %s is more than "
+		       "fs.pipe-max-size (%s) without CAP_SYS_RESOURCE: F_SETPIPE_SZ would fail "
+		       "with EPERM", src->name, a, b);
+	}
+#undef FROM
+	return 0;
+}
+#undef REFUSE

@@ -48,6 +48,16 @@ int zc_opt_set(struct zc_cfg *cfg, const struct zc_opt *o, const char *value,
 /* Cross-key checks once all keys are set. 0, or -EINVAL with a message. */
 /* *badkey names the key to blame. */
 int zc_cfg_validate(const struct zc_cfg *cfg, char *err, size_t errlen, const char **badkey);
+/* Where a run's key was set, for zc_cfg_conflicts. */
+enum zc_cfg_origin { ZC_SET_DEFAULT, ZC_SET_WORKLOAD, ZC_SET_RUN, ZC_SET_FLAG };
+/*
+ * Settings that cannot work together or cannot work here, and keys a run
+ * would silently ignore, refused before anything runs (each with the
+ * reason). origin[i] says where zc_opts[i] was set (enum zc_cfg_origin).
+ * 0, or -EINVAL with "key 'k': why" in err and *badkey naming k.
+ */
+int zc_cfg_conflicts(const struct zc_cfg *cfg, const unsigned char origin[], char *err,
+		     size_t errlen, const char **badkey);
 /* Pattern period that source and sink agree on for this run. */
 uint64_t zc_cfg_period(const struct zc_cfg *cfg);
 /* Every workload key with its default, bounds and help (run --help, keys). */

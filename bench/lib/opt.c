@@ -106,15 +106,26 @@ static void choices_list(const char *choices, char *buf, size_t len)
 		buf[k < len ? k : len - 1] = 0;
 }
 
-/* First character of v outside letters, digits and allowed, or 0. Values
+/* First character of v outside letters, digits and allowed, or NULL. Values
  * that reach a remote shell or ip/tc argv may only hold plain characters. */
-static char bad_char(const char *v, const char *allowed)
+static const char *bad_char(const char *v, const char *allowed)
 {
 	for (const char *p = v; *p; p++)
 		if (!strchr(allowed, *p) && !(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') &&
 		    !(*p >= '0' && *p <= '9'))
-			return *p;
-	return 0;
+			return p;
+	return NULL;
+}
+
+/* Bytes of the character at p: a whole UTF-8 sequence in messages, never half. */
+static int char_len(const char *p)
+{
+	int n = 1;
+
+	if ((unsigned char)*p >= 0xc0)
+		while (n < 4 && ((unsigned char)p[n] & 0xc0) == 0x80)
+			n++;
+	return n;
 }
 
 static int store_number(const struct zc_opt *o, char *p, const char *v, char *why, size_t len)
@@ -215,14 +226,15 @@ static int store_list(const struct zc_opt *o, void *base, const char *v, char *w
 
 int zc_opt_store(const struct zc_opt *o, void *base, const char *v, char *why, size_t len)
 {
-	char *p = (char *)base + o->off, c = 0;
+	char *p = (char *)base + o->off;
+	const char *c = NULL;
 	int i;
 
 	if (o->plain && (!v[0] || (c = bad_char(v, o->plain)))) {
 		int k = snprintf(why, len, "'%s' is not %s", v, o->what ? o->what : "plain text");
 
 		if (c && k > 0 && (size_t)k < len)
-			snprintf(why + k, len - k, " (character '%c' not allowed)", c);
+			snprintf(why + k, len - k, " (character '%.*s' not allowed)", char_len(c), c);
 		return -EINVAL;
 	}
 	if (o->check && o->check(v, why, len))

@@ -253,6 +253,15 @@ int zc_opt_parse(const struct zc_cmdline *c, int argc, char **argv, char *err, s
 		zc_opt_defaults(c->groups[g].opts, c->groups[g].n, c->groups[g].base);
 		rows += c->groups[g].n;
 	}
+	/* Arguments reach the results file (JSON strings are UTF-8): a byte that
+	 * is not would vanish there, so it is refused here. */
+	for (int i = 1; i < argc; i++) {
+		long bad_at = zc_utf8_bad(argv[i], strlen(argv[i]));
+
+		if (bad_at >= 0)
+			return fail(&p, "argument %d is not UTF-8 (byte 0x%02x at offset %ld)", i,
+				    (unsigned char)argv[i][bad_at], bad_at);
+	}
 	p.seen = calloc(rows + 1, sizeof(bool));
 	if (!p.seen)
 		return fail(&p, "out of memory");

@@ -217,12 +217,83 @@ int zc_welch(const double *a, size_t na, const double *b, size_t nb, struct zc_t
 	return 0;
 }
 
+/* Sorted as qsort with cmp_double would (both stable), without its calls:
+ * the bootstrap sorts a handful of repetitions 20,000 times per ratio. */
+static void sort_small(double *v, size_t n)
+{
+	if (n > 32) {
+		qsort(v, n, sizeof(*v), cmp_double);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		double x = v[i];
+		size_t j = i;
+
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
 static double median_resampled(gsl_rng *rng, const double *v, size_t n, double *tmp)
 {
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = v[gsl_rng_uniform_int(rng, n)];
-	qsort(tmp, n, sizeof(*tmp), cmp_double);
+	sort_small(tmp, n);
 	return median_sorted(tmp, n);
+}
+
+/* The k-th smallest of v[0..n) (v reordered), in linear time on average. */
+static double select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		double pivot = v[lo + (hi - lo) / 2];
+		size_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = v[i];
+
+				v[i] = v[j];
+				v[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return v[k];
+	}
+	return v[k];
+}
+
+/* gsl_stats_quantile_from_sorted_data(sorted v, f) without sorting v. */
+static double quantile_unsorted(double *v, size_t n, double f)
+{
+	double index = f * (n - 1), delta, lo, hi = 0;
+	size_t lhs = (size_t)index;
+
+	delta = index - lhs;
+	lo = select_kth(v, n, lhs);
+	if (lhs + 1 < n) {
+		/* After the selection everything past lhs is >= v[lhs]: its minimum. */
+		hi = v[lhs + 1];
+		for (size_t i = lhs + 2; i < n; i++)
+			if (v[i] < hi)
+				hi = v[i];
+	}
+	return lhs + 1 < n ? (1 - delta) * lo + delta * hi : lo;
 }
 
 int zc_bootstrap_ratio_ci(const double *num, size_t nn, const double *den, size_t nd,
@@ -256,9 +327,8 @@ int zc_bootstrap_ratio_ci(const double *num, size_t nn, const double *den, size_
 		ret = -EDOM;
 		goto free_all;
 	}
-	qsort(ratios, k, sizeof(*ratios), cmp_double);
-	*lo = gsl_stats_quantile_from_sorted_data(ratios, 1, k, (1 - level) / 2);
-	*hi = gsl_stats_quantile_from_sorted_data(ratios, 1, k, 1 - (1 - level) / 2);
+	*lo = quantile_unsorted(ratios, k, (1 - level) / 2);
+	*hi = quantile_unsorted(ratios, k, 1 - (1 - level) / 2);
 free_all:
 	gsl_rng_free(rng);
 	free(tmp);

@@ -197,12 +197,15 @@ int zc_write_atomic(const char *path, const char *data, size_t len)
 {
 	char tmp[4096];
 	const char *slash = strrchr(path, '/');
-	int fd, ret = 0;
+	int fd, ret = 0, n;
 
-	if (slash)
-		snprintf(tmp, sizeof(tmp), "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
-	else
-		snprintf(tmp, sizeof(tmp), ".%s.XXXXXX", path);
+	n = slash ? snprintf(tmp, sizeof(tmp), "%.*s/.%s.XXXXXX", (int)(slash - path), path,
+			     slash + 1)
+		  : snprintf(tmp, sizeof(tmp), ".%s.XXXXXX", path);
+
+	/* A cut temp name would be renamed onto a cut path: refuse it whole. */
+	if (n < 0 || (size_t)n >= sizeof(tmp))
+		return -ENAMETOOLONG;
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -227,3 +230,144 @@ int zc_write_atomic(const char *path, const char *data, size_t len)
 	return ret;
 }
 
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
+	       S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+char *zc_read_input(const char *path, size_t max, size_t *len, char *why, size_t whylen)
+{
+	/* O_NONBLOCK: opening a FIFO for reading must not wait for a writer. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	char *buf = NULL, lim[32];
+	size_t n = 0, cap;
+
+	if (fd < 0) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		return NULL;
+	}
+	zc_fmt_size((long long)max, lim, sizeof(lim));
+	if (fstat(fd, &st)) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "is a directory, not a file");
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, whylen, "is %s, not a regular file", file_kind(st.st_mode));
+		goto fail;
+	}
+	if ((uint64_t)st.st_size > max) {
+		snprintf(why, whylen, "is larger than %s bytes, the limit for this kind of file", lim);
+		goto fail;
+	}
+	/* Sized from fstat, grown if the file grows while read, never past
+	 * max + 1 bytes (one more tells a file over the limit). */
+	cap = (size_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
+	if (cap < 4096)
+		cap = max + 1 < 4096 ? max + 1 : 4096;
+	buf = malloc(cap + 1);
+	if (!buf) {
+		snprintf(why, whylen, "%s", strerror(ENOMEM));
+		goto fail;
+	}
+	while (n <= max) {
+		ssize_t r;
+
+		if (n == cap) {
+			size_t more = cap > (max + 1) / 2 ? max + 1 : cap * 2;
+			char *grown = realloc(buf, more + 1);
+
+			if (!grown) {
+				snprintf(why, whylen, "%s", strerror(ENOMEM));
+				goto fail;
+			}
+			buf = grown;
+			cap = more;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(why, whylen, "%s", strerror(errno));
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		n += r;
+	}
+	if (n > max) {
+		snprintf(why, whylen, "is larger than %s bytes, the limit for this kind of file", lim);
+		goto fail;
+	}
+	close(fd);
+	buf[n] = 0;
+	if (len)
+		*len = n;
+	return buf;
+fail:
+	free(buf);
+	close(fd);
+	return NULL;
+}
+
+/* Length of the UTF-8 sequence at s (at most left bytes), or 0 when it is
+ * not strict UTF-8 (RFC 3629: no overlong forms, no surrogates, <= U+10FFFF). */
+static size_t utf8_seq(const unsigned char *s, size_t left)
+{
+	unsigned char c = s[0];
+	size_t n;
+	uint32_t cp;
+
+	if (c && c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;	/* NUL, continuation byte, 0xc0/0xc1, 0xf5.. */
+	if (n > left)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+long zc_utf8_bad(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_seq(u + i, len - i);
+
+		if (!n)
+			return (long)i;
+		i += n;
+	}
+	return -1;
+}
+
+void zc_utf8_why(const char *s, size_t len, long off, char *why, size_t whylen)
+{
+	if (off < 0 || (size_t)off >= len)
+		snprintf(why, whylen, "a truncated UTF-8 sequence");
+	else if (!s[off])
+		snprintf(why, whylen, "a NUL byte");
+	else
+		snprintf(why, whylen, "byte 0x%02x that is not UTF-8 (files are UTF-8 text)",
+			 (unsigned char)s[off]);
+}

@@ -51,6 +51,21 @@ int zc_parse_size(const char *s, uint64_t *out); /* "64k", "1M", "4096": 0 or -E
 int zc_parse_double(const char *s, double *out); /* 0 or -EINVAL */
 int zc_parse_long(const char *s, long *out);     /* 0 or -EINVAL */
 char *zc_read_file(const char *path, size_t max, size_t *len); /* NULL, errno set */
+/*
+ * Read an input file the user named (workload, host, results): a regular
+ * file of at most max bytes, opened without blocking (a FIFO never hangs
+ * the open) and never read past max (/dev/zero never spins). The buffer is
+ * NUL-terminated (malloc'd); NULL with why ("is a directory", "is a FIFO,
+ * not a regular file", "is larger than 1M", "No such file or directory").
+ */
+char *zc_read_input(const char *path, size_t max, size_t *len, char *why, size_t whylen);
+/* Offset of the first byte of s[0..len) that is not strict UTF-8 (NUL,
+ * overlong forms, surrogates and code points past U+10FFFF included), or
+ * -1 when every byte is. */
+long zc_utf8_bad(const char *s, size_t len);
+/* Why byte off of s is bad, for messages: "a NUL byte", "byte 0xe9 (not
+ * UTF-8)". */
+void zc_utf8_why(const char *s, size_t len, long off, char *why, size_t whylen);
 int zc_read_file_trim(const char *path, char *buf, size_t len); /* 0 or -errno */
 /* Write a whole buffer to path atomically (temp file in the same folder,
  * fsync, rename): a reader sees the old file or the new one. 0/-errno */

@@ -80,12 +80,16 @@ static double change_pct(double before, double after)
 	return isfinite(before) && isfinite(after) && before > 0 ? (after / before - 1) * 100 : NAN;
 }
 
-/* Did an earlier pair of pv already show run (its measured row)? */
-static bool shown(const struct zc_pair *pv, size_t i)
+/* Did an earlier pair already show run (its measured row)? Remembers it in
+ * seen (a set by address: a file of many runs stays linear). */
+static bool shown(json_t *seen, json_t *run)
 {
-	for (size_t j = 0; j < i; j++)
-		if (pv[j].run == pv[i].run)
-			return true;
+	char key[32];
+
+	snprintf(key, sizeof(key), "%p", (void *)run);
+	if (json_object_get(seen, key))
+		return true;
+	json_object_set_new(seen, key, json_true());
 	return false;
 }
 
@@ -93,6 +97,10 @@ static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
 {
 	char fpb[96], fpa[96], ch[24];
 	int rows = 0;
+	struct zc_run_index *idx[32] = { 0 };
+
+	for (int k = 0; k < nafter; k++)
+		idx[k] = zc_run_index_new(json_object_get(after[k], "runs"));
 
 	printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s %9s %9s  %s\n", "path", "chunk",
 	       "before mode", "Gbps/core", "after mode", "Gbps/core", "after is", "change",
@@ -101,6 +109,8 @@ static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
 		struct zc_pair *pv;
 		size_t n = zc_before_after_pairs(json_object_get(files[f], "runs"),
 						 nafter ? ZC_PAIRS_UNPAIRED : 0, &pv);
+
+		json_t *seen = json_object();
 
 		fp_short(files[f], fpb, sizeof(fpb));
 		for (size_t i = 0; i < n; i++) {
@@ -113,14 +123,15 @@ static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
 			/* The same mode measured on a patched kernel beats any emulation:
 			 * one row per native run then, whatever its after-modes. */
 			for (int k = 0; k < nafter && !a; k++) {
-				a = zc_an_peer(json_object_get(after[k], "runs"), p->run, p->role,
-					       p->mode->name);
+				a = idx[k] ? zc_run_index_peer(idx[k], p->run, p->role, p->mode->name)
+					   : zc_an_peer(json_object_get(after[k], "runs"), p->run,
+							p->role, p->mode->name);
 				if (a) {
 					fp_short(after[k], fpa, sizeof(fpa));
 					afile = after[k];
 				}
 			}
-			if (a && shown(pv, i))
+			if (a && shown(seen, p->run))
 				continue;
 			if (a) {
 				kind = measured_kind(afile, kbuf, sizeof(kbuf));
@@ -140,8 +151,11 @@ static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
 			       afile ? " -> " : "", afile ? fpa : "");
 			rows++;
 		}
+		json_decref(seen);
 		free(pv);
 	}
+	for (int k = 0; k < nafter; k++)
+		zc_run_index_free(idx[k]);
 	if (!rows)
 		printf("  (no real/after pairs with the same chunk and pipe size in these files)\n");
 }
@@ -268,27 +282,14 @@ int zc_cmd_before_after(int argc, char **argv)
 	for (int i = 0; i < files.n + files.nafter; i++) {
 		bool is_after = i >= files.n;
 		const char *path = is_after ? files.after[i - files.n] : files.paths[i];
-		json_error_t je;
-		json_t *root;
-		const char *schema;
+		char err[1200];
+		const char *schema = NULL;
+		json_t *root = zc_json_load_input(path, ZC_RESULTS_MAX_BYTES, err, sizeof(err));
 
-		root = json_load_file(path, 0, &je);
-		if (!root) {
-			if (je.line > 0)
-				zc_err("before-after: %s:%d: %s", path, je.line, je.text);
-			else
-				zc_err("before-after: %s", je.text);
-			ret = ZC_EXIT_USAGE;
-			goto out;
-		}
-		schema = json_string_value(json_object_get(root, "schema")) ?: "";
-		/* Both schemas share the results major version (results/README.md). */
-		if (atoi(json_string_value(json_object_get(root, "schema_version")) ?: "0") !=
-		    ZC_SCHEMA_MAJOR) {
-			zc_err("before-after: %s: schema version %s, this zcbench reads %d.x", path,
-			       json_string_value(json_object_get(root, "schema_version")) ?: "(none)",
-			       ZC_SCHEMA_MAJOR);
+		if (!root || zc_results_check(root, path, &schema, err, sizeof(err))) {
+			/* err is our copy: nothing of root is used once it is freed. */
 			json_decref(root);
+			zc_err("before-after: %s", err);
 			ret = ZC_EXIT_USAGE;
 			goto out;
 		}
@@ -305,12 +306,12 @@ int zc_cmd_before_after(int argc, char **argv)
 			after_pipes[nafter_pipes++] = root;
 		else if (!strcmp(schema, "zcbench-results"))
 			tcp[ntcp++] = root;
-		else if (!strcmp(schema, "zcbench-pipebench"))
+		else if (!is_after)
 			pipes[npipe++] = root;
 		else {
 			json_decref(root);
-			zc_err("before-after: %s: schema '%s' is neither zcbench-results nor "
-			       "zcbench-pipebench", path, schema);
+			zc_err("before-after: --after %s: a pipebench file; --after takes results files",
+			       path);
 			ret = ZC_EXIT_USAGE;
 			goto out;
 		}

@@ -100,9 +100,16 @@ int zc_probe_bounded(void (*fn)(void *arg, struct zc_probe_res *res), void *arg,
 			    strerror(errno));
 			_exit(0);
 		}
-		/* Changing credentials clears dumpable; /proc/self/fd stays ours. */
-		if (as)
-			prctl(PR_SET_DUMPABLE, 1);
+		/*
+		 * Not dumpable (the credential change clears it; said again so no
+		 * later change undoes it): other processes of this user must not
+		 * ptrace the child or open its /proc/PID/fd, which holds root's
+		 * probe file. The child still re-opens its own /proc/self/fd.
+		 */
+		if (as && prctl(PR_SET_DUMPABLE, 0)) {
+			zc_probe_set(shared, "skipped", "prctl(PR_SET_DUMPABLE, 0): %s", strerror(errno));
+			_exit(0);
+		}
 		fn(arg, shared);
 		_exit(0);
 	}

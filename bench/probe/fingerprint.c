@@ -64,18 +64,55 @@ static int probe_lock(void)
 	return fd;
 }
 
-static void snw_repair(void)
+/*
+ * The note a probe leaves before it changes the sysctl: the value to put
+ * back and the value it set. A probe SIGKILLed in between leaves it; the next
+ * one (holding the lock) puts the old value back only if the sysctl still
+ * holds what the dead probe set: anything else is an administrator's change
+ * made since, and wins. A note of the old format (just the value) was left
+ * by a probe that set 1.
+ */
+int zc_snw_repair(const char *note_path, const char *sysctl_path, char *said, size_t len)
 {
-	char v[32];
+	char note[64], now[32], restore[32] = "", set[32] = "1";
+	int ret = zc_read_file_trim(note_path, note, sizeof(note));
 
-	if (zc_read_file_trim(SNW_RESTORE, v, sizeof(v)))
-		return;
-	if (zc_write_sysctl_value(SNW_PATH, v) == 0) {
-		zc_warn("restored fs.splice_needs_write=%s left by an interrupted probe", v);
-		unlink(SNW_RESTORE);
+	said[0] = 0;
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	if (sscanf(note, "restore=%31s set=%31s", restore, set) != 2 &&
+	    sscanf(note, "%31s", restore) != 1) {
+		snprintf(said, len, "%s: unreadable note '%s', removed", note_path, note);
+		unlink(note_path);
+		return -EINVAL;
 	}
+	ret = zc_read_file_trim(sysctl_path, now, sizeof(now));
+	if (ret)
+		return ret;	/* the note stays for a probe that can read it */
+	if (strcmp(now, set)) {
+		snprintf(said, len, "fs.splice_needs_write is %s, not the %s an interrupted probe "
+			 "set: left as it is (someone changed it since; %s not restored)", now, set,
+			 restore);
+		unlink(note_path);
+		return 0;
+	}
+	ret = zc_write_sysctl_value(sysctl_path, restore);
+	if (ret)
+		return ret;
+	snprintf(said, len, "restored fs.splice_needs_write=%s left at %s by an interrupted probe",
+		 restore, set);
+	unlink(note_path);
+	return 1;
 }
 
+static void snw_repair(void)
+{
+	char said[256];
+
+	zc_snw_repair(SNW_RESTORE, SNW_PATH, said, sizeof(said));
+	if (said[0])
+		zc_warn("%s", said);
+}
 
 /* ---- the fingerprint ---------------------------------------------------- */
 
@@ -325,7 +362,7 @@ json_t *zc_probe_collect(const struct zc_probe_opts *o)
 			snprintf(why, sizeof(why), "not changing fs.splice_needs_write without "
 				 PROBE_LOCK " (another probe holds it, or /run is not writable)");
 		if (!why[0] && !strcmp(snw, "0")) {
-			if (zc_write_sysctl_value(SNW_RESTORE, "0") ||
+			if (zc_write_sysctl_value(SNW_RESTORE, "restore=0 set=1") ||
 			    (ret = zc_write_sysctl_value(SNW_PATH, "1"))) {
 				snprintf(why, sizeof(why), "cannot set fs.splice_needs_write=1: %s",
 					 strerror(errno));

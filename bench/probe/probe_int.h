@@ -66,6 +66,15 @@ void zc_p_vmsplice_file_page(void *arg, struct zc_probe_res *r);
 /* SPLICE_F_NONBLOCK on a FIFO from open(2): works, or EOPNOTSUPP (RWF_NOWAIT). */
 void zc_p_vmsplice_fifo_nonblock(void *arg, struct zc_probe_res *r);
 
+/*
+ * fingerprint.c: after a probe killed between setting fs.splice_needs_write
+ * and putting it back, put back the value its note (note_path) records, but
+ * only while sysctl_path still holds the value that probe set. 1 restored,
+ * 0 nothing to do or left alone (said tells which), or -errno; said gets
+ * what to tell the user ("" when nothing happened).
+ */
+int zc_snw_repair(const char *note_path, const char *sysctl_path, char *said, size_t len);
+
 /* zcbench probe's options: every field of zc_probe_opts with its default. */
 extern const struct zc_opt zc_probe_optv[];
 extern const size_t zc_nprobe_optv;

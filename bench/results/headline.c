@@ -48,6 +48,82 @@ json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode
 	return NULL;
 }
 
+/*
+ * Peers by key, for files of many runs: zc_an_peer scans the whole list for
+ * each run, which made every pairing of a 20,000-run file quadratic. The
+ * index maps a run's key (with the DUT's mode put in) to its first run in
+ * file order, which is what zc_an_peer answers.
+ */
+struct zc_run_index {
+	json_t *map;	/* canonical key -> run (borrowed) */
+	json_t *runs;
+};
+
+/* The canonical key of run with role's mode replaced by mode (NULL: its own);
+ * the proxy left out when direct, as zc_an_peer ignores it then. */
+static char *peer_key(json_t *run, const char *role, const char *mode)
+{
+	static const char *const fields[] = { "topology", "source", "proxy", "sink" };
+	json_t *k = json_object_get(run, "key"), *a = json_array();
+	bool direct = !strcmp(zc_an_str(k, "topology"), "direct");
+	char *s;
+
+	for (size_t j = 0; j < ZC_ARRAY_SIZE(fields); j++) {
+		const char *v = mode && !strcmp(fields[j], role) ? mode : zc_an_str(k, fields[j]);
+
+		json_array_append_new(a, json_string(direct && !strcmp(fields[j], "proxy") ? "" : v));
+	}
+	json_array_append_new(a, json_integer(zc_an_int(k, "chunk")));
+	json_array_append_new(a, json_integer(zc_an_int(k, "pipe_size")));
+	json_array_append_new(a, json_integer(zc_an_int(k, "connections")));
+	s = json_dumps(a, JSON_COMPACT);
+	json_decref(a);
+	return s;
+}
+
+struct zc_run_index *zc_run_index_new(json_t *runs)
+{
+	struct zc_run_index *x = calloc(1, sizeof(*x));
+	json_t *run;
+	size_t i;
+
+	if (!x)
+		return NULL;
+	x->runs = runs;
+	x->map = json_object();
+	json_array_foreach(runs, i, run) {
+		char *key = peer_key(run, NULL, NULL);
+
+		/* The first run with a key is the peer, as in zc_an_peer. */
+		if (key && !json_object_get(x->map, key))
+			json_object_set_new(x->map, key, json_integer((json_int_t)i));
+		free(key);
+	}
+	return x;
+}
+
+void zc_run_index_free(struct zc_run_index *x)
+{
+	if (x)
+		json_decref(x->map);
+	free(x);
+}
+
+json_t *zc_run_index_peer(struct zc_run_index *x, json_t *run, const char *role, const char *mode)
+{
+	json_t *k = json_object_get(run, "key"), *at;
+	char *key;
+
+	/* Without an index, or the one case the key cannot tell (a direct
+	 * run's proxy asked for): the scan. */
+	if (!x || !x->map || (!strcmp(role, "proxy") && !strcmp(zc_an_str(k, "topology"), "direct")))
+		return zc_an_peer(x ? x->runs : NULL, run, role, mode);
+	key = peer_key(run, role, mode);
+	at = key ? json_object_get(x->map, key) : NULL;
+	free(key);
+	return at ? json_array_get(x->runs, (size_t)json_integer_value(at)) : NULL;
+}
+
 /* Is run a run of m as the device under test? */
 static bool run_of(json_t *run, const struct zc_mode *m)
 {
@@ -116,7 +192,8 @@ static struct zc_pair *push_like(struct pairs *p, size_t i, enum zc_pair_kind ki
 }
 
 /* The headline rows of mode m (and their after rows) into p. */
-static void headline_of(struct pairs *p, json_t *runs, const struct zc_mode *m, unsigned flags)
+static void headline_of(struct pairs *p, json_t *runs, struct zc_run_index *x,
+			const struct zc_mode *m, unsigned flags)
 {
 	const char *role = zc_role_names[m->role];
 	const struct zc_mode *afters[ZC_AFTERS_MAX];
@@ -124,7 +201,7 @@ static void headline_of(struct pairs *p, json_t *runs, const struct zc_mode *m, 
 	json_t *run;
 
 	json_array_foreach(runs, i, run) {
-		json_t *den = run_of(run, m) ? zc_an_peer(runs, run, role, m->vs->name) : NULL;
+		json_t *den = run_of(run, m) ? zc_run_index_peer(x, run, role, m->vs->name) : NULL;
 		struct zc_pair *q;
 		size_t h, found = 0;
 
@@ -138,7 +215,7 @@ static void headline_of(struct pairs *p, json_t *runs, const struct zc_mode *m, 
 		snprintf(q->name, sizeof(q->name), "%s/%s %s", m->name, m->vs->name, role);
 		h = p->n - 1;
 		for (size_t a = 0; (flags & ZC_PAIRS_AFTER) && a < na; a++) {
-			json_t *ar = zc_an_peer(runs, run, role, afters[a]->name);
+			json_t *ar = zc_run_index_peer(x, run, role, afters[a]->name);
 
 			if (!ar || !(q = push_like(p, h, ZC_PAIR_AFTER)))
 				continue;
@@ -159,17 +236,20 @@ static void headline_of(struct pairs *p, json_t *runs, const struct zc_mode *m, 
 size_t zc_headline_pairs(json_t *runs, unsigned flags, struct zc_pair **out)
 {
 	struct pairs p = { 0 };
+	struct zc_run_index *x = zc_run_index_new(runs);
 
 	for (int pass = 0; pass < 3; pass++)
 		for (size_t i = 0; i < zc_nmodes; i++)
 			if (in_pass(zc_modes[i], pass))
-				headline_of(&p, runs, zc_modes[i], flags);
+				headline_of(&p, runs, x, zc_modes[i], flags);
+	zc_run_index_free(x);
 	return done(&p, out);
 }
 
 size_t zc_before_after_pairs(json_t *runs, unsigned flags, struct zc_pair **out)
 {
 	struct pairs p = { 0 };
+	struct zc_run_index *idx = zc_run_index_new(runs);
 
 	for (size_t x = 0; x < zc_nmodes; x++) {
 		const struct zc_mode *m = zc_modes[x], *afters[ZC_AFTERS_MAX];
@@ -186,7 +266,7 @@ size_t zc_before_after_pairs(json_t *runs, unsigned flags, struct zc_pair **out)
 
 				if (!run_of(run, m))
 					continue;
-				ar = zc_an_peer(runs, run, role, afters[a]->name);
+				ar = zc_run_index_peer(idx, run, role, afters[a]->name);
 				if ((!ar && !(flags & ZC_PAIRS_UNPAIRED)) ||
 				    !(q = push(&p, ZC_PAIR_BEFORE_AFTER, m)))
 					continue;
@@ -200,6 +280,7 @@ size_t zc_before_after_pairs(json_t *runs, unsigned flags, struct zc_pair **out)
 			}
 		}
 	}
+	zc_run_index_free(idx);
 	return done(&p, out);
 }
 

@@ -20,7 +20,21 @@
 
 /* Write root to path atomically (zc_write_atomic): 0/-errno */
 int zc_json_write_atomic(json_t *root, const char *path);
-/* Load a results file and check its schema. NULL with a message in err. */
+/* Results and pipebench files are read whole: at most this many bytes. */
+#define ZC_RESULTS_MAX_BYTES (1ULL << 30)
+/* A JSON input file (a regular file of at most max bytes, zc_read_input),
+ * parsed strictly (duplicate keys refused). NULL with "path: why" in err. */
+json_t *zc_json_load_input(const char *path, size_t max, char *err, size_t errlen);
+/*
+ * Is root a zcbench-results or zcbench-pipebench document this zcbench
+ * reads: schema_version exactly "MAJOR.MINOR" with our major, and every key
+ * a reader uses of its type (runs an array of objects, samples arrays of
+ * objects, metrics numbers or null, ...)? 0 with *schema set, or -EINVAL with
+ * "file: runs[3].samples[0].gbps: a string, expected a number or null".
+ */
+int zc_results_check(json_t *root, const char *file, const char **schema, char *err,
+		     size_t errlen);
+/* Load a results file (zcbench-results) and check it. NULL with a message in err. */
 json_t *zc_results_load(const char *path, char *err, size_t errlen);
 /* Load and check a results file; on failure print "zcbench CMD: reason"
  * (file name included) and return NULL: the caller exits 2. */
@@ -64,6 +78,14 @@ const char *zc_an_dut_role(json_t *run);
  * proxy ignored when direct); NULL if none. The one peer finder. */
 json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode);
 
+/* The same answers as zc_an_peer from an index of runs built once (a file of
+ * many runs is paired in linear time). NULL from new when out of memory:
+ * zc_run_index_peer then needs the runs, so keep using zc_an_peer. */
+struct zc_run_index;
+struct zc_run_index *zc_run_index_new(json_t *runs);
+json_t *zc_run_index_peer(struct zc_run_index *x, json_t *run, const char *role, const char *mode);
+void zc_run_index_free(struct zc_run_index *x);
+
 enum zc_pair_kind {
 	ZC_PAIR_HEADLINE,	/* run: a mode with vs; peer_run: its vs */
 	ZC_PAIR_AFTER,		/* run: an after-mode of native; peer_run: native's vs */
@@ -95,7 +117,11 @@ size_t zc_headline_pairs(json_t *runs, unsigned flags, struct zc_pair **out);
  * order. How many; *out as above. */
 size_t zc_before_after_pairs(json_t *runs, unsigned flags, struct zc_pair **out);
 
+/* Bootstrap resamples per CI; the fuzzing build takes fewer (Makefile): the
+ * statistics are not what it tests, and 10,000 make 2 inputs a second. */
+#ifndef ZC_BOOT_ROUNDS
 #define ZC_BOOT_ROUNDS 10000
+#endif
 #define ZC_BOOT_SEED 20260101UL
 
 struct zc_ratio {

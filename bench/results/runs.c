@@ -22,9 +22,12 @@ const char *zc_an_str(json_t *o, const char *key)
 long long zc_an_int(json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, key);
+	double d = json_real_value(v);
 
-	return json_is_integer(v) ? (long long)json_integer_value(v) :
-	       json_is_real(v)	  ? (long long)json_real_value(v) : 0;
+	if (json_is_integer(v))
+		return (long long)json_integer_value(v);
+	/* Converting a double outside long long's range is undefined: 0. */
+	return json_is_real(v) && d > -9.2e18 && d < 9.2e18 ? (long long)d : 0;
 }
 
 void zc_an_key(json_t *run, char *out, size_t len)

@@ -181,6 +181,10 @@ static int results_path(struct zc_ctl *c, json_t *meta) /* 0 or -errno */
 	for (char *p = kern; *p; p++)
 		if (*p == '/' || *p == ' ')
 			*p = '_';
+	/* A name that does not fit is refused, never cut (it would lose .json). */
+	if ((size_t)snprintf(c->path, sizeof(c->path), "%s/%s-%s-%s-999.json", c->outdir, date,
+			     c->host.name, kern) >= sizeof(c->path))
+		return -ENAMETOOLONG;
 	snprintf(c->path, sizeof(c->path), "%s/%s-%s-%s.json", c->outdir, date, c->host.name, kern);
 	/* Two runs started in the same second on one host must not share a
 	 * file: claim the name with O_EXCL (the atomic rename replaces it). */

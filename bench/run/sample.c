@@ -5,6 +5,7 @@
  * role's report and blame the right role when one fails.
  */
 #include "run/controller.h"
+#include "run/report_parse.h"
 #include "run/role.h"
 #include "counters/counters.h"
 #include "lib/proc.h"
@@ -146,7 +147,7 @@ out:
 	for (int pass = 0; pass < 2; pass++) {
 		for (int r = 0; r < ZC_ROLE_NR; r++) {
 			json_t *rj;
-			char *nl, desc[128];
+			char desc[128];
 			const char *e, *st;
 			size_t n = strlen(reason);
 
@@ -156,13 +157,7 @@ out:
 				/* Drain what the role still wrote, then parse its report. */
 				zc_child_drain(&kids[r], zc_now() + 1);
 				zc_child_reap(&kids[r]);
-				/* The report is the last line that starts with '{'. */
-				nl = NULL;
-				for (char *p = kids[r].buf; p && *p;
-				     p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-					if (*p == '{')
-						nl = p;
-				rj = nl ? json_loads(nl, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
+				rj = zc_role_report_parse(kids[r].buf, kids[r].len, NULL, 0);
 				zc_child_describe(&kids[r], desc, sizeof(desc));
 				if (zc_host_explain_exit(&c->host, r, kids[r].status))
 					snprintf(desc, sizeof(desc), "%s",

@@ -13,6 +13,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -110,8 +112,22 @@ struct hparse {
 	bool first_pass;	/* only transport = (its keys' table depends on it) */
 	char *err;
 	size_t errlen;
-	bool failed;
+	int cpu_line[ZC_ROLE_NR];	/* where cpu = was set, for the check against this machine */
 };
+
+static int hbad(struct hparse *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int hbad(struct hparse *p, int line, const char *fmt, ...)
+{
+	int n = snprintf(p->err, p->errlen, "%s:%d: ", p->h->path, line);
+	va_list ap;
+
+	if (n > 0 && (size_t)n < p->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(p->err + n, p->errlen - n, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
 
 /* The row for key: the host's, or the transport's (base: its state). */
 static const struct zc_opt *host_key(const struct zc_host *h, const char *key, bool *priv)
@@ -146,41 +162,62 @@ static int hhandler(void *user, const char *section, const char *key, const char
 	char why[512];
 	bool priv;
 
-	if (p->failed)
+	if (strcmp(section, "host") && (role = zc_role_from_name(section)) < 0)
+		return hbad(p, line, "unknown section [%s] (expected [host], [source], [proxy], "
+			    "[sink])", section);
+	if (!key)
 		return 0;
-#define BAD(...)                                                                     \
-	do {                                                                         \
-		int n_ = snprintf(p->err, p->errlen, "%s:%d: ", h->path, line);        \
-		snprintf(p->err + n_, p->errlen - n_, __VA_ARGS__);                  \
-		p->failed = true;                                                    \
-		return 0;                                                            \
-	} while (0)
 	if (p->first_pass) {
 		if (!strcmp(section, "host") && !strcmp(key, "transport") &&
 		    parse_transport(NULL, h, value, why, sizeof(why)))
-			BAD("key 'transport': %s", why);
-		return 1;
+			return hbad(p, line, "key 'transport': %s", why);
+		return 0;
 	}
-	if (strcmp(section, "host") && (role = zc_role_from_name(section)) < 0)
-		BAD("unknown section [%s] (expected [host], [source], [proxy], [sink])", section);
 	o = host_key(h, key, &priv);
 	if (!o) {
 		for (size_t i = 0; i < ZC_ARRAY_SIZE(transports); i++)
 			if (zc_opt_lookup(transports[i]->keys, transports[i]->nkeys, key))
-				BAD("key '%s' needs transport = %s in [host] (this file's transport "
-				    "is %s)", key, transports[i]->name, h->transport->name);
-		BAD("unknown key '%s' in [%s] (zcbench keys lists them)", key, section);
+				return hbad(p, line, "key '%s' needs transport = %s in [host] (this "
+					    "file's transport is %s)", key, transports[i]->name,
+					    h->transport->name);
+		return hbad(p, line, "unknown key '%s' in [%s] (zcbench keys lists them)", key,
+			    section);
 	}
 	if (role < 0 && !(o->flags & ZC_HOST_KEY))
-		BAD("key '%s' belongs in [source], [proxy] or [sink]", key);
+		return hbad(p, line, "key '%s' belongs in [source], [proxy] or [sink]", key);
 	if (role >= 0 && !(o->flags & ZC_ROLE_KEY))
-		BAD("key '%s' belongs in [host]", key);
+		return hbad(p, line, "key '%s' belongs in [host]", key);
 	if (o->type == ZC_OPT_CUSTOM && o->parse == parse_transport)
-		return 1;	/* set by the first pass */
+		return 0;	/* set by the first pass */
 	if (store_roles(o, priv ? (void *)h->priv : (void *)h, role, value, why, sizeof(why)))
-		BAD("key '%s': %s", key, why);
-	return 1;
-#undef BAD
+		return hbad(p, line, "key '%s': %s", key, why);
+	if (!priv && !strcmp(o->key, "cpu"))
+		p->cpu_line[role] = line;
+	return 0;
+}
+
+/* A role pinned by hand on this machine must get a CPU it may run on here
+ * (a remote role's CPUs are its machine's: checked there). */
+static int check_cpus(struct hparse *p)
+{
+	struct zc_host *h = p->h;
+	cpu_set_t allowed;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return 0;
+	for (int r = 0; r < ZC_ROLE_NR; r++) {
+		char list[64] = "";
+		int o = 0;
+
+		if (h->cpu[r] < 0 || zc_host_remote(h, r) || CPU_ISSET(h->cpu[r], &allowed))
+			continue;
+		for (int c = 0; c < CPU_SETSIZE && o < (int)sizeof(list) - 8; c++)
+			if (CPU_ISSET(c, &allowed))
+				o += snprintf(list + o, sizeof(list) - o, "%s%d", o ? "," : "", c);
+		return hbad(p, p->cpu_line[r], "[%s] key 'cpu': CPU %d is not one zcbench may run "
+			    "on here (allowed: %s)", zc_role_names[r], h->cpu[r], list);
+	}
+	return 0;
 }
 
 /* Defaults of rows over base: every role's element of a per-role row. */
@@ -236,28 +273,26 @@ static int finish_load(struct zc_host *h, char *err, size_t errlen)
 int zc_host_load(const char *path, struct zc_host *h, char *err, size_t errlen)
 {
 	struct hparse p = { .h = h, .err = err, .errlen = errlen, .first_pass = true };
-	int ret;
 
 	defaults(h);
 	if (!path)
 		return finish_load(h, err, errlen);
-	snprintf(h->path, sizeof(h->path), "%s", path);
+	/* The path goes into the results file: whole, and UTF-8. */
+	if (strlen(path) >= sizeof(h->path) || zc_utf8_bad(path, strlen(path)) >= 0) {
+		snprintf(err, errlen, "host file name: %s", zc_utf8_bad(path, strlen(path)) >= 0 ?
+			 "not UTF-8" : "longer than 511 bytes");
+		return -EINVAL;
+	}
+	strcpy(h->path, path);
 	for (int pass = 0; pass < 2; pass++) {
-		ret = zc_ini_parse(path, hhandler, &p);
-		if (ret < 0) {
-			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(-ret));
+		if (zc_ini_parse(path, hhandler, &p, err, errlen))
 			return -EINVAL;
-		}
-		if (p.failed)
-			return -EINVAL;
-		if (ret > 0) {
-			snprintf(err, errlen, "%s:%d: syntax error", path, ret);
-			return -EINVAL;
-		}
 		if (p.first_pass)
 			transport_defaults(h);
 		p.first_pass = false;
 	}
+	if (check_cpus(&p))
+		return -EINVAL;
 	return finish_load(h, err, errlen);
 }
 

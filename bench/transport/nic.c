@@ -227,6 +227,7 @@ json_t *zc_nic_json(const char *ifname)
 	json_object_set_new(o, "name", json_string(ifname));
 	if (!if_nametoindex(ifname)) {
 		json_object_set_new(o, "error", json_string("no such interface"));
+		json_decref(off);	/* not filled: the offloads of no interface */
 		return o;
 	}
 	json_object_set_new(o, "virtual", json_boolean(virt));

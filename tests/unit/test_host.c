@@ -3,6 +3,7 @@
 #include "zc_test.h"
 
 #include "transport/host.h"
+#include "transport/nic.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -90,12 +91,12 @@ static void test_sections(void **state)
 	assert_int_equal(load("[host]\ntransport = pigeon\n", &h, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, ":2: key 'transport': 'pigeon' is not a transport (local, netns, ssh)"));
 	/* [host] sets every role, a role section one; cpu = auto is -1. */
-	assert_int_equal(load("[host]\naddress = 10.1.1.1\n[proxy]\naddress = 10.2.2.2\ncpu = 3\n"
+	assert_int_equal(load("[host]\naddress = 10.1.1.1\n[proxy]\naddress = 10.2.2.2\ncpu = 0\n"
 			      "[sink]\ncpu = auto\n", &h, err, sizeof(err)), 0);
 	assert_string_equal(h.address[ZC_ROLE_SOURCE], "10.1.1.1");
 	assert_string_equal(h.address[ZC_ROLE_PROXY], "10.2.2.2");
 	assert_true(h.address_set[ZC_ROLE_SINK]);
-	assert_int_equal(h.cpu[ZC_ROLE_PROXY], 3);
+	assert_int_equal(h.cpu[ZC_ROLE_PROXY], 0);
 	assert_int_equal(h.cpu[ZC_ROLE_SINK], -1);
 	assert_int_equal(load("[sink]\ninterface = lo\n", &h, err, sizeof(err)), 0);
 	assert_false(h.address_set[ZC_ROLE_SINK]);
@@ -160,6 +161,28 @@ static void test_ssh_quoting(void **state)
 	assert_int_equal(n, -E2BIG);
 }
 
+/* Issue 13: a pinned CPU this machine does not have, duplicate keys, and
+ * the NIC object of an interface that does not exist (ASan: no leak). */
+static void test_strict(void **state)
+{
+	static struct zc_host h;
+	char err[512];
+	json_t *nic;
+
+	(void)state;
+	assert_int_equal(load("[source]\ncpu = 4095\n", &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ":2: [source] key 'cpu': CPU 4095 is not one zcbench may run on"));
+	assert_int_equal(load("[sink]\ncpu = 0\ncpu = 1\n", &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, ":3: key 'cpu' appears twice in [sink] (first on line 2)"));
+	assert_int_equal(load("[host]\nname = caf\xc3\xa9\n", &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "(character '\xc3\xa9' not allowed)"));
+	assert_int_equal(zc_host_load("/dev/zero", &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "/dev/zero: is a character device, not a regular file"));
+	nic = zc_nic_json("zcnosuch0");
+	assert_string_equal(json_string_value(json_object_get(nic, "error")), "no such interface");
+	json_decref(nic);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_netns_keys),
 		cmocka_unit_test(test_sections),
 		cmocka_unit_test(test_ssh_quoting),
+		cmocka_unit_test(test_strict),
 	};
 
 	return zc_run_tests(tests, NULL, NULL);

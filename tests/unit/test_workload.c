@@ -95,8 +95,8 @@ static void test_errors(void **state)
 	expect_error("[run a]\nrepetitions = 1.5\n", 2, "'repetitions'");
 	expect_error("[run a]\nsource = vmsplice2\n", 2, "'source'");
 	expect_error("[run a]\ntopology = mesh\n", 2, "'topology'");
-	expect_error("[bogus]\nchunk = 4k\n", 2, "[bogus]");
-	expect_error("[run a]\nthis is not ini\n", 2, "syntax");
+	expect_error("[bogus]\nchunk = 4k\n", 1, "[bogus]");	/* the header names it now */
+	expect_error("[run a]\nthis is not ini\n", 2, "is not key = value");
 	/* cross-key check blames the key's own line */
 	expect_error("[run a]\ntopology = direct\nsource = vmsplice-gift\nchunk = 1000\n", 4,
 		     "'chunk'");
@@ -107,12 +107,74 @@ static void test_errors(void **state)
 	assert_non_null(strstr(err, "/nonexistent/w.ini"));
 }
 
+/* Issue 13: what inih misread, and settings that cannot work, refused with why. */
+static void test_strict(void **state)
+{
+	char text[1024], big[700];
+	struct zc_section ov = { 0 };
+
+	(void)state;
+	/* A key at the end of a long comment line is part of the comment. */
+	snprintf(text, sizeof(text), "[workload]\n; %0*d sink_seed = 5\n[run a]\ntopology = direct\n",
+		 300, 0);
+	assert_int_equal(load(text, NULL), 0);
+	assert_int_equal(w.runs[0].sink_seed, -1);
+	/* A run section without keys is a run (inih never told us of it). */
+	assert_int_equal(load("[run a]\n", NULL), 0);
+	assert_int_equal(w.nruns, 1);
+	/* Never cut: a name or value that does not fit is refused. */
+	snprintf(text, sizeof(text), "[workload]\nname = %0*d\n[run a]\n", 200, 0);
+	expect_error(text, 2, "key 'name': longer than 63 bytes");
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	snprintf(text, sizeof(text), "[run a]\nmode_opts = %s\n", big);
+	expect_error(text, 2, "'mode_opts'");
+	expect_error("[run a]\nchunk = 4k\nchunk = 8k\n", 3, "appears twice");
+	expect_error("[run a]\nname = caf\xe9\n", 2, "not UTF-8");
+	/* Settings that cannot work, each named with its line and why. */
+	expect_error("[run a]\ntopology = direct\nproxy = splice\n", 3,
+		     "key 'proxy': topology = direct has no proxy");
+	expect_error("[run a]\nsource = vmsplice\n", 2,
+		     "key 'source': source = vmsplice without a topology");
+	expect_error("[run a]\ntopology = direct\ntail = 0\n", 3, "key 'tail': 0 s is too short");
+	expect_error("[run a]\ntopology = direct\nsource = tee\nperiod = 2M\n", 4,
+		     "key 'period': source tee re-sends one chunk");
+	expect_error("[run a]\ntopology = direct\nfile_dir = /tmp\n", 3,
+		     "key 'file_dir': source send reads no file");
+	/* A [workload] proxy no run can use; a proxy default for some direct runs is fine. */
+	expect_error("[workload]\nproxy = splice\n[run a]\ntopology = direct\n", 2,
+		     "no run of this workload has topology = proxy");
+	assert_int_equal(load("[workload]\nproxy = splice\n[run a]\ntopology = direct\n"
+			      "[run b]\ntopology = proxy\n", NULL), 0);
+	/* The explicit topology = proxy keeps a source mode feeding the proxy. */
+	assert_int_equal(load("[run a]\ntopology = proxy\nsource = vmsplice\n", NULL), 0);
+	/* A flag is blamed on the command line, with the run it broke. */
+	assert_int_equal(zc_override_add(&ov, "tail", "0", err, sizeof(err)), 0);
+	assert_int_not_equal(load("[run a]\ntopology = direct\n", &ov), 0);
+	if (strncmp(err, "command line: --tail: 0 s is too short", 38) || !strstr(err, "[run a]"))
+		fail_msg("'%s' does not blame --tail", err);
+	memset(&ov, 0, sizeof(ov));
+	assert_int_not_equal(zc_override_add(&ov, "name", "caf\xe9", err, sizeof(err)), 0);
+	assert_int_not_equal(zc_override_add(&ov, "mode-opts", "x\xff", err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "command line: --mode-opts: byte 0xff that is not UTF-8"));
+}
+
+static void test_default_name(void **state)
+{
+	(void)state;
+	assert_int_equal(load("[run a]\n", NULL), 0);
+	/* The file's name without .ini (mkstemp: no suffix), whole characters. */
+	assert_string_equal(w.name, strrchr(path, '/') + 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_expand),
 		cmocka_unit_test(test_override),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_strict),
+		cmocka_unit_test(test_default_name),
 	};
 
 	return zc_run_tests(tests, NULL, NULL);

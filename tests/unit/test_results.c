@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Results readers' checks, the indexed peer finder, and the role-report parser. */
+#include "zc_test.h"
+
+#include "results/results.h"
+#include "run/report_parse.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* zc_results_check on text: 0, or -EINVAL with err. */
+static int check_text(const char *text, char *err, size_t len)
+{
+	json_error_t je;
+	json_t *root = json_loads(text, 0, &je);
+	const char *schema = NULL;
+	int ret;
+
+	if (!root)
+		fail_msg("test JSON: %s", je.text);
+	ret = zc_results_check(root, "f.json", &schema, err, len);
+	json_decref(root);
+	return ret;
+}
+
+#define HEAD "{\"schema\":\"zcbench-results\",\"schema_version\":"
+
+static void test_check(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ HEAD "\"1abc\",\"runs\":[]}", "f.json: schema_version: '1abc' is not MAJOR.MINOR" },
+		{ HEAD "\"1\",\"runs\":[]}", "'1' is not MAJOR.MINOR" },
+		{ HEAD "\"1.\",\"runs\":[]}", "'1.' is not MAJOR.MINOR" },
+		{ HEAD "\" 1.2\",\"runs\":[]}", "is not MAJOR.MINOR" },
+		{ HEAD "1.2,\"runs\":[]}", "schema_version: a number, expected a string" },
+		{ HEAD "\"2.0\",\"runs\":[]}", "schema version 2.0, this zcbench reads 1.x" },
+		{ HEAD "\"1.2\",\"runs\":5}", "f.json: runs: an integer, expected an array" },
+		{ HEAD "\"1.2\"}", "f.json: runs: missing (expected an array)" },
+		{ HEAD "\"1.2\",\"runs\":[1]}", "runs: element 0 is an integer, expected an object" },
+		{ HEAD "\"1.2\",\"runs\":[{}]}", "runs[0].key: missing (expected an object)" },
+		{ HEAD "\"1.2\",\"runs\":[{\"key\":{\"chunk\":\"64k\"}}]}",
+		  "runs[0].key.chunk: a string, expected an integer" },
+		{ HEAD "\"1.2\",\"runs\":[{\"key\":{},\"samples\":\"x\"}]}",
+		  "runs[0].samples: a string, expected an array" },
+		{ HEAD "\"1.2\",\"runs\":[{\"key\":{},\"samples\":[{\"gbps\":\"9\"}]}]}",
+		  "runs[0].samples[0].gbps: a string, expected a number or null" },
+		{ HEAD "\"1.2\",\"runs\":[{\"key\":{},\"summary\":{\"gbps\":{\"median\":\"9\"}}}]}",
+		  "runs[0].summary.gbps.median: a string, expected a number or null" },
+		{ HEAD "\"1.2\",\"meta\":[],\"runs\":[]}", "meta: an array, expected an object" },
+		{ "{\"schema\":\"zcbench-resultz\",\"schema_version\":\"1.1\",\"runs\":[]}",
+		  "not a zcbench results file (schema 'zcbench-resultz'" },
+		{ "[]", "f.json: : an array, expected a zcbench results object" },
+	};
+	char err[512];
+
+	(void)state;
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(bad); i++) {
+		assert_int_equal(check_text(bad[i].text, err, sizeof(err)), -EINVAL);
+		if (!strstr(err, bad[i].want))
+			fail_msg("case %zu: '%s' lacks '%s'", i, err, bad[i].want);
+	}
+	assert_int_equal(check_text(HEAD "\"1.0\",\"runs\":[]}", err, sizeof(err)), 0);
+	assert_int_equal(check_text(HEAD "\"1.2\",\"runs\":[{\"key\":{\"chunk\":4096},"
+				    "\"samples\":[{\"gbps\":null,\"gbps_per_core\":2.5}]}]}",
+				    err, sizeof(err)), 0);
+}
+
+static void test_fixtures_load(void **state)
+{
+	static const char *const files[] = { "results/fixtures/base.json",
+					     "results/fixtures/new.json",
+					     "results/fixtures/emulated.json" };
+	char err[512];
+
+	(void)state;
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(files); i++) {
+		json_t *root = zc_results_load(files[i], err, sizeof(err));
+
+		if (!root)
+			fail_msg("%s", err);
+		json_decref(root);
+	}
+	assert_null(zc_results_load("tests/fuzz/corpus/results/pipebench.json", err, sizeof(err)));
+	assert_non_null(strstr(err, "a pipebench file"));
+}
+
+/* The index answers what the scan answers, for every run, role and mode. */
+static void test_index_peer(void **state)
+{
+	char err[512];
+	json_t *root = zc_results_load("results/fixtures/emulated.json", err, sizeof(err));
+	json_t *runs = json_object_get(root, "runs"), *run;
+	struct zc_run_index *x;
+	size_t i, n = 0;
+
+	(void)state;
+	assert_non_null(root);
+	x = zc_run_index_new(runs);
+	assert_non_null(x);
+	json_array_foreach(runs, i, run) {
+		for (size_t m = 0; m < zc_nmodes; m++) {
+			const char *role = zc_role_names[zc_modes[m]->role];
+			json_t *a = zc_an_peer(runs, run, role, zc_modes[m]->name);
+
+			assert_ptr_equal(zc_run_index_peer(x, run, role, zc_modes[m]->name), a);
+			n += a != NULL;
+		}
+	}
+	assert_true(n > json_array_size(runs));	/* found peers, not only NULLs */
+	zc_run_index_free(x);
+	json_decref(root);
+}
+
+static void test_an_int(void **state)
+{
+	json_t *o = json_pack("{s:f,s:f,s:I}", "huge", 1e300, "ok", 4096.0, "i", (json_int_t)7);
+
+	(void)state;
+	assert_int_equal(zc_an_int(o, "huge"), 0);	/* was undefined behaviour */
+	assert_int_equal(zc_an_int(o, "ok"), 4096);
+	assert_int_equal(zc_an_int(o, "i"), 7);
+	json_decref(o);
+}
+
+static void test_report_parse(void **state)
+{
+	static const char good[] = "READY port=1\nnote: {not json\n{\"status\":\"ok\",\"role\":\"sink\"}\n";
+	static const char nul[] = "{\"status\":\"ok\"}\nnoise\0noise\n{\"status\":\"error\",\"error\":\"x\"}\n";
+	static const struct {
+		const char *text, *want;
+	} bad[] = {
+		{ "", "no report" },
+		{ "READY port=1\n", "no report" },
+		{ "{\"status\":\"ok\"} trailing\n", "not valid JSON" },
+		{ "{\"status\":\"ok\",\n\"more\":1}\n", "not valid JSON" },	/* one line only */
+		{ "{\"status\":5}\n", "string status" },
+		{ "{\"role\":\"sink\"}\n", "string status" },
+		{ "{\"status\":\"ok\",\"window\":3}\n", "window an object" },
+		{ "{\"status\":\"error\",\"error\":[]}\n", "error a string" },
+		{ "{\"status\":\"ok\",\"status\":\"error\"}\n", "not valid JSON" },
+		{ "{\"status\":\"caf\xe9\"}\n", "not valid JSON" },
+	};
+	char why[256];
+	json_t *rj;
+
+	(void)state;
+	rj = zc_role_report_parse(good, strlen(good), why, sizeof(why));
+	assert_non_null(rj);
+	assert_string_equal(json_string_value(json_object_get(rj, "role")), "sink");
+	json_decref(rj);
+	/* A NUL does not hide the last report line. */
+	rj = zc_role_report_parse(nul, sizeof(nul) - 1, why, sizeof(why));
+	assert_non_null(rj);
+	assert_string_equal(json_string_value(json_object_get(rj, "status")), "error");
+	json_decref(rj);
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(bad); i++) {
+		assert_null(zc_role_report_parse(bad[i].text, strlen(bad[i].text), why, sizeof(why)));
+		if (!strstr(why, bad[i].want))
+			fail_msg("case %zu: '%s' lacks '%s'", i, why, bad[i].want);
+	}
+	assert_null(zc_role_report_parse("x", 1, NULL, 0));	/* why is optional */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_fixtures_load),
+		cmocka_unit_test(test_index_peer),
+		cmocka_unit_test(test_an_int),
+		cmocka_unit_test(test_report_parse),
+	};
+
+	return zc_run_tests(tests, NULL, NULL);
+}

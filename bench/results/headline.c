@@ -304,14 +304,6 @@ void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r)
 				      &r->lo, &r->hi);
 }
 
-static double med(json_t *run, const char *metric)
-{
-	json_t *m = json_object_get(json_object_get(json_object_get(run, "summary"), metric),
-				    "median");
-
-	return json_is_number(m) ? json_number_value(m) : NAN;
-}
-
 static json_t *num_or_null(double x)
 {
 	return isfinite(x) ? json_real(x) : json_null();
@@ -325,11 +317,14 @@ json_t *zc_headline(json_t *runs)
 
 	for (size_t i = 0; i < n; i++) {
 		json_t *k = json_object_get(pv[i].run, "key"), *row;
-		double a = med(pv[i].run, "gbps_per_core"), b = med(pv[i].peer_run, "gbps_per_core");
 		struct zc_ratio r;
 		const char *side = zc_an_str(pv[i].run, "aa_side");
+		double a, b;
 
+		/* The medians of the ok, undisturbed samples: the summaries' own. */
 		zc_an_ratio(pv[i].run, pv[i].peer_run, &r);
+		a = r.num_gpc;
+		b = r.den_gpc;
 		/* A side without a successful sample is null, never a 0. */
 		row = json_pack("{s:s,s:s,s:s,s:I,s:I,s:o,s:o,s:o}",
 			"ratio", pv[i].name, "numerator", zc_an_str(pv[i].run, "name"),

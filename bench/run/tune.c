@@ -50,7 +50,7 @@ static json_t *str_or_null(const char *s)
 
 static int write_val(const char *path, const char *v) /* 0 or -errno */
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), ret = 0;
 
 	if (fd < 0)
 		return -errno;

@@ -140,8 +140,8 @@ static void print_ratio(FILE *f, json_t *h)
 		snprintf(how, sizeof(how), "%s n=%lld, %s", zc_an_str(h, "method"),
 			 zc_an_int(h, "n"), l <= 1 && 1 <= u ? "includes 1.0" : "excludes 1.0");
 	} else if (json_object_get(h, "method")) {
-		snprintf(how, sizeof(how), "%s n=%lld, no interval", zc_an_str(h, "method"),
-			 zc_an_int(h, "n"));
+		snprintf(how, sizeof(how), "%s n=%lld: too few repetitions for an interval",
+			 zc_an_str(h, "method"), zc_an_int(h, "n"));
 	}
 	fprintf(f, "%6.2fx %-13s (%.2f vs %.2f Gbps/core%s%s)\n", v, ci,
 		json_number_value(json_object_get(h, "numerator_gbps_per_core")),

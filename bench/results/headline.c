@@ -319,6 +319,7 @@ json_t *zc_headline(json_t *runs)
 		json_t *k = json_object_get(pv[i].run, "key"), *row;
 		struct zc_ratio r;
 		const char *side = zc_an_str(pv[i].run, "aa_side");
+		size_t n_used;
 		double a, b;
 
 		/* The medians of the ok, undisturbed samples: the summaries' own. */
@@ -334,12 +335,16 @@ json_t *zc_headline(json_t *runs)
 			"numerator_gbps_per_core", num_or_null(a),
 			"denominator_gbps_per_core", num_or_null(b),
 			"value", isnan(a) || isnan(b) || b == 0 ? json_null() : num_or_null(r.value));
-		/* 1.3: the interval, how it was made, and what was left out. */
+		/* 1.3: the interval, how it was made, and what was left out. One or
+		 * two repetitions give an interval of (nearly) no width that
+		 * would claim a certainty they do not have: none then. */
+		n_used = r.paired ? r.npairs : r.nn < r.nd ? r.nn : r.nd;
+		if (n_used < ZC_TEST_MIN_N)
+			r.lo = r.hi = NAN;
 		json_object_set_new(row, "lo", num_or_null(r.lo));
 		json_object_set_new(row, "hi", num_or_null(r.hi));
 		json_object_set_new(row, "level", json_real(0.95));
-		json_object_set_new(row, "n", json_integer((json_int_t)(r.paired ? r.npairs :
-									  r.nn < r.nd ? r.nn : r.nd)));
+		json_object_set_new(row, "n", json_integer((json_int_t)n_used));
 		json_object_set_new(row, "method", json_string(r.paired ? "paired" : "unpaired"));
 		json_object_set_new(row, "half_width_pct",
 				    num_or_null(100 * zc_ci_half_width_rel(r.lo, r.hi, r.value)));

@@ -25,7 +25,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <sys/random.h>
 #include <sched.h>
 #include <fcntl.h>
 #include <math.h>
@@ -340,45 +339,6 @@ static void after_sample(void *user)
 	save(st->c, "running");
 }
 
-/* Keys that describe the run set, not a run: one value for all. 0 or -EINVAL */
-static int set_keys_agree(const struct zc_workload *w, const struct set *st, bool aa, char *err,
-			  size_t len)
-{
-	static const char *const keys[] = { "order", "order_seed", "tune", "ci_target",
-					    "max_repetitions" };
-	const struct zc_cfg *a = &st->cfg[0];
-
-	for (size_t i = 1; i < st->n; i++) {
-		const struct zc_cfg *b = &st->cfg[i];
-
-		for (size_t k = 0; k < ZC_ARRAY_SIZE(keys); k++) {
-			const struct zc_opt *o = zc_opt_find(keys[k]);
-			char va[64], vb[64];
-
-			zc_opt_format(o, a, va, sizeof(va));
-			zc_opt_format(o, b, vb, sizeof(vb));
-			if (strcmp(va, vb) || ((a->repetitions == ZC_REPS_AUTO) !=
-					       (b->repetitions == ZC_REPS_AUTO) && !k)) {
-				if (strcmp(va, vb))
-					snprintf(err, len, "%s: key '%s': [run %s] has %s, [run %s] %s: it "
-						 "is the run set's, set it once in [workload]", w->path,
-						 keys[k], a->name, va, b->name, vb);
-				else
-					snprintf(err, len, "%s: key 'repetitions': [run %s] and [run %s] "
-						 "disagree on auto: it is the run set's, set it once in "
-						 "[workload]", w->path, a->name, b->name);
-				return -EINVAL;
-			}
-		}
-	}
-	if (aa && a->order == ZC_ORDER_SEQUENTIAL) {
-		snprintf(err, len, "noise: order = sequential would take every repetition of A before "
-			 "B's: an A/A needs order = interleaved or random");
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /* The DUT CPUs of the placed runs on this host, once each: what tune touches. */
 static int dut_cpus(const struct set *st, int *cpus, int max)
 {
@@ -398,38 +358,13 @@ static int dut_cpus(const struct set *st, int *cpus, int max)
 	return n;
 }
 
-/* Record the machine state; tune = on: apply it (say what could not be). */
+/* Record the machine state; tune = on: apply it to the DUT CPUs. */
 static void machine_state(struct set *st, struct zc_tune *tune)
 {
 	int cpus[64], n = dut_cpus(st, cpus, 64);
-	json_t *ms = zc_machine_state(tune, cpus, n), *rep = json_object();
 
-	json_object_set_new(rep, "requested", json_string(st->cfg[0].tune ? "on" : "off"));
-	if (st->cfg[0].tune && !n) {
-		json_object_set_new(rep, "applied", json_false());
-		json_object_set_new(rep, "note", json_string("not available: no DUT on this host"));
-	} else if (st->cfg[0].tune) {
-		zc_tune_apply(tune, cpus, n, rep);
-		printf("tune: governor: %s; idle: %s%s\n", zc_an_str(rep, "governor"),
-		       zc_an_str(rep, "idle"), json_is_string(json_object_get(rep, "note")) ?
-		       zc_an_str(rep, "note") : "");
-	}
-	json_object_set_new(ms, "tune", rep);
-	json_object_set_new(st->c->root, "machine_state", ms);
-}
-
-/* A random id shared by everything this invocation wrote: compare pairs
- * repetitions only within one invocation. */
-static json_t *invocation_id(void)
-{
-	unsigned char b[12];
-	char hex[32];
-
-	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
-		return json_sprintf("%ld-%ld", (long)getpid(), (long)time(NULL));
-	for (size_t i = 0; i < sizeof(b); i++)
-		snprintf(hex + 2 * i, 3, "%02x", b[i]);
-	return json_string(hex);
+	json_object_set_new(st->c->root, "machine_state",
+			    zc_tune_run_set(tune, cpus, n, st->cfg[0].tune));
 }
 
 int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, char **argv,
@@ -486,8 +421,13 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 		zc_err("%s: no run to take", wpath);
 		return ZC_EXIT_USAGE;
 	}
-	if (set_keys_agree(&w, &st, a->aa, err, sizeof(err))) {
+	if (zc_sched_keys_agree(st.cfg, st.n, w.path, err, sizeof(err))) {
 		zc_err("%s", err);
+		return ZC_EXIT_USAGE;
+	}
+	if (a->aa && st.cfg[0].order == ZC_ORDER_SEQUENTIAL) {
+		zc_err("noise: order = sequential would take every repetition of A before B's: an "
+		       "A/A needs order = interleaved or random");
 		return ZC_EXIT_USAGE;
 	}
 	if (mkdir(c.outdir, 0755) && errno != EEXIST) {
@@ -518,7 +458,7 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 	json_object_set_new(c.root, "schema", json_string("zcbench-results"));
 	json_object_set_new(c.root, "schema_version",
 			    json_sprintf("%d.%d", ZC_SCHEMA_MAJOR, ZC_SCHEMA_MINOR));
-	json_object_set_new(c.root, "invocation", invocation_id());
+	json_object_set_new(c.root, "invocation", zc_sched_invocation_id());
 	json_object_set_new(c.root, "command", cmd);
 	json_object_set_new(c.root, "workload",
 			    json_pack("{s:s,s:s,s:s}", "file", wpath, "name", w.name,

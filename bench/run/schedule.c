@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/time.h>
+#include <unistd.h>
 #include <time.h>
 
 /* "2026-12-03T12:34:56.789Z": when the sample began, for people and plots. */
@@ -143,4 +145,46 @@ json_t *zc_sched_json(const struct zc_sched *s)
 	json_object_set_new(o, "stopped", json_string(s->stopped ? s->stopped : "running"));
 	json_object_set_new(o, "why", s->why[0] ? json_string(s->why) : json_null());
 	return o;
+}
+
+int zc_sched_keys_agree(const struct zc_cfg *cfg, size_t n, const char *path, char *err,
+			size_t len)
+{
+	static const char *const keys[] = { "order", "order_seed", "tune", "ci_target",
+					    "max_repetitions" };
+
+	for (size_t i = 1; i < n; i++) {
+		for (size_t k = 0; k < ZC_ARRAY_SIZE(keys); k++) {
+			const struct zc_opt *o = zc_opt_find(keys[k]);
+			char va[64], vb[64];
+
+			zc_opt_format(o, &cfg[0], va, sizeof(va));
+			zc_opt_format(o, &cfg[i], vb, sizeof(vb));
+			if (!strcmp(va, vb))
+				continue;
+			snprintf(err, len, "%s: key '%s': [run %s] has %s, [run %s] %s: it is the run "
+				 "set's, set it once in [workload]", path, keys[k], cfg[0].name, va,
+				 cfg[i].name, vb);
+			return -EINVAL;
+		}
+		if ((cfg[0].repetitions == ZC_REPS_AUTO) != (cfg[i].repetitions == ZC_REPS_AUTO)) {
+			snprintf(err, len, "%s: key 'repetitions': [run %s] and [run %s] disagree on "
+				 "auto: it is the run set's, set it once in [workload]", path,
+				 cfg[0].name, cfg[i].name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+json_t *zc_sched_invocation_id(void)
+{
+	unsigned char b[12];
+	char hex[32];
+
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b))
+		return json_sprintf("%ld-%ld", (long)getpid(), (long)time(NULL));
+	for (size_t i = 0; i < sizeof(b); i++)
+		snprintf(hex + 2 * i, 3, "%02x", b[i]);
+	return json_string(hex);
 }

@@ -54,4 +54,16 @@ int zc_sched_go(struct zc_sched *s);
  * rounds, why it stopped). */
 json_t *zc_sched_json(const struct zc_sched *s);
 
+struct zc_cfg;
+/*
+ * Keys that describe the run set, not one run (order, order_seed, tune,
+ * ci_target, max_repetitions, repetitions = auto or not) must agree across
+ * cfg[0..n). 0, or -EINVAL with "PATH: key 'k': ..." in err.
+ */
+int zc_sched_keys_agree(const struct zc_cfg *cfg, size_t n, const char *path, char *err,
+			size_t len);
+/* A random id for everything one invocation writes (results "invocation"):
+ * compare pairs repetitions only within one. */
+json_t *zc_sched_invocation_id(void);
+
 #endif

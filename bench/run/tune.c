@@ -365,3 +365,25 @@ int zc_tune_reap_stale(const struct zc_tune *t, int *pids)
 		*pids = np;
 	return n;
 }
+
+json_t *zc_tune_run_set(struct zc_tune *t, const int *cpus, int n, bool on)
+{
+	json_t *ms = zc_machine_state(t, cpus, n), *rep = json_object();
+
+	json_object_set_new(rep, "requested", json_string(on ? "on" : "off"));
+	if (on && !n) {
+		json_object_set_new(rep, "applied", json_false());
+		json_object_set_new(rep, "note", json_string("not available: no DUT on this host"));
+		printf("tune: not available: no DUT on this host\n");
+	} else if (on) {
+		zc_tune_apply(t, cpus, n, rep);
+		printf("tune: governor: %s; idle: %s%s%s\n",
+		       json_string_value(json_object_get(rep, "governor")),
+		       json_string_value(json_object_get(rep, "idle")),
+		       json_is_string(json_object_get(rep, "note")) ? "; " : "",
+		       json_is_string(json_object_get(rep, "note")) ?
+		       json_string_value(json_object_get(rep, "note")) : "");
+	}
+	json_object_set_new(ms, "tune", rep);
+	return ms;
+}

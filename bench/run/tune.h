@@ -53,6 +53,10 @@ int zc_tune_apply(struct zc_tune *t, const int *cpus, int n, json_t *report);
 /* Put back what zc_tune_apply changed and remove the state file. How many
  * values could not be written back. */
 int zc_tune_restore(struct zc_tune *t);
+/* For a run set: the machine state of cpus[0..n) (the DUT CPUs here) with
+ * "tune": what was asked and done, applied when on (and said on stdout:
+ * "tune: governor: ...; idle: ..."). zc_tune_restore undoes it. */
+json_t *zc_tune_run_set(struct zc_tune *t, const int *cpus, int n, bool on);
 /* State files of zcbench processes that are gone: write their values back
  * and remove them. How many values were restored; *pids gets how many dead
  * runs' files were found (may be NULL). */

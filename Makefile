@@ -107,6 +107,20 @@ bench: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	$(BIN) run workloads/default.ini --counters=all
 
+.PHONY: bench-stability bench-gate
+# The default workload twice, interleaved (zcbench noise): how far each
+# headline ratio moves between the two (ZC_STABILITY_BASELINE=1: two
+# back-to-back runs, the way it was before rounds).
+bench-stability: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@bash tests/bench-stability.sh
+
+# Two A/A runs: the first's noise floors, the second judged by the gate with
+# them; prints how many false regressions it raised (the aim: none).
+bench-gate: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@bash tests/bench-gate.sh
+
 # Harness overhead: zcbench's proxy against a bare ~30-line loop, side by side.
 bench-lean: deps
 	@$(MAKE) --no-print-directory $(BIN) build/bare_proxy

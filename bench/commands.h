@@ -9,6 +9,7 @@
 
 #define ZC_COMMANDS(X)                                                              \
 	X("run", zc_cmd_run, "run a workload: start roles, measure, write results/")   \
+	X("noise", zc_cmd_noise, "A/A run: every run twice, interleaved; noise floors for compare") \
 	X("compare", zc_cmd_compare, "A/B table (lkp or mmtests layout), regression gate") \
 	X("report", zc_cmd_report, "headline ratios with bootstrap CIs, fingerprints") \
 	X("export", zc_cmd_export, "results as csv, bmf (Bencher), prometheus, gab")   \

@@ -2,6 +2,7 @@
 #include "config/cfg.h"
 #include "counters/counters.h"
 #include "modes/mode.h"
+#include "lib/order.h"
 
 #include <errno.h>
 #include <linux/capability.h>
@@ -43,6 +44,32 @@ static int format_mode(const struct zc_opt *o, const void *base, char *buf, size
 	return k < 0 || (size_t)k >= len ? -E2BIG : k;
 }
 
+/* ci_target: "3%" or "3", percent, in (0, 100]. */
+static int parse_pct(const struct zc_opt *o, void *base, const char *v, char *why, size_t len)
+{
+	char buf[64];
+	size_t l = strlen(v);
+	double d;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)(l && v[l - 1] == '%' ? l - 1 : l), v);
+	if (zc_parse_double(buf, &d) || !(d > 0 && d <= 100)) {
+		snprintf(why, len, "'%s' is not a percentage in (0, 100], e.g. 3%%", v);
+		return -EINVAL;
+	}
+	*(double *)((char *)base + o->off) = d;
+	return 0;
+}
+
+static int format_pct(const struct zc_opt *o, const void *base, char *buf, size_t len)
+{
+	int k = snprintf(buf, len, "%.17g%%", *(const double *)((const char *)base + o->off));
+
+	return k < 0 || (size_t)k >= len ? -E2BIG : k;
+}
+
+#define CI_TARGET .type = ZC_OPT_CUSTOM, AT(ci_target_pct), .parse = parse_pct, \
+	.format = format_pct, .meta = "PCT"
+
 #define MODE(role) .type = ZC_OPT_CUSTOM, AT(mode[role]), .parse = parse_mode, \
 	.format = format_mode, .arg = role, .meta = "MODE"
 
@@ -70,8 +97,24 @@ const struct zc_opt zc_opts[] = {
 	  .help = "seconds the source keeps sending after the window, so the sink's window is full" },
 	{ "timeout", ZC_OPT_DOUBLE, "15", 1, 86400, AT(timeout_s), .meta = "S",
 	  .help = "seconds past warmup+duration+tail before a role counts as stalled" },
-	{ "repetitions", ZC_OPT_LONG, "3", 1, 1000, AT(repetitions),
-	  .help = "samples per run" },
+	{ "repetitions", ZC_OPT_LONG, "3", 1, 1000, AT(repetitions), .names = "auto=0",
+	  .help = "samples per run; auto: rounds until every headline ratio's 95% interval "
+		  "half-width is under ci_target, at most max_repetitions" },
+	{ "ci_target", .def = "3%", CI_TARGET,
+	  .help = "repetitions = auto: the interval half-width to reach, percent of the ratio" },
+	{ "max_repetitions", ZC_OPT_LONG, "20", ZC_AUTO_MIN_ROUNDS, 1000, AT(max_repetitions),
+	  .help = "repetitions = auto: stop after this many rounds even when not tight" },
+	/* Read from the first run taken: they describe the run set, not a run. */
+	{ "order", ZC_OPT_CHOICE, "interleaved", AT(order), .choices = "sequential|interleaved|random",
+	  .help = "interleaved: repetition 1 of every run, then repetition 2 ... (pairs adjacent "
+		  "in time); sequential: every repetition of a run before the next; random: "
+		  "interleaved rounds, runs shuffled within each (order_seed)" },
+	{ "order_seed", ZC_OPT_LONG, "1", 0, 1e15, AT(order_seed),
+	  .help = "order = random: seed of the shuffle (the same seed, the same order)" },
+	{ "tune", ZC_OPT_CHOICE, "off", AT(tune), .choices = "off|on",
+	  .help = "on: performance governor and no deep idle states on the DUT cores during the "
+		  "runs, restored afterwards (also by the next run after a killed one); "
+		  "the machine state is recorded either way" },
 	{ "seed", ZC_OPT_LONG, "1", 0, 1e15, AT(seed), .help = "pattern seed" },
 	{ "sink_seed", ZC_OPT_LONG, "-1", -1, 1e15, AT(sink_seed),
 	  .help = "seed the sink expects (-1: same as seed); set it to test the verifier" },
@@ -171,6 +214,12 @@ int zc_cfg_validate(const struct zc_cfg *cfg, char *err, size_t errlen, const ch
 	}
 	if (zc_mode_opts_check(cfg->mode_opts, err, errlen)) {
 		*badkey = "mode_opts";
+		return -EINVAL;
+	}
+	if (cfg->repetitions == ZC_REPS_AUTO && cfg->order == ZC_ORDER_SEQUENTIAL) {
+		snprintf(err, errlen, "key 'repetitions': auto takes rounds (a repetition of every "
+			 "run at a time) and stops after one: it needs order = interleaved or random");
+		*badkey = "repetitions";
 		return -EINVAL;
 	}
 	if (cfg->period % 8 || cfg->period % page) {

@@ -14,6 +14,11 @@
 #define ZC_LIST_MAX 16
 #define ZC_NAME_MAX 64
 #define ZC_MODE_NAME_MAX 32
+/* repetitions = auto (stored as this number, written back as "auto"). */
+#define ZC_REPS_AUTO 0L
+/* repetitions = auto never stops before this many rounds: one or two pairs
+ * give an interval of zero width that says nothing. */
+#define ZC_AUTO_MIN_ROUNDS 3
 
 struct zc_cfg {
 	char name[ZC_NAME_MAX];		/* run section name */
@@ -23,7 +28,12 @@ struct zc_cfg {
 	uint64_t pipe_size;		/* F_SETPIPE_SZ for pipe-based modes */
 	uint64_t period;		/* pattern period (modes with a static chunk use chunk) */
 	double warmup_s, duration_s, tail_s, timeout_s;
-	long repetitions;
+	long repetitions;		/* ZC_REPS_AUTO: rounds until the ratios are tight */
+	int order;			/* enum zc_order (lib/order.h): how repetitions are taken */
+	long order_seed;		/* order = random: the shuffle's seed */
+	double ci_target_pct;		/* repetitions = auto: interval half-width wanted, percent */
+	long max_repetitions;		/* repetitions = auto: at most this many rounds */
+	int tune;			/* 1: performance governor, no deep idle on the DUT cores */
 	long seed, sink_seed;		/* sink_seed < 0: same as seed */
 	char file_dir[256];		/* where sendfile/splice-file keep their file */
 	char counters[8];		/* none|perf|bpf|all (counters.h) */

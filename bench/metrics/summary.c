@@ -24,7 +24,9 @@ json_t *zc_run_summary(json_t *samples)
 			json_t *smp = json_array_get(samples, i);
 			json_t *x = json_object_get(smp, m->key);
 
-			if (json_is_number(x) && !strcmp(json_string_value(json_object_get(smp, "status")), "ok"))
+			/* Disturbed samples (another task on the DUT's cores) stay out. */
+			if (json_is_number(x) && !strcmp(json_string_value(json_object_get(smp, "status")), "ok") &&
+			    !json_is_true(json_object_get(smp, "disturbed")))
 				v[k++] = json_number_value(x);
 		}
 		if (!k)

@@ -8,6 +8,8 @@
 #ifndef ZC_COMPARE_H
 #define ZC_COMPARE_H
 
+#include "lib/gate.h"
+#include "lib/paired.h"
 #include "lib/stats.h"
 #include "metrics/metrics.h"
 #include "results/results.h"
@@ -33,12 +35,21 @@ struct zc_cmp_side {
 
 /* One metric of one run, base against one other file. */
 struct zc_cmp_verdict {
-	double change;		/* percent of the base mean, or points for percent metrics */
-	struct zc_test t;
-	bool tested;		/* both sides had ZC_TEST_MIN_N samples */
-	bool significant;	/* tested and p < alpha */
+	double change;		/* percent of the base (paired: the median paired ratio's), or
+				 * points for percent metrics */
+	struct zc_test t;	/* unpaired: Mann-Whitney U or Welch on the raw samples */
+	struct zc_wsr w;	/* paired: Wilcoxon signed-rank on the pairs by repetition */
+	bool paired;		/* both sides taken in rounds of one invocation (or --pairing rep) */
+	bool tested;		/* enough samples (pairs) for the test */
+	double p;		/* the test's two-sided p (NaN: not tested) */
+	double p_adj;		/* corrected for the tests of the family (NaN: not in it) */
+	bool significant;	/* tested and p_adj < alpha */
 	bool robot;		/* medians outside each other's min..max */
 	int direction;		/* +1 better, -1 worse, 0 neither/no change */
+	double noise_rel;	/* the noise floor this cell was held to (NaN: none) */
+	const char *noise_src;	/* "A/A", "within-file", or NULL */
+	bool gated;		/* --fail-on-regression judged it (gate below) */
+	struct zc_gate gate;
 };
 
 /* What a layout may read of the comparison. */
@@ -46,14 +57,19 @@ struct zc_cmp {
 	const struct zc_compare_layout *layout;
 	enum zc_test_kind test;
 	double alpha;
-	int nfiles;		/* the base and the others */
+	int nfiles;		/* the base and the others (one file: its occurrences) */
 	char **paths;
 	json_t **roots;
+	enum zc_padj correction;	/* of the p-values over the family */
+	size_t family;		/* tests corrected together */
+	size_t npaired, nunpaired;	/* cells tested each way */
+	double fail_pct;	/* the gate's threshold (NaN: no gate) */
+	const char *noise_path;	/* --noise FILE, or NULL: the within-file spread */
 };
 
 /* The notes at the end of a metric row, "; "-separated. */
 struct zc_cmp_notes {
-	char text[256];
+	char text[512];
 	size_t len;
 };
 
@@ -95,5 +111,8 @@ const char *zc_cmp_file_label(const struct zc_cmp *c, int idx, size_t width, cha
 void zc_cmp_test_line(FILE *f, const struct zc_cmp *c, const char *suffix);
 void zc_cmp_note(struct zc_cmp_notes *n, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* When the gate judged the cell: "floor 3.1% A/A: REGRESSION" into notes. */
+void zc_cmp_gate_note(const struct zc_cmp *c, const struct zc_cmp_verdict *v,
+		      struct zc_cmp_notes *n);
 
 #endif

@@ -63,7 +63,7 @@ static void row_cell(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
 {
 	char nv[32], nsd[16], ch[32], ps[48];
 
-	(void)c, (void)base;
+	(void)base;
 	if (!v) {
 		fprintf(f, " %27s", "(missing)");
 		return;
@@ -78,10 +78,12 @@ static void row_cell(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
 		snprintf(ch, sizeof(ch), "%+.1f%%", v->change);
 	fprintf(f, " %10s %10s %5s", ch, nv, nsd);
 	zc_cmp_fmt_p(v, ps, sizeof(ps));
+	/* The robot's own marks when no gate judged the cell; else the gate's. */
 	zc_cmp_note(notes, "%s%s%s", ps, v->robot ? ", medians outside ranges" : "",
-		    v->significant && v->robot ?
+		    !v->gated && v->significant && v->robot ?
 			    (v->direction < 0 ? ": REGRESSION" :
 			     v->direction > 0 ? ": improvement" : "") : "");
+	zc_cmp_gate_note(c, v, notes);
 }
 
 static void row_end(FILE *f, const char *full, const struct zc_cmp_notes *notes)

@@ -48,7 +48,6 @@ static void row_cell(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
 	double bc, nc, gain;
 	char nv[32];
 
-	(void)c;
 	if (!v) {
 		fprintf(f, " %22s", "(missing)");
 		return;
@@ -68,6 +67,7 @@ static void row_cell(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
 		fprintf(f, " %12s (%7.2f%%)", nv, gain);
 	if (!v->tested)
 		zc_cmp_note(notes, "n too small");
+	zc_cmp_gate_note(c, v, notes);
 }
 
 static void row_end(FILE *f, const char *full, const struct zc_cmp_notes *notes)

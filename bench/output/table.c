@@ -115,36 +115,92 @@ void zc_print_table(FILE *f, json_t *runs)
 		fprintf(f, "%-22.22s %-6s %-26.26s %6s %5s", zc_an_str(run, "name"),
 			zc_an_str(k, "topology"), path, chunk, pipe);
 		print_cells(f, run, present);
-		fprintf(f, "  %s%s%s\n", zc_an_str(run, "status"),
+		fprintf(f, "  %s%s%s", zc_an_str(run, "status"),
 			json_is_true(json_object_get(run, "emulated")) ? " emulated" : "",
 			json_is_false(json_object_get(run, "verified")) ? " unverified" : "");
+		if (zc_an_int(run, "disturbed_left_out"))
+			fprintf(f, " (%lld disturbed left out)", zc_an_int(run, "disturbed_left_out"));
+		fprintf(f, "\n");
 		if (json_is_string(json_object_get(run, "reason")))
 			fprintf(f, "%-22s   reason: %s\n", "", zc_an_str(run, "reason"));
 	}
+}
+
+/* "1.87x [1.80-1.93]" and what the interval says. */
+static void print_ratio(FILE *f, json_t *h)
+{
+	json_t *lo = json_object_get(h, "lo"), *hi = json_object_get(h, "hi");
+	double v = json_number_value(json_object_get(h, "value"));
+	char ci[48] = "", how[96] = "";
+
+	if (json_is_number(lo) && json_is_number(hi)) {
+		double l = json_number_value(lo), u = json_number_value(hi);
+
+		snprintf(ci, sizeof(ci), "[%.2f-%.2f]", l, u);
+		snprintf(how, sizeof(how), "%s n=%lld, %s", zc_an_str(h, "method"),
+			 zc_an_int(h, "n"), l <= 1 && 1 <= u ? "includes 1.0" : "excludes 1.0");
+	} else if (json_object_get(h, "method")) {
+		snprintf(how, sizeof(how), "%s n=%lld: too few repetitions for an interval",
+			 zc_an_str(h, "method"), zc_an_int(h, "n"));
+	}
+	fprintf(f, "%6.2fx %-13s (%.2f vs %.2f Gbps/core%s%s)\n", v, ci,
+		json_number_value(json_object_get(h, "numerator_gbps_per_core")),
+		json_number_value(json_object_get(h, "denominator_gbps_per_core")),
+		how[0] ? "; " : "", how);
 }
 
 void zc_print_headline(FILE *f, json_t *headline)
 {
 	json_t *h;
 	size_t i;
+	long long disturbed = 0;
+	bool intervals = false;
 
 	if (!json_array_size(headline))
 		return;
-	fprintf(f, "\nHeadline: Gbps per core, median of repetitions\n");
 	json_array_foreach(headline, i, h) {
-		char chunk[24], pipe[24];
+		disturbed += zc_an_int(h, "disturbed_left_out");
+		intervals |= json_object_get(h, "lo") != NULL;
+	}
+	fprintf(f, "\nHeadline: Gbps per core, %s\n", intervals ?
+		"median of the per-repetition ratios (paired) or ratio of the medians "
+		"(unpaired), 95% bootstrap interval" : "median of repetitions");
+	json_array_foreach(headline, i, h) {
+		char chunk[24], pipe[24], name[48];
 		json_t *v = json_object_get(h, "value");
 
 		zc_fmt_size(json_integer_value(json_object_get(h, "chunk")), chunk, sizeof(chunk));
 		zc_fmt_size(json_integer_value(json_object_get(h, "pipe_size")), pipe, sizeof(pipe));
+		snprintf(name, sizeof(name), "%s%s%s", zc_an_str(h, "ratio"),
+			 *zc_an_str(h, "aa_side") ? " " : "", zc_an_str(h, "aa_side"));
+		fprintf(f, "  %-27s chunk %-5s pipe %-5s ", name, chunk, pipe);
 		if (json_is_number(v))
-			fprintf(f, "  %-27s chunk %-5s pipe %-5s %6.2fx  (%.2f vs %.2f Gbps/core)\n",
-				zc_an_str(h, "ratio"), chunk, pipe, json_number_value(v),
-				json_number_value(json_object_get(h, "numerator_gbps_per_core")),
-				json_number_value(json_object_get(h, "denominator_gbps_per_core")));
+			print_ratio(f, h);
 		else
-			fprintf(f, "  %-27s chunk %-5s pipe %-5s    n/a  (a side has no successful sample)\n",
-				zc_an_str(h, "ratio"), chunk, pipe);
+			fprintf(f, "   n/a  (a side has no successful sample)\n");
 	}
+	if (intervals)
+		fprintf(f, "disturbed samples left out: %lld\n", disturbed);
 }
 
+void zc_print_schedule(FILE *f, json_t *sched)
+{
+	const char *stopped = zc_an_str(sched, "stopped");
+
+	if (!sched)
+		return;
+	fprintf(f, "order: %s", zc_an_str(sched, "order"));
+	if (json_is_integer(json_object_get(sched, "order_seed")))
+		fprintf(f, " (seed %lld)", zc_an_int(sched, "order_seed"));
+	fprintf(f, ", %lld round%s, %lld samples", zc_an_int(sched, "rounds"),
+		zc_an_int(sched, "rounds") == 1 ? "" : "s", zc_an_int(sched, "samples"));
+	if (json_is_string(json_object_get(sched, "repetitions")))
+		fprintf(f, "; repetitions = auto (target %.1f%%, at most %lld): stopped by %s%s%s",
+			json_number_value(json_object_get(sched, "ci_target_pct")),
+			zc_an_int(sched, "max_repetitions"), stopped,
+			json_is_string(json_object_get(sched, "why")) ? ", " : "",
+			zc_an_str(sched, "why"));
+	else if (strcmp(stopped, "fixed"))
+		fprintf(f, "; stopped: %s", stopped);
+	fprintf(f, "\n");
+}

@@ -8,6 +8,7 @@
  * report, plot, the dashboard and before-after all ask here.
  */
 #include "results/results.h"
+#include "lib/paired.h"
 #include "lib/stats.h"
 
 #include <math.h>
@@ -32,9 +33,12 @@ json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode
 
 	json_array_foreach(runs, i, r) {
 		json_t *q = json_object_get(r, "key");
+		/* An A/A file (zcbench noise) holds every run twice: a ratio
+		 * stays within its side. */
 		bool same = zc_an_int(q, "chunk") == zc_an_int(k, "chunk") &&
 			    zc_an_int(q, "pipe_size") == zc_an_int(k, "pipe_size") &&
-			    zc_an_int(q, "connections") == zc_an_int(k, "connections");
+			    zc_an_int(q, "connections") == zc_an_int(k, "connections") &&
+			    !strcmp(zc_an_str(r, "aa_side"), zc_an_str(run, "aa_side"));
 
 		for (size_t j = 0; j < ZC_ARRAY_SIZE(fields) && same; j++) {
 			if (!strcmp(fields[j], role))
@@ -284,6 +288,82 @@ size_t zc_before_after_pairs(json_t *runs, unsigned flags, struct zc_pair **out)
 	return done(&p, out);
 }
 
+bool zc_an_disturbed(json_t *sample)
+{
+	return json_is_true(json_object_get(sample, "disturbed"));
+}
+
+size_t zc_an_disturbed_count(json_t *run)
+{
+	json_t *smp;
+	size_t i, n = 0;
+
+	json_array_foreach(json_object_get(run, "samples"), i, smp)
+		n += zc_an_disturbed(smp);
+	return n;
+}
+
+/* Taken in rounds: repetition i of every run in round i. */
+static bool in_rounds(json_t *run)
+{
+	const char *o = zc_an_str(json_object_get(run, "options"), "order");
+
+	return !strcmp(o, "interleaved") || !strcmp(o, "random");
+}
+
+bool zc_an_paired(json_t *root_a, json_t *a, json_t *root_b, json_t *b)
+{
+	const char *ia, *ib;
+
+	if (!a || !b || !in_rounds(a) || !in_rounds(b))
+		return false;
+	if (root_a == root_b)
+		return true;
+	ia = zc_an_str(root_a, "invocation");
+	ib = zc_an_str(root_b, "invocation");
+	return *ia && !strcmp(ia, ib);
+}
+
+size_t zc_an_values_by_rep(json_t *run, const char *metric, double *out, size_t max)
+{
+	json_t *smp;
+	size_t i, n = 0;
+
+	for (i = 0; i < max; i++)
+		out[i] = NAN;
+	json_array_foreach(json_object_get(run, "samples"), i, smp) {
+		json_t *x = json_object_get(smp, metric), *rep = json_object_get(smp, "rep");
+		json_int_t r = json_is_integer(rep) ? json_integer_value(rep) : -1;
+
+		if (r < 0 || (size_t)r >= max)
+			continue;
+		if ((size_t)r + 1 > n)
+			n = (size_t)r + 1;
+		if (json_is_number(x) && !strcmp(zc_an_str(smp, "status"), "ok") &&
+		    !zc_an_disturbed(smp) && isfinite(json_number_value(x)))
+			out[r] = json_number_value(x);
+	}
+	return n;
+}
+
+/* The paired ratio of two runs of one invocation; false when no pair is complete. */
+static bool paired_ratio(json_t *num, json_t *den, struct zc_ratio *r)
+{
+	static double a[ZC_SAMPLES_MAX], b[ZC_SAMPLES_MAX];
+	size_t na = zc_an_values_by_rep(num, "gbps_per_core", a, ZC_SAMPLES_MAX);
+	size_t nb = zc_an_values_by_rep(den, "gbps_per_core", b, ZC_SAMPLES_MAX);
+	struct zc_paired p;
+
+	if (zc_paired_ratio_ci(a, b, na > nb ? na : nb, ZC_BOOT_ROUNDS, ZC_BOOT_SEED, 0.95, &p))
+		return false;
+	r->paired = true;
+	r->npairs = p.n;
+	r->value = p.median;
+	r->lo = p.lo;
+	r->hi = p.hi;
+	return true;
+}
+
 void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r)
 {
 	static double a[ZC_SAMPLES_MAX], b[ZC_SAMPLES_MAX];
@@ -292,19 +372,22 @@ void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r)
 	r->nd = zc_an_values(den, "gbps_per_core", b, ZC_SAMPLES_MAX);
 	r->num_gpc = zc_median(a, r->nn);
 	r->den_gpc = zc_median(b, r->nd);
+	r->paired = false;
+	r->npairs = 0;
+	r->disturbed = zc_an_disturbed_count(num) + zc_an_disturbed_count(den);
 	r->value = r->nn && r->nd && r->den_gpc != 0 ? r->num_gpc / r->den_gpc : NAN;
 	r->lo = r->hi = NAN;
+	/* Two runs of one file (run's headline, report, the dashboard). */
+	if (!isnan(r->value) && zc_an_paired(NULL, num, NULL, den) && paired_ratio(num, den, r))
+		return;
 	if (!isnan(r->value))
 		zc_bootstrap_ratio_ci(a, r->nn, b, r->nd, ZC_BOOT_ROUNDS, ZC_BOOT_SEED, 0.95,
 				      &r->lo, &r->hi);
 }
 
-static double med(json_t *run, const char *metric)
+static json_t *num_or_null(double x)
 {
-	json_t *m = json_object_get(json_object_get(json_object_get(run, "summary"), metric),
-				    "median");
-
-	return json_is_number(m) ? json_number_value(m) : NAN;
+	return isfinite(x) ? json_real(x) : json_null();
 }
 
 json_t *zc_headline(json_t *runs)
@@ -314,19 +397,99 @@ json_t *zc_headline(json_t *runs)
 	size_t n = zc_headline_pairs(runs, 0, &pv);
 
 	for (size_t i = 0; i < n; i++) {
-		json_t *k = json_object_get(pv[i].run, "key");
-		double a = med(pv[i].run, "gbps_per_core"), b = med(pv[i].peer_run, "gbps_per_core");
+		json_t *k = json_object_get(pv[i].run, "key"), *row;
+		struct zc_ratio r;
+		const char *side = zc_an_str(pv[i].run, "aa_side");
+		size_t n_used;
+		double a, b;
 
+		/* The medians of the ok, undisturbed samples: the summaries' own. */
+		zc_an_ratio(pv[i].run, pv[i].peer_run, &r);
+		a = r.num_gpc;
+		b = r.den_gpc;
 		/* A side without a successful sample is null, never a 0. */
-		json_array_append_new(out, json_pack("{s:s,s:s,s:s,s:I,s:I,s:o,s:o,s:o}",
+		row = json_pack("{s:s,s:s,s:s,s:I,s:I,s:o,s:o,s:o}",
 			"ratio", pv[i].name, "numerator", zc_an_str(pv[i].run, "name"),
 			"denominator", zc_an_str(pv[i].peer_run, "name"),
 			"chunk", json_integer_value(json_object_get(k, "chunk")),
 			"pipe_size", json_integer_value(json_object_get(k, "pipe_size")),
-			"numerator_gbps_per_core", isnan(a) ? json_null() : json_real(a),
-			"denominator_gbps_per_core", isnan(b) ? json_null() : json_real(b),
-			"value", isnan(a) || isnan(b) || b == 0 ? json_null() : json_real(a / b)));
+			"numerator_gbps_per_core", num_or_null(a),
+			"denominator_gbps_per_core", num_or_null(b),
+			"value", isnan(a) || isnan(b) || b == 0 ? json_null() : num_or_null(r.value));
+		/* 1.3: the interval, how it was made, and what was left out. One or
+		 * two repetitions give an interval of (nearly) no width that
+		 * would claim a certainty they do not have: none then. */
+		n_used = r.paired ? r.npairs : r.nn < r.nd ? r.nn : r.nd;
+		if (n_used < ZC_TEST_MIN_N)
+			r.lo = r.hi = NAN;
+		json_object_set_new(row, "lo", num_or_null(r.lo));
+		json_object_set_new(row, "hi", num_or_null(r.hi));
+		json_object_set_new(row, "level", json_real(0.95));
+		json_object_set_new(row, "n", json_integer((json_int_t)n_used));
+		json_object_set_new(row, "method", json_string(r.paired ? "paired" : "unpaired"));
+		json_object_set_new(row, "half_width_pct",
+				    num_or_null(100 * zc_ci_half_width_rel(r.lo, r.hi, r.value)));
+		json_object_set_new(row, "disturbed_left_out", json_integer((json_int_t)r.disturbed));
+		if (*side)
+			json_object_set_new(row, "aa_side", json_string(side));
+		json_array_append_new(out, row);
 	}
 	free(pv);
 	return out;
+}
+
+int zc_headline_tight(json_t *runs, double target_rel, char *why, size_t len)
+{
+	json_t *hl = zc_headline(runs), *row, *run;
+	double worst = -1;
+	const char *worst_name = NULL;
+	char name[160] = "";
+	size_t i, considered = 0;
+
+	json_array_foreach(hl, i, row) {
+		double w;
+
+		if (!json_is_number(json_object_get(row, "value")))
+			continue;
+		considered++;
+		w = zc_ci_half_width_rel(json_number_value(json_object_get(row, "lo")),
+					 json_number_value(json_object_get(row, "hi")),
+					 json_number_value(json_object_get(row, "value")));
+		if (isnan(w))
+			w = INFINITY;
+		if (w > worst) {
+			worst = w;
+			worst_name = zc_an_str(row, "ratio");
+			snprintf(name, sizeof(name), "%s", worst_name);
+		}
+	}
+	if (!considered) {
+		/* No ratio to hold to the target: each run's own median instead. */
+		static double v[ZC_SAMPLES_MAX], one[ZC_SAMPLES_MAX];
+
+		json_array_foreach(runs, i, run) {
+			size_t n = zc_an_values(run, "gbps_per_core", v, ZC_SAMPLES_MAX);
+			struct zc_paired p;
+			double w;
+
+			for (size_t j = 0; j < n; j++)
+				one[j] = 1;
+			if (!n || zc_paired_ratio_ci(v, one, n, ZC_BOOT_ROUNDS, ZC_BOOT_SEED, 0.95, &p))
+				continue;
+			considered++;
+			w = isnan(p.half_width_rel) ? INFINITY : p.half_width_rel;
+			if (w > worst) {
+				worst = w;
+				snprintf(name, sizeof(name), "%s Gbps/core", zc_an_str(run, "name"));
+			}
+		}
+	}
+	json_decref(hl);
+	if (!considered) {
+		snprintf(why, len, "no ok sample to tighten");
+		return 1;
+	}
+	snprintf(why, len, "%s %s: %.2f%% half-width (target %.2f%%)",
+		 worst < target_rel ? "widest" : "still wide", name, 100 * worst, 100 * target_rel);
+	return worst < target_rel;
 }

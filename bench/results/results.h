@@ -125,12 +125,46 @@ size_t zc_before_after_pairs(json_t *runs, unsigned flags, struct zc_pair **out)
 #define ZC_BOOT_SEED 20260101UL
 
 struct zc_ratio {
-	double value, lo, hi;	/* median ratio and its 95% bootstrap CI (NaN: none) */
+	double value, lo, hi;	/* the ratio and its 95% bootstrap CI (NaN: none) */
 	double num_gpc, den_gpc;	/* medians, Gbps per core */
-	size_t nn, nd;
+	size_t nn, nd;		/* ok samples of each run (disturbed ones left out) */
+	bool paired;		/* value: median of per-repetition ratios (zc_an_paired) */
+	size_t npairs;		/* paired: repetitions with both samples ok */
+	size_t disturbed;	/* samples of the two runs left out as disturbed */
 };
-/* Gbps-per-core ratio of two runs with its bootstrap CI. */
+/*
+ * Gbps-per-core ratio of two runs with its 95% bootstrap CI. When the two
+ * runs were taken in rounds (zc_an_paired), the median of the per-repetition
+ * ratios and the percentile bootstrap interval of that median (lib/paired.h);
+ * otherwise the ratio of the medians, both sides resampled independently.
+ */
 void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r);
+
+/* Was the sample left out as disturbed (another task on the DUT's cores)? */
+bool zc_an_disturbed(json_t *sample);
+/* How many of run's samples are disturbed (and so left out). */
+size_t zc_an_disturbed_count(json_t *run);
+/*
+ * Can repetition i of a pair up with repetition i of b? Only when both were
+ * taken in rounds (options.order interleaved or random) by one invocation
+ * (the same results file, or the same "invocation" id): then repetition i of
+ * both is one round, adjacent in time.
+ */
+bool zc_an_paired(json_t *root_a, json_t *a, json_t *root_b, json_t *b);
+/* metric of run's samples by repetition: out[rep] is the value of the ok,
+ * undisturbed sample with that "rep", NaN where none; out[0..max) is
+ * written. The number of repetitions (highest rep + 1, at most max). */
+size_t zc_an_values_by_rep(json_t *run, const char *metric, double *out, size_t max);
+
+/*
+ * repetitions = auto: is every headline ratio of runs (zc_headline) tight,
+ * its interval half-width under target_rel (0.03 = 3%)? Ratios without a
+ * value (a side with no ok sample) cannot tighten and are not waited for.
+ * Without any headline ratio, each run's own median Gbps per core (bootstrap
+ * interval of the median) is held to the target instead. why gets the widest
+ * figure and its half-width. 1 tight, 0 not yet.
+ */
+int zc_headline_tight(json_t *runs, double target_rel, char *why, size_t len);
 
 
 /* The headline ratios of runs as JSON (results file's "headline"). */

@@ -78,7 +78,7 @@ size_t zc_an_values(json_t *run, const char *metric, double *out, size_t max)
 		json_t *x = json_object_get(smp, metric);
 
 		if (n < max && json_is_number(x) && !strcmp(zc_an_str(smp, "status"), "ok") &&
-		    isfinite(json_number_value(x)))
+		    isfinite(json_number_value(x)) && !zc_an_disturbed(smp))
 			out[n++] = json_number_value(x);
 	}
 	return n;

@@ -20,8 +20,11 @@
 #include "config/workload.h"
 #include "metrics/metrics.h"
 #include "output/table.h"
+#include "run/schedule.h"
+#include "run/tune.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <sched.h>
 #include <fcntl.h>
 #include <math.h>
@@ -93,16 +96,21 @@ static bool run_emulated(const struct zc_cfg *cfg)
 	return false;
 }
 
-static json_t *do_run(struct zc_ctl *c, const struct zc_cfg *cfg, int idx, int total)
+/*
+ * A run before its samples: its JSON, its placement (once, up front: every
+ * sample of the run uses the same CPUs, whatever order they come in). false
+ * when it cannot be placed (its status says why) and takes no sample.
+ */
+static bool run_prepare(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_placement *pl,
+			json_t **out)
 {
 	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
 	const struct zc_mode *sink = zc_mode_find(ZC_ROLE_SINK, cfg->mode[ZC_ROLE_SINK]);
-	struct zc_placement pl;
 	json_t *run = json_object(), *samples = json_array(), *place;
-	const char *status = "ok";
 	char place_why[256];
-	int ret, nok = 0, dut_node;
+	int ret, dut_node;
 
+	*out = run;
 	json_object_set_new(run, "name", json_string(cfg->name));
 	json_object_set_new(run, "key", key_json(cfg));
 	json_object_set_new(run, "dut", json_string(zc_role_names[dut]));
@@ -115,15 +123,15 @@ static json_t *do_run(struct zc_ctl *c, const struct zc_cfg *cfg, int idx, int t
 		json_object_set_new(run, "reason", json_string(place_why));
 		json_object_set_new(run, "samples", samples);
 		json_object_set_new(run, "summary", zc_run_summary(samples));
-		return run;
+		return false;
 	}
-	ret = zc_place_on(dut, c->host.cpu, dut_node, &pl);
+	ret = zc_place_on(dut, c->host.cpu, dut_node, pl);
 	if (ret) {
 		json_object_set_new(run, "status", json_string("failed"));
 		json_object_set_new(run, "reason", json_string("placement: hwloc found no cores"));
 		json_object_set_new(run, "samples", samples);
 		json_object_set_new(run, "summary", zc_run_summary(samples));
-		return run;
+		return false;
 	}
 	place = json_object();
 	for (int r = 0; r < ZC_ROLE_NR; r++)
@@ -132,42 +140,53 @@ static json_t *do_run(struct zc_ctl *c, const struct zc_cfg *cfg, int idx, int t
 					    zc_host_remote(&c->host, r) && c->host.cpu[r] < 0
 					    ? json_pack("{s:n,s:s}", "cpu", "placed_by",
 							"the role, on its own host (see its report)")
-					    : json_pack("{s:i,s:i,s:i}", "cpu", pl.cpu[r], "core",
-							pl.core[r], "numa_node", pl.node[r]));
-	json_object_set_new(place, "dut_alone", json_boolean(pl.dut_alone));
+					    : json_pack("{s:i,s:i,s:i}", "cpu", pl->cpu[r], "core",
+							pl->core[r], "numa_node", pl->node[r]));
+	json_object_set_new(place, "dut_alone", json_boolean(pl->dut_alone));
 	json_object_set_new(place, "controller_off_dut_cpu",
-			    json_boolean(!zc_host_remote(&c->host, dut) && avoid_cpu(c, pl.cpu[dut]) == 0));
-	json_object_set_new(place, "note", json_string(pl.note));
+			    json_boolean(!zc_host_remote(&c->host, dut) && avoid_cpu(c, pl->cpu[dut]) == 0));
+	json_object_set_new(place, "note", json_string(pl->note));
 	json_object_set_new(place, "policy", json_string(place_why));
 	json_object_set_new(place, "dut_numa_node_wanted", json_integer(dut_node));
-	/* IRQ pinning, RPS steering ...: what the host does for this placement. */
-	zc_host_run_begin(&c->host, dut, &pl, place);
 	json_object_set_new(run, "placement", place);
+	json_object_set_new(run, "status", json_string("running"));
 	json_object_set_new(run, "samples", samples);
-	for (long rep = 0; rep < cfg->repetitions && !zc_interrupted; rep++) {
-		json_t *s;
-		const char *st;
+	return true;
+}
 
-		progress(c, "[%d/%d] %s chunk=%llu rep %ld/%ld ...", idx + 1, total, cfg->name,
-			 (unsigned long long)cfg->chunk, rep + 1, cfg->repetitions);
-		s = zc_run_sample(c, cfg, (int)rep, &pl);
-		json_array_append_new(samples, s);
-		st = json_string_value(json_object_get(s, "status"));
+/*
+ * A run's status and summary from the samples it has. Disturbed samples
+ * (another task on the DUT's cores) stay in the file but out of the summary
+ * and the headline; the run says how many.
+ */
+static void run_update(json_t *run, long planned, bool closed, bool final)
+{
+	json_t *samples = json_object_get(run, "samples"), *s;
+	const char *status = "ok";
+	size_t i, nok = 0, n = json_array_size(samples);
+
+	json_object_del(run, "reason");
+	json_array_foreach(samples, i, s) {
+		const char *st = json_string_value(json_object_get(s, "status"));
+
 		if (!strcmp(st, "ok")) {
 			nok++;
 			continue;
 		}
 		status = st;
 		json_object_set_new(run, "reason", json_copy(json_object_get(s, "reason")));
-		if (!strcmp(st, "unavailable") || !strcmp(st, "interrupted"))
-			break;
 	}
-	zc_host_run_end(&c->host);
 	if (!strcmp(status, "failed") && nok)
 		status = "partial";
+	if (!strcmp(status, "ok") && !closed && (long)n < planned) {
+		status = final ? "interrupted" : "running";
+		if (final)
+			json_object_set_new(run, "reason", json_sprintf("interrupted by a signal after "
+									"%zu of %ld samples", n, planned));
+	}
 	json_object_set_new(run, "status", json_string(status));
+	json_object_set_new(run, "disturbed_left_out", json_integer((json_int_t)zc_an_disturbed_count(run)));
 	json_object_set_new(run, "summary", zc_run_summary(samples));
-	return run;
 }
 
 static int results_path(struct zc_ctl *c, json_t *meta) /* 0 or -errno */
@@ -243,57 +262,133 @@ static int override(void *user, const struct zc_opt *o, const char *v, char *why
 	return -EINVAL;
 }
 
-int zc_run_parse(int argc, char **argv, struct zc_run_args *a, struct zc_section *ov,
-		 char *err, size_t errlen)
+int zc_run_parse_as(const char *name, const char *about, const struct zc_optgroup *extra,
+		    int argc, char **argv, struct zc_run_args *a, struct zc_section *ov,
+		    char *err, size_t errlen)
 {
 	static struct zc_cfg scratch;	/* checks each flag's value */
-	const struct zc_optgroup groups[] = {
-		{ .opts = run_opts, .n = ZC_ARRAY_SIZE(run_opts), .base = a },
-		{ .opts = zc_opts, .n = zc_nopts, .base = &scratch,
-		  .title = "workload keys, settable as flags (override every run):",
-		  .seen = override, .user = ov },
-	};
-	const struct zc_cmdline cmd = {
-		.name = "run",
-		.about = "Expand the workload, start the roles through the host's transport, measure,\n"
-			 "and rewrite results/DATE-HOST-KERNEL.json after every run.\n"
-			 "Exit: 0 all runs ok, 1 a run failed, 2 bad input, 130 interrupted.\n",
-		.groups = groups, .ngroups = ZC_ARRAY_SIZE(groups),
+	struct zc_optgroup groups[3];
+	size_t ng = 0;
+	struct zc_cmdline cmd = {
+		.name = name,
+		.about = about,
+		.groups = groups,
 	};
 
+	if (extra)
+		groups[ng++] = *extra;
+	groups[ng++] = (struct zc_optgroup){ .opts = run_opts, .n = ZC_ARRAY_SIZE(run_opts), .base = a };
+	groups[ng++] = (struct zc_optgroup){ .opts = zc_opts, .n = zc_nopts, .base = &scratch,
+		.title = "workload keys, settable as flags (override every run):",
+		.seen = override, .user = ov };
+	cmd.ngroups = ng;
 	memset(a, 0, sizeof(*a));
 	memset(ov, 0, sizeof(*ov));
 	zc_cfg_defaults(&scratch);
 	return zc_opt_parse(&cmd, argc, argv, err, errlen);
 }
 
-int zc_cmd_run(int argc, char **argv)
+int zc_run_parse(int argc, char **argv, struct zc_run_args *a, struct zc_section *ov,
+		 char *err, size_t errlen)
+{
+	return zc_run_parse_as("run",
+			       "Expand the workload, start the roles through the host's transport, measure,\n"
+			       "and rewrite results/DATE-HOST-KERNEL.json after every sample.\n"
+			       "Exit: 0 all runs ok, 1 a run failed, 2 bad input, 130 interrupted.\n",
+			       NULL, argc, argv, a, ov, err, errlen);
+}
+
+/* The run set: every run taken, in the workload's order (A/A: each twice). */
+struct set {
+	struct zc_ctl *c;
+	struct zc_cfg cfg[2 * ZC_RUNS_MAX];
+	struct zc_placement pl[2 * ZC_RUNS_MAX];
+	struct zc_sched_run sr[2 * ZC_RUNS_MAX];
+	bool placed[2 * ZC_RUNS_MAX];
+	size_t n;
+	size_t done;		/* samples taken, for the progress line */
+	size_t total;		/* samples planned (auto: at the maximum) */
+	struct zc_sched sched;
+};
+
+static json_t *take_sample(void *user, size_t i, long rep, long round, long nrounds)
+{
+	struct set *st = user;
+	struct zc_ctl *c = st->c;
+	const struct zc_cfg *cfg = &st->cfg[i];
+	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
+	json_t *place = json_object_get(st->sr[i].run, "placement"), *s;
+
+	progress(c, "[round %ld/%ld, %zu/%zu] %s chunk=%llu rep %ld ...", round + 1, nrounds,
+		 st->done + 1, st->total, cfg->name, (unsigned long long)cfg->chunk, rep + 1);
+	if (!zc_host_remote(&c->host, dut))
+		avoid_cpu(c, st->pl[i].cpu[dut]);
+	/* IRQ pinning, RPS steering ...: what the host does for this placement,
+	 * around each sample since the runs take turns. */
+	zc_host_run_begin(&c->host, dut, &st->pl[i], place);
+	s = zc_run_sample(c, cfg, (int)rep, &st->pl[i]);
+	zc_host_run_end(&c->host);
+	st->done++;
+	return s;
+}
+
+static void after_sample(void *user)
+{
+	struct set *st = user;
+
+	for (size_t i = 0; i < st->n; i++)
+		if (st->placed[i])
+			run_update(st->sr[i].run, LONG_MAX, st->sr[i].closed, false);
+	json_object_set_new(st->c->root, "schedule", zc_sched_json(&st->sched));
+	save(st->c, "running");
+}
+
+/* The DUT CPUs of the placed runs on this host, once each: what tune touches. */
+static int dut_cpus(const struct set *st, int *cpus, int max)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < st->n; i++) {
+		const struct zc_cfg *cfg = &st->cfg[i];
+		int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE, k;
+
+		if (!st->placed[i] || zc_host_remote(&st->c->host, dut))
+			continue;
+		for (k = 0; k < n && cpus[k] != st->pl[i].cpu[dut]; k++)
+			;
+		if (k == n && n < max)
+			cpus[n++] = st->pl[i].cpu[dut];
+	}
+	return n;
+}
+
+/* Record the machine state; tune = on: apply it to the DUT CPUs. */
+static void machine_state(struct set *st, struct zc_tune *tune)
+{
+	int cpus[64], n = dut_cpus(st, cpus, 64);
+
+	json_object_set_new(st->c->root, "machine_state",
+			    zc_tune_run_set(tune, cpus, n, st->cfg[0].tune));
+}
+
+int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, char **argv,
+		char *path_out, size_t path_len)
 {
 	static struct zc_workload w;
-	static struct zc_section ov;
-	struct zc_run_args a;
+	static struct set st;
+	static struct zc_tune tune;
 	struct zc_ctl c = { 0 };
-	const char *wpath, *hpath;
-	int nruns = 0, ret, failed = 0, nonly;
-	const char *const *only = a.only;
+	const char *wpath = a->workload, *hpath = a->host;
+	int ret, failed = 0, nonly = a->nonly;
+	const char *const *only = a->only;
 	char err[1024];
 	json_t *cmd, *runs;
 	struct sigaction sa = { .sa_handler = on_signal };
 
-	ret = zc_run_parse(argc, argv, &a, &ov, err, sizeof(err));
-	if (ret == ZC_OPT_HELP)
-		return ZC_EXIT_OK;
-	if (ret) {
-		zc_err("%s", err);
-		return ZC_EXIT_USAGE;
-	}
-	wpath = a.workload;
-	hpath = a.host;
-	c.outdir = a.out;
-	nonly = a.nonly;
+	c.outdir = a->out;
 	for (int r = 0; r < ZC_ROLE_NR; r++)
-		c.role_exec[r] = a.exec[r];
-	if (zc_workload_load(wpath, &ov, &w, err, sizeof(err))) {
+		c.role_exec[r] = a->exec[r];
+	if (zc_workload_load(wpath, ov, &w, err, sizeof(err))) {
 		zc_err("%s", err);
 		return ZC_EXIT_USAGE;
 	}
@@ -311,6 +406,34 @@ int zc_cmd_run(int argc, char **argv)
 			return ZC_EXIT_USAGE;
 		}
 	}
+	memset(&st, 0, sizeof(st));
+	st.c = &c;
+	for (int i = 0; i < w.nruns; i++) {
+		bool take = !nonly;
+
+		for (int k = 0; k < nonly; k++)
+			take |= !strcmp(w.runs[i].name, only[k]);
+		for (int side = 0; take && side < (a->aa ? 2 : 1); side++) {
+			st.cfg[st.n] = w.runs[i];
+			if (a->aa)
+				snprintf(st.cfg[st.n].name, sizeof(st.cfg[0].name), "%.61s:%c",
+					 w.runs[i].name, side ? 'b' : 'a');
+			st.n++;
+		}
+	}
+	if (!st.n) {
+		zc_err("%s: no run to take", wpath);
+		return ZC_EXIT_USAGE;
+	}
+	if (zc_sched_keys_agree(st.cfg, st.n, w.path, err, sizeof(err))) {
+		zc_err("%s", err);
+		return ZC_EXIT_USAGE;
+	}
+	if (a->aa && st.cfg[0].order == ZC_ORDER_SEQUENTIAL) {
+		zc_err("noise: order = sequential would take every repetition of A before B's: an "
+		       "A/A needs order = interleaved or random");
+		return ZC_EXIT_USAGE;
+	}
 	if (mkdir(c.outdir, 0755) && errno != EEXIST) {
 		zc_err("--out %s: %s", c.outdir, strerror(errno));
 		return ZC_EXIT_USAGE;
@@ -320,6 +443,9 @@ int zc_cmd_run(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* What a killed controller left tuned goes back before anything is read. */
+	zc_tune_init(&tune);
+	zc_tune_reap_stale(&tune, NULL);
 	if (c.host.transport->setup && c.host.transport->setup(&c.host, err, sizeof(err))) {
 		zc_err("%s", err);
 		if (c.host.transport->teardown)
@@ -334,12 +460,9 @@ int zc_cmd_run(int argc, char **argv)
 		json_array_append_new(cmd, json_string(argv[i]));
 	c.root = json_object();
 	json_object_set_new(c.root, "schema", json_string("zcbench-results"));
-	{
-		char v[16];
-
-		snprintf(v, sizeof(v), "%d.%d", ZC_SCHEMA_MAJOR, ZC_SCHEMA_MINOR);
-		json_object_set_new(c.root, "schema_version", json_string(v));
-	}
+	json_object_set_new(c.root, "schema_version",
+			    json_sprintf("%d.%d", ZC_SCHEMA_MAJOR, ZC_SCHEMA_MINOR));
+	json_object_set_new(c.root, "invocation", zc_sched_invocation_id());
 	json_object_set_new(c.root, "command", cmd);
 	json_object_set_new(c.root, "workload",
 			    json_pack("{s:s,s:s,s:s}", "file", wpath, "name", w.name,
@@ -349,53 +472,87 @@ int zc_cmd_run(int argc, char **argv)
 	json_object_set_new(c.root, "fingerprint", zc_fingerprint_collect());
 	runs = json_array();
 	json_object_set_new(c.root, "runs", runs);
+	/* Placement of every run up front: the runs take turns afterwards. */
+	for (size_t i = 0; i < st.n; i++) {
+		json_t *run;
+
+		st.placed[i] = run_prepare(&c, &st.cfg[i], &st.pl[i], &run);
+		if (a->aa)
+			json_object_set_new(run, "aa_side", json_string(i % 2 ? "b" : "a"));
+		json_array_append_new(runs, run);
+		st.sr[i] = (struct zc_sched_run){ .run = run, .reps = st.cfg[i].repetitions,
+						  .closed = !st.placed[i] };
+		if (st.placed[i])
+			st.total += st.cfg[i].repetitions == ZC_REPS_AUTO ? (size_t)st.cfg[i].max_repetitions
+									  : (size_t)st.cfg[i].repetitions;
+		else
+			failed += strcmp(zc_an_str(run, "status"), "unavailable") != 0;
+	}
+	st.sched = (struct zc_sched){
+		.order = (enum zc_order)st.cfg[0].order, .seed = (unsigned long)st.cfg[0].order_seed,
+		.autoreps = st.cfg[0].repetitions == ZC_REPS_AUTO,
+		.ci_target_rel = st.cfg[0].ci_target_pct / 100, .max_reps = st.cfg[0].max_repetitions,
+		.runs = st.sr, .nruns = st.n, .all = runs, .sample = take_sample,
+		.after = after_sample, .tight = zc_headline_tight, .user = &st,
+	};
+	json_object_set_new(c.root, "schedule", zc_sched_json(&st.sched));
+	machine_state(&st, &tune);
 	ret = results_path(&c, json_object_get(c.root, "meta"));
 	if (ret)
 		zc_err("%s: cannot create a results file: %s", c.outdir, strerror(-ret));
 	if (ret || save(&c, "running")) {
+		zc_tune_restore(&tune);
 		if (c.host.transport->teardown)
 			c.host.transport->teardown(&c.host);
 		json_decref(c.root);
 		return ZC_EXIT_FAIL;
 	}
-
-	for (int i = 0; i < w.nruns; i++) {
-		bool take = !nonly;
-
-		for (int k = 0; k < nonly; k++)
-			take |= !strcmp(w.runs[i].name, only[k]);
-		if (take)
-			nruns++;
-	}
-	for (int i = 0, done = 0; i < w.nruns && !zc_interrupted; i++) {
-		bool take = !nonly;
-		json_t *run;
-
-		for (int k = 0; k < nonly; k++)
-			take |= !strcmp(w.runs[i].name, only[k]);
-		if (!take)
+	ret = zc_sched_go(&st.sched);
+	if (ret)
+		zc_err("the run order: %s", strerror(-ret));
+	zc_tune_restore(&tune);
+	for (size_t i = 0; i < st.n; i++) {
+		if (!st.placed[i])
 			continue;
-		run = do_run(&c, &w.runs[i], done++, nruns);
-		if (strcmp(json_string_value(json_object_get(run, "status")), "ok") &&
-		    strcmp(json_string_value(json_object_get(run, "status")), "unavailable"))
-			failed++;
-		json_array_append_new(runs, run);
-		save(&c, "running");
+		run_update(st.sr[i].run, st.sched.autoreps ? st.sched.rounds : st.cfg[i].repetitions,
+			   st.sr[i].closed, true);
+		failed += strcmp(zc_an_str(st.sr[i].run, "status"), "ok") &&
+			  strcmp(zc_an_str(st.sr[i].run, "status"), "unavailable");
 	}
+	json_object_set_new(c.root, "schedule", zc_sched_json(&st.sched));
 	progress(&c, "%s", "");
 	if (c.tty)
 		fputs("\r\033[K", stdout);
-	ret = save(&c, zc_interrupted ? "interrupted" : "complete");
+	ret = save(&c, zc_interrupted ? "interrupted" : "complete") || ret;
 	if (c.host.transport->teardown)
 		c.host.transport->teardown(&c.host);
 	if (c.affinity_ok)
 		sched_setaffinity(0, sizeof(c.affinity), &c.affinity);
 	zc_print_table(stdout, runs);
 	zc_print_headline(stdout, json_object_get(c.root, "headline"));
+	zc_print_schedule(stdout, json_object_get(c.root, "schedule"));
 	zc_fingerprint_print_brief(stdout, json_object_get(c.root, "fingerprint"));
 	printf("\nresults: %s%s\n", c.path, zc_interrupted ? " (interrupted)" : "");
+	if (path_out)
+		snprintf(path_out, path_len, "%s", c.path);
 	json_decref(c.root);
 	if (zc_interrupted)
 		return ZC_EXIT_INTR;
 	return ret || failed ? ZC_EXIT_FAIL : 0;
+}
+
+int zc_cmd_run(int argc, char **argv)
+{
+	static struct zc_section ov;
+	struct zc_run_args a;
+	char err[1024];
+	int ret = zc_run_parse(argc, argv, &a, &ov, err, sizeof(err));
+
+	if (ret == ZC_OPT_HELP)
+		return ZC_EXIT_OK;
+	if (ret) {
+		zc_err("%s", err);
+		return ZC_EXIT_USAGE;
+	}
+	return zc_run_exec(&a, &ov, argc, argv, NULL, 0);
 }

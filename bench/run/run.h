@@ -14,6 +14,7 @@ struct zc_run_args {
 	const char *only[32];
 	int nonly;
 	const char *exec[ZC_ROLE_NR];	/* --exec-ROLE: a foreign program as the role */
+	bool aa;			/* zcbench noise: every run twice (A and B) */
 };
 
 int zc_cmd_run(int argc, char **argv);
@@ -21,5 +22,16 @@ int zc_cmd_run(int argc, char **argv);
  * ZC_OPT_HELP (help printed), or -EINVAL with "command line: ..." in err. */
 int zc_run_parse(int argc, char **argv, struct zc_run_args *a, struct zc_section *ov,
 		 char *err, size_t errlen);
+/* The same for another command taking run's arguments (noise): its name,
+ * about text and one more option group first (may be NULL). */
+int zc_run_parse_as(const char *name, const char *about, const struct zc_optgroup *extra,
+		    int argc, char **argv, struct zc_run_args *a, struct zc_section *ov,
+		    char *err, size_t errlen);
+/* Run the parsed invocation (argv: recorded as the command); the results
+ * file's path into path_out (may be NULL). run's exit code. */
+int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, char **argv,
+		char *path_out, size_t path_len);
+/* zcbench noise WORKLOAD: an A/A run and the noise file compare takes. */
+int zc_cmd_noise(int argc, char **argv);
 
 #endif

@@ -30,7 +30,8 @@ grep -q 'REGRESSION.*splice.*gbps_per_core' "$TMP/g1e" || fail "regression not n
 # U test with 3 v 3 can never be significant at 0.05: the gate stays shut.
 "$ZCBENCH" compare --metrics gbps_per_core --fail-on-regression 5 "$N" "$B" >/dev/null 2>&1 ||
 	fail "U gate fired with 3 v 3 at alpha 0.05"
-"$ZCBENCH" compare --alpha 0.11 --metrics gbps_per_core --fail-on-regression 5 "$N" "$B" >/dev/null 2>&1
+# (uncorrected: Holm over the 9 runs' tests would need p < 0.11/9, which 3 v 3 cannot give)
+"$ZCBENCH" compare --correction none --alpha 0.11 --metrics gbps_per_core --fail-on-regression 5 "$N" "$B" >/dev/null 2>&1
 [ $? -eq 1 ] || fail "U gate at alpha 0.11 should fire"
 
 # A run on one side only is listed, not dropped.

@@ -273,10 +273,12 @@ static bool same_row(json_t *a, json_t *b)
 	const char *k;
 	json_t *v;
 
-	if (json_object_size(a) != json_object_size(b))
+	/* b is the stored row: every key of it must be there, unchanged (1.3
+	 * added the interval's keys beside them). */
+	if (json_object_size(a) < json_object_size(b))
 		return false;
-	json_object_foreach(a, k, v) {
-		json_t *w = json_object_get(b, k);
+	json_object_foreach(b, k, v) {
+		json_t *w = json_object_get(a, k);
 
 		if (json_is_number(v) && json_is_number(w)) {
 			double x = json_number_value(v), y = json_number_value(w);

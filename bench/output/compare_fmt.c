@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/* compare's list of layouts and the helpers layouts print with (compare.h). */
+#include "output/compare_int.h"
+#include "lib/zcbench.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#define ZC_LAYOUT_PTR(id) &zc_layout_##id,
+const struct zc_compare_layout *const zc_compare_layouts[] = { ZC_COMPARE_LAYOUTS(ZC_LAYOUT_PTR) };
+const size_t zc_ncompare_layouts = ZC_ARRAY_SIZE(zc_compare_layouts);
+
+const struct zc_compare_layout *zc_compare_layout_find(const char *name)
+{
+	for (size_t i = 0; i < zc_ncompare_layouts; i++)
+		if (!strcmp(zc_compare_layouts[i]->name, name))
+			return zc_compare_layouts[i];
+	return NULL;
+}
+
+void zc_compare_layout_names(char *buf, size_t len, const char *sep)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < zc_ncompare_layouts && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? sep : "", zc_compare_layouts[i]->name);
+}
+
+void zc_cmp_fmt_value(double x, char *out, size_t len)
+{
+	double a = fabs(x);
+
+	if (isnan(x))
+		snprintf(out, len, "-");
+	else if (a >= 1e6)
+		snprintf(out, len, "%.3e", x);
+	else if (a >= 100)
+		snprintf(out, len, "%.1f", x);
+	else if (a >= 0.01 || a == 0)
+		snprintf(out, len, "%.2f", x);
+	else
+		snprintf(out, len, "%.4f", x);
+}
+
+void zc_cmp_note(struct zc_cmp_notes *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (n->len) {
+		n->len += snprintf(n->text + n->len, sizeof(n->text) - n->len, "; ");
+		if (n->len >= sizeof(n->text))
+			n->len = sizeof(n->text) - 1;
+	}
+	va_start(ap, fmt);
+	n->len += vsnprintf(n->text + n->len, sizeof(n->text) - n->len, fmt, ap);
+	va_end(ap);
+	if (n->len >= sizeof(n->text))
+		n->len = sizeof(n->text) - 1;
+}
+
+void zc_cmp_test_line(FILE *f, const struct zc_cmp *c, const char *suffix)
+{
+	const char *unpaired = c->test == ZC_TEST_WELCH ? "Welch's t" : "Mann-Whitney U on raw samples";
+
+	if (c->npaired && c->nunpaired)
+		fprintf(f, "# test: Wilcoxon signed-rank on pairs by repetition (W, %zu rows: sides "
+			"taken in rounds of one invocation), else %s (%zu rows)", c->npaired, unpaired,
+			c->nunpaired);
+	else if (c->npaired)
+		fprintf(f, "# test: Wilcoxon signed-rank on pairs by repetition (sides taken in "
+			"rounds of one invocation)");
+	else
+		fprintf(f, "# test: %s", unpaired);
+	fprintf(f, ", two-sided, alpha %g, p corrected: %s over %zu tests%s\n", c->alpha,
+		zc_padj_name(c->correction), c->family, suffix);
+}
+
+const char *zc_cmp_file_label(const struct zc_cmp *c, int idx, size_t width, char *buf,
+			      size_t len)
+{
+	const char *path = c->paths[idx], *b = strrchr(path, '/');
+	size_t l;
+
+	b = b ? b + 1 : path;
+	l = strlen(b);
+	if (l > 5 && !strcmp(b + l - 5, ".json"))
+		l -= 5;
+	if (l <= width)
+		snprintf(buf, len, "%.*s", (int)l, b);
+	else if (idx)
+		snprintf(buf, len, "new %d", idx);
+	else
+		snprintf(buf, len, "base");
+	return buf;
+}
+
+void zc_cmp_about(char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "Runs are matched by workload key (topology, modes, chunk, pipe "
+			 "size, connections).\nExit: 0 ok, 1 regression past the gate (or a run "
+			 "with no ok sample in NEW), 2 bad usage or unreadable file.\nLayouts:\n");
+
+	/* The layouts and their help come from the one list (compare.h). */
+	for (size_t l = 0; l < zc_ncompare_layouts && n > 0 && (size_t)n < len; l++)
+		n += snprintf(buf + n, len - n, "  %-9s %s\n", zc_compare_layouts[l]->name,
+			      zc_compare_layouts[l]->help);
+}

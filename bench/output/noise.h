@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Noise files (schema zcbench-noise 1.0, results/README.md): what an A/A
+ * measurement (`zcbench noise`: every run twice, A and B, interleaved) says
+ * about this machine: per run key and metric the noise floor (lib/gate.h's
+ * zc_noise_floor_aa: the smallest change a comparison can tell from noise),
+ * and per headline ratio how far A and B came apart. compare --noise FILE
+ * holds each change to its floor.
+ */
+#ifndef ZC_NOISE_H
+#define ZC_NOISE_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#define ZC_NOISE_SCHEMA "zcbench-noise"
+#define ZC_NOISE_VERSION "1.0"
+#define ZC_NOISE_QUANTILE 0.95
+
+/* The noise file of an A/A results file (runs with "aa_side" a and b).
+ * NULL with why in err when it has no A/A pair. */
+json_t *zc_noise_build(json_t *root, const char *results_path, char *err, size_t errlen);
+/* Load and check a noise file; NULL with why (file named) in err. */
+json_t *zc_noise_load(const char *path, char *err, size_t errlen);
+/* The floor (a fraction: 0.03 = 3%) of metric in the run with this key
+ * (zc_an_key), NaN when the file has none. */
+double zc_noise_floor_of(json_t *noise, const char *key, const char *metric);
+/* The floors of the headline metric per run, and each ratio's A/B spread. */
+void zc_noise_print(FILE *f, json_t *noise);
+
+#endif

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# compare's regression gate on fixture files with a known noise floor: an
+# A/A pair taken in rounds passes, a real 10% drop fails, a floor above the
+# drop stops it; paired (Wilcoxon) only within one invocation; the Holm/BH
+# correction and the within-file floor are said; and a NEW whose every sample
+# failed fails the gate instead of reporting "0 regressions".
+. "$(dirname "$0")/../lib.sh"
+command -v python3 >/dev/null || skip "python3 missing (make deps)"
+B=results/fixtures/base.json N=results/fixtures/new.json
+
+# Ten rounds of proxy-copy and proxy-splice, each taken twice (A then B) as
+# zcbench noise takes them. B is A within +-1.5% (aa.json) or, for splice,
+# 8.4..12% lower (drop.json). Sides split into two files of one invocation
+# (same.*.json) or of two (other.*.json).
+python3 - "$B" "$TMP" <<'PY' || fail "cannot make the fixtures"
+import copy, json, sys
+tmpl = json.load(open(sys.argv[1]))
+out = sys.argv[2]
+base = [10.0, 10.4, 9.7, 10.2, 9.9, 10.1, 10.3, 9.8, 10.0, 10.5]
+same = [10.1, 10.3, 9.8, 10.25, 9.85, 10.0, 10.4, 9.75, 10.05, 10.45]
+def run(name, proxy, side, values):
+    r = {"name": name + ":" + side, "aa_side": side, "dut": "proxy", "status": "ok",
+         "key": {"topology": "proxy", "source": "send", "proxy": proxy, "sink": "recv",
+                 "chunk": 65536, "pipe_size": 1048576, "connections": 1},
+         "options": {"order": "interleaved"},
+         "samples": [{"rep": i, "round": i, "status": "ok", "gbps_per_core": v, "gbps": v}
+                     for i, v in enumerate(values)]}
+    return r
+def write(path, runs, invocation="inv-1"):
+    d = copy.deepcopy(tmpl)
+    d["runs"] = runs
+    d["invocation"] = invocation
+    d.pop("headline", None)
+    json.dump(d, open(path, "w"))
+copy_a = [2 * v for v in base]
+aa = [run("proxy-copy", "copy", "a", copy_a), run("proxy-copy", "copy", "b", [2 * v for v in same]),
+      run("proxy-splice", "splice", "a", base), run("proxy-splice", "splice", "b", same)]
+drop = [v * (0.88 + 0.004 * i) for i, v in enumerate(base)]
+dr = aa[:3] + [run("proxy-splice", "splice", "b", drop)]
+write(out + "/aa.json", aa)
+write(out + "/drop.json", dr)
+write(out + "/same.a.json", [aa[0], aa[2]])
+write(out + "/same.b.json", [dr[1], dr[3]])
+write(out + "/other.b.json", [dr[1], dr[3]], "inv-2")
+def noise(path, floor):
+    keys = ["proxy send>copy>recv chunk=65536 pipe=1048576 conn=1",
+            "proxy send>splice>recv chunk=65536 pipe=1048576 conn=1"]
+    json.dump({"schema": "zcbench-noise", "schema_version": "1.0", "runs": [
+        {"key": k, "name": k.split()[1], "pairs": 10,
+         "metrics": {"gbps_per_core": {"floor_rel": floor, "floor_pct": 100 * floor, "pairs": 10}}}
+        for k in keys]}, open(path, "w"))
+noise(out + "/floor3.noise", 0.03)
+noise(out + "/floor15.noise", 0.15)
+# Every sample of NEW failed (issue 13): nothing measured is not "no regression".
+d = json.load(open(sys.argv[1].replace("base.json", "new.json")))
+for r in d["runs"]:
+    r["status"] = "failed"
+    r["reason"] = "proxy: killed"
+    r["summary"] = {}
+    r["samples"] = [{"rep": s["rep"], "status": "failed", "reason": "proxy: killed"} for s in r["samples"]]
+json.dump(d, open(out + "/failed.json", "w"))
+d["runs"] = []
+json.dump(d, open(out + "/empty.json", "w"))
+PY
+
+G="--metrics gbps_per_core --fail-on-regression 5"
+# An A/A pair in one file, held to a 3% floor: no regression.
+"$ZCBENCH" compare "$TMP/aa.json" --noise "$TMP/floor3.noise" $G >"$TMP/aa.out" 2>&1
+check "A/A passes the gate (exit $?)" [ $? -eq 0 ]
+check "A/A: paired Wilcoxon" grep -Eq 'W p=[0-9.]+( approx)? paired' "$TMP/aa.out"
+check "A/A: floor and threshold printed" grep -q 'floor 3.0% A/A, threshold 5%' "$TMP/aa.out"
+check "A/A: holm over the tests recorded" grep -q 'p corrected: holm over 2 tests' "$TMP/aa.out"
+check "A/A: 0 regressions" grep -q '^regression gate 5%: 0 regressions$' "$TMP/aa.out"
+
+# The same with splice 8.4..12% slower in B: a regression, named with its figures.
+"$ZCBENCH" compare "$TMP/drop.json" --noise "$TMP/floor3.noise" $G >"$TMP/drop.out" 2>"$TMP/drop.err"
+check "a real drop fails the gate (exit $?)" [ $? -eq 1 ]
+check "the drop is named with threshold and floor" \
+	grep -q 'REGRESSION .*splice.*gbps_per_core -10.2% (W p=0.002 paired.*threshold 5%, noise floor 3.0% A/A)' "$TMP/drop.err"
+check "copy (unchanged) is not" bash -c "! grep -q 'REGRESSION.*>copy>' '$TMP/drop.err'"
+# A floor above the drop stops it: change must clear threshold and floor.
+"$ZCBENCH" compare "$TMP/drop.json" --noise "$TMP/floor15.noise" $G >"$TMP/f15.out" 2>&1
+check "a 15% floor stops a 10% drop (exit $?)" [ $? -eq 0 ]
+check "the 15% floor is printed" grep -q 'floor 15.0% A/A, threshold 5%' "$TMP/f15.out"
+# No noise file: the within-file spread, and it says so.
+"$ZCBENCH" compare "$TMP/drop.json" $G >"$TMP/within.out" 2>&1
+check "within-file floor said" grep -q 'noise floor from each run.s own spread (within-file' "$TMP/within.out"
+check "within-file floor per row" grep -q 'floor [0-9.]*% within-file, threshold 5%' "$TMP/within.out"
+"$ZCBENCH" compare --correction bh "$TMP/drop.json" $G >"$TMP/bh.out" 2>&1
+check "bh recorded" grep -q 'p corrected: bh over 2 tests' "$TMP/bh.out"
+
+# Two files of one invocation pair up; two invocations do not.
+"$ZCBENCH" compare "$TMP/same.a.json" "$TMP/same.b.json" $G --noise "$TMP/floor3.noise" >"$TMP/s.out" 2>&1
+check "one invocation, two files: paired, drop found (exit $?)" [ $? -eq 1 ]
+check "one invocation: W" grep -q 'W p=' "$TMP/s.out"
+"$ZCBENCH" compare "$TMP/same.a.json" "$TMP/other.b.json" $G >"$TMP/o.out" 2>&1
+check "two invocations: unpaired U" bash -c "grep -q 'U p=' '$TMP/o.out' && ! grep -q 'W p=' '$TMP/o.out'"
+"$ZCBENCH" compare --pairing rep "$TMP/same.a.json" "$TMP/other.b.json" $G >"$TMP/r.out" 2>&1
+check "--pairing rep pairs anyway" grep -q 'W p=' "$TMP/r.out"
+
+# Every sample of NEW failed: exit 1, and why; an empty NEW too.
+"$ZCBENCH" compare "$B" "$TMP/failed.json" --fail-on-regression 5 >"$TMP/fl.out" 2>"$TMP/fl.err"
+check "all failed in NEW fails the gate (exit $?)" [ $? -eq 1 ]
+check "says no ok sample" grep -q 'FAILED .*failed.json: proxy send>copy>recv.*no ok sample in this file (status failed: proxy: killed)' "$TMP/fl.err"
+check "summary counts the runs" grep -q 'runs with no ok sample in NEW: FAIL' "$TMP/fl.out"
+"$ZCBENCH" compare "$B" "$TMP/empty.json" --fail-on-regression 5 >"$TMP/em.out" 2>&1
+check "an empty NEW fails the gate (exit $?)" [ $? -eq 1 ]
+check "says nothing compared" grep -q 'nothing compared' "$TMP/em.out"
+# Without a gate the same files still compare (exit 0).
+"$ZCBENCH" compare "$B" "$TMP/failed.json" >/dev/null 2>&1
+check "no gate: exit 0 (got $?)" [ $? -eq 0 ]
+# One file without a key twice: usage error.
+"$ZCBENCH" compare "$B" >/dev/null 2>"$TMP/one.err"
+check "one file without repeated keys: exit 2" [ $? -eq 2 ]
+check "says why" grep -q 'no run key occurs twice' "$TMP/one.err"
+finish

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Headline ratios of runs taken in rounds (results/headline.c): the median
+ * of the per-repetition ratios with its 95% bootstrap interval, on fixture
+ * figures whose bounds are known exactly (the seven pairs of test_paired.c:
+ * median 1.02, interval [9.9/10.4, 10.0/9.6]); disturbed samples left out
+ * and counted; runs taken in sequence keep the ratio of the medians; pairing
+ * across files only within one invocation; the tightness test of
+ * repetitions = auto.
+ */
+#include "zc_test.h"
+
+#include "metrics/metrics.h"
+#include "results/results.h"
+
+#include <math.h>
+#include <string.h>
+
+#define assert_close(a, b, eps)                                                  \
+	do {                                                                     \
+		double a_ = (a), b_ = (b);                                       \
+		if (!(fabs(a_ - b_) <= (eps)))                                   \
+			fail_msg("%.17g != %.17g (eps %g)", a_, b_, (double)(eps)); \
+	} while (0)
+
+static const double r7_num[] = { 10.2, 9.7, 10.9, 9.4, 10.0, 10.6, 9.9 };
+static const double r7_den[] = { 10.0, 10.1, 10.3, 9.9, 9.6, 10.2, 10.4 };
+
+static json_t *mkrun(const char *name, const char *proxy, const char *order, const double *v,
+		     size_t n)
+{
+	json_t *run = json_pack("{s:s,s:{s:s,s:s,s:s,s:s,s:i,s:i,s:i},s:s,s:{s:s},s:[]}",
+				"name", name, "key", "topology", "proxy", "source", "send",
+				"proxy", proxy, "sink", "recv", "chunk", 65536, "pipe_size", 1048576,
+				"connections", 1, "dut", "proxy", "options", "order", order,
+				"samples");
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(json_object_get(run, "samples"),
+				      json_pack("{s:i,s:s,s:f}", "rep", (int)i, "status", "ok",
+						"gbps_per_core", v[i]));
+	json_object_set_new(run, "summary", zc_run_summary(json_object_get(run, "samples")));
+	return run;
+}
+
+static json_t *pair_of_runs(const char *order)
+{
+	return json_pack("[o,o]", mkrun("proxy-copy", "copy", order, r7_den, 7),
+			 mkrun("proxy-splice", "splice", order, r7_num, 7));
+}
+
+static void paired_known_bounds(void **state)
+{
+	json_t *runs = pair_of_runs("interleaved"), *hl = zc_headline(runs), *h;
+
+	(void)state;
+	h = json_array_get(hl, 0);
+	assert_non_null(h);
+	assert_string_equal(json_string_value(json_object_get(h, "ratio")), "splice/copy proxy");
+	assert_string_equal(json_string_value(json_object_get(h, "method")), "paired");
+	assert_int_equal(json_integer_value(json_object_get(h, "n")), 7);
+	assert_close(json_number_value(json_object_get(h, "value")), 1.02, 1e-9);
+	assert_close(json_number_value(json_object_get(h, "lo")), 9.9 / 10.4, 1e-9);
+	assert_close(json_number_value(json_object_get(h, "hi")), 10.0 / 9.6, 1e-9);
+	assert_close(json_number_value(json_object_get(h, "level")), 0.95, 0);
+	assert_int_equal(json_integer_value(json_object_get(h, "disturbed_left_out")), 0);
+	/* The medians of each run stay as they were. */
+	assert_close(json_number_value(json_object_get(h, "numerator_gbps_per_core")), 10.0, 1e-9);
+	assert_close(json_number_value(json_object_get(h, "denominator_gbps_per_core")), 10.1, 1e-9);
+	json_decref(hl);
+	json_decref(runs);
+}
+
+/* An eighth round whose splice sample was disturbed: left out, counted,
+ * and the interval is the seven clean pairs' again. */
+static void disturbed_left_out(void **state)
+{
+	json_t *runs = pair_of_runs("interleaved"), *splice = json_array_get(runs, 1), *copy, *hl, *h;
+	json_t *summary;
+
+	(void)state;
+	copy = json_array_get(runs, 0);
+	json_array_append_new(json_object_get(copy, "samples"),
+			      json_pack("{s:i,s:s,s:f}", "rep", 7, "status", "ok", "gbps_per_core", 10.0));
+	json_array_append_new(json_object_get(splice, "samples"),
+			      json_pack("{s:i,s:s,s:f,s:b}", "rep", 7, "status", "ok",
+					"gbps_per_core", 50.0, "disturbed", 1));
+	hl = zc_headline(runs);
+	h = json_array_get(hl, 0);
+	assert_int_equal(json_integer_value(json_object_get(h, "n")), 7);
+	assert_int_equal(json_integer_value(json_object_get(h, "disturbed_left_out")), 1);
+	assert_close(json_number_value(json_object_get(h, "lo")), 9.9 / 10.4, 1e-9);
+	assert_close(json_number_value(json_object_get(h, "hi")), 10.0 / 9.6, 1e-9);
+	/* The summary leaves it out too. */
+	summary = zc_run_summary(json_object_get(splice, "samples"));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(summary, "gbps_per_core"),
+							    "n")), 7);
+	assert_close(json_number_value(json_object_get(json_object_get(summary, "gbps_per_core"),
+						       "max")), 10.9, 1e-9);
+	json_decref(summary);
+	json_decref(hl);
+	json_decref(runs);
+}
+
+/* Runs taken one after the other: repetition i of both is not a pair. */
+static void sequential_unpaired(void **state)
+{
+	json_t *runs = pair_of_runs("sequential"), *hl = zc_headline(runs), *h = json_array_get(hl, 0);
+
+	(void)state;
+	assert_string_equal(json_string_value(json_object_get(h, "method")), "unpaired");
+	assert_close(json_number_value(json_object_get(h, "value")), 10.0 / 10.1, 1e-9);
+	assert_true(json_number_value(json_object_get(h, "lo")) <= 10.0 / 10.1);
+	assert_true(json_number_value(json_object_get(h, "hi")) >= 10.0 / 10.1);
+	json_decref(hl);
+	json_decref(runs);
+}
+
+static void paired_across_files(void **state)
+{
+	json_t *runs = pair_of_runs("interleaved"), *seq = pair_of_runs("sequential");
+	json_t *ra = json_pack("{s:s}", "invocation", "abc"), *rb = json_pack("{s:s}", "invocation", "abc");
+	json_t *rc = json_pack("{s:s}", "invocation", "def"), *old = json_object();
+	json_t *a = json_array_get(runs, 0), *b = json_array_get(runs, 1);
+
+	(void)state;
+	assert_true(zc_an_paired(NULL, a, NULL, b));	/* one file */
+	assert_true(zc_an_paired(ra, a, rb, b));	/* one invocation, two files */
+	assert_false(zc_an_paired(ra, a, rc, b));	/* two invocations */
+	assert_false(zc_an_paired(old, a, json_object_get(rb, "x"), b));
+	assert_false(zc_an_paired(NULL, json_array_get(seq, 0), NULL, json_array_get(seq, 1)));
+	json_decref(ra);
+	json_decref(rb);
+	json_decref(rc);
+	json_decref(old);
+	json_decref(seq);
+	json_decref(runs);
+}
+
+/* repetitions = auto: the half-width here is 4.4%: tight at 5%, not at 3%. */
+static void tight(void **state)
+{
+	json_t *runs = pair_of_runs("interleaved");
+	char why[256];
+
+	(void)state;
+	assert_int_equal(zc_headline_tight(runs, 0.05, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "splice/copy proxy"));
+	assert_int_equal(zc_headline_tight(runs, 0.03, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "4.40% half-width"));
+	json_decref(runs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(paired_known_bounds),
+		cmocka_unit_test(disturbed_left_out),
+		cmocka_unit_test(sequential_unpaired),
+		cmocka_unit_test(paired_across_files),
+		cmocka_unit_test(tight),
+	};
+
+	return zc_run_tests(tests, NULL, NULL);
+}

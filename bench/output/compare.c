@@ -6,6 +6,7 @@
  * on the raw samples and a regression gate for nightly CI (exit 1).
  */
 #include "output/compare.h"
+#include "output/breakdown.h"
 #include "output/report.h"
 #include "lib/opt.h"
 #include "lib/zcbench.h"
@@ -369,6 +370,8 @@ int zc_cmd_compare(int argc, char **argv)
 			}
 			o.layout->row_end(f, full, &notes);
 		}
+		if (!o.metrics)	/* perf-profile lines (compare_profile.c), as the robot's */
+			lines += zc_cmp_profile_rows(f, &c, runs, name);
 		if (!lines) {
 			/* Failed or unavailable everywhere: say so rather than vanish. */
 			fprintf(f, "%-9s %s: no ok sample on any side (status", "", name);

@@ -9,6 +9,7 @@
  */
 #include "results/results.h"
 #include "output/report.h"
+#include "output/breakdown.h"
 #include "lib/stats.h"
 #include "lib/opt.h"
 #include "lib/zcbench.h"
@@ -122,6 +123,7 @@ static void report_file(FILE *f, const char *path, json_t *root)
 	free(pv);
 	if (!printed)
 		fprintf(f, "  (no pair of runs for a headline ratio in this file)\n");
+	zc_report_breakdown(f, root);
 	fprintf(f, "\n");
 }
 

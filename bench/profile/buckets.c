@@ -25,24 +25,24 @@
 #include <string.h>
 
 const struct zc_bucket_info zc_buckets[ZC_BUCKET_NR] = {
-	[ZC_BUCKET_USER_COPY] = { "user_copy", "user copy", "#76b7e4",
+	[ZC_BUCKET_USER_COPY] = { "user_copy", "user copy", "#76b7e4", "u-copy",
 				  "memcpy/memmove in user space (the leaf)" },
-	[ZC_BUCKET_KERNEL_COPY] = { "kernel_copy", "kernel copy", "#2f5fbf",
+	[ZC_BUCKET_KERNEL_COPY] = { "kernel_copy", "kernel copy", "#2f5fbf", "k-copy",
 				    "copy_user*, rep_movs*, memcpy, _copy_to/from_iter, skb copies "
 				    "(the leaf, in the kernel)" },
-	[ZC_BUCKET_TCP_TX] = { "tcp_tx", "TCP transmit", "#f28e2b",
+	[ZC_BUCKET_TCP_TX] = { "tcp_tx", "TCP transmit", "#f28e2b", "tcp-tx",
 			       "tcp_sendmsg and below: segmentation, IP and device transmit" },
-	[ZC_BUCKET_TCP_RX] = { "tcp_rx", "TCP receive", "#edc948",
+	[ZC_BUCKET_TCP_RX] = { "tcp_rx", "TCP receive", "#edc948", "tcp-rx",
 			       "tcp_recvmsg, tcp_rcv_*, ACK processing, socket reads" },
-	[ZC_BUCKET_SOFTIRQ] = { "softirq", "softirq/net_rx", "#e15759",
+	[ZC_BUCKET_SOFTIRQ] = { "softirq", "softirq/net_rx", "#e15759", "softirq",
 				"anything under softirq processing (net_rx_action, handle_softirqs)" },
-	[ZC_BUCKET_SYSCALL] = { "syscall", "syscall entry/exit", "#b07aa1",
+	[ZC_BUCKET_SYSCALL] = { "syscall", "syscall entry/exit", "#b07aa1", "syscall",
 				"entry/exit, fd lookup, the sys_* layer, epoll bookkeeping" },
-	[ZC_BUCKET_PIPE_SPLICE] = { "pipe_splice", "pipe and splice", "#59a14f",
+	[ZC_BUCKET_PIPE_SPLICE] = { "pipe_splice", "pipe and splice", "#59a14f", "pipe",
 				    "splice, vmsplice, tee and pipe buffer code" },
-	[ZC_BUCKET_SCHED_IDLE] = { "sched_idle", "scheduler and idle", "#bab0ac",
+	[ZC_BUCKET_SCHED_IDLE] = { "sched_idle", "scheduler and idle", "#bab0ac", "sched",
 				   "schedule, wake-ups, and the idle loop" },
-	[ZC_BUCKET_OTHER] = { "other", "other", "#9c755f", "user code and the rest" },
+	[ZC_BUCKET_OTHER] = { "other", "other", "#9c755f", "other", "user code and the rest" },
 };
 
 static const char *const idle_leaf[] = {

@@ -34,7 +34,8 @@ static const struct zc_opt profile_optv[] = {
 	{ "duration", ZC_OPT_DOUBLE, "2", 0.05, 3600, AT(duration_s), .meta = "S",
 	  .help = "seconds of sampling" },
 	{ "delay", ZC_OPT_DOUBLE, "0", 0, 3600, AT(delay_s), .meta = "S",
-	  .help = "seconds between setting up and sampling (a run's warm-up)" },
+	  .help = "seconds from this command's start to the first sample (a run's warm-up); "
+		  "setting up counts" },
 	{ "frequency", ZC_OPT_INT, "999", 1, 100000, AT(frequency_hz), .meta = "HZ",
 	  .help = "samples per second per CPU" },
 	{ "backend", ZC_OPT_CHOICE, "auto", AT(backend), .choices = "auto|perf|perf_event_open",
@@ -134,7 +135,7 @@ static json_t *from_folded(const struct profile_args *a)
 	return sum;
 }
 
-static json_t *sample(const struct profile_args *a)
+static json_t *sample(const struct profile_args *a, double t0)
 {
 	struct zc_profile_opts o = { .ncpus = a->ncpus, .outdir = a->out,
 				     .frequency_hz = a->frequency_hz, .backend = a->backend,
@@ -152,8 +153,8 @@ static json_t *sample(const struct profile_args *a)
 		zc_err("profile: %s", why);
 		return NULL;
 	}
-	if (a->delay_s > 0)
-		usleep((useconds_t)(a->delay_s * 1e6));
+	if (t0 + a->delay_s > zc_now())
+		usleep((useconds_t)((t0 + a->delay_s - zc_now()) * 1e6));
 	ret = zc_profile_start(p);
 	if (!ret) {
 		usleep((useconds_t)(a->duration_s * 1e6));
@@ -181,6 +182,7 @@ int zc_cmd_profile(int argc, char **argv)
 			 "Exit 1 when sampling is not possible here (the reason is printed).\n",
 	};
 	char path[PATH_MAX];
+	double t0 = zc_now();
 	json_t *sum;
 	int ret = zc_opt_main(&cmdline, argc, argv);
 
@@ -190,7 +192,7 @@ int zc_cmd_profile(int argc, char **argv)
 		zc_err("profile: --cpus and --out are needed to sample (or --folded FILE)");
 		return ZC_EXIT_USAGE;
 	}
-	sum = a.folded ? from_folded(&a) : sample(&a);
+	sum = a.folded ? from_folded(&a) : sample(&a, t0);
 	if (!sum)
 		return ZC_EXIT_FAIL;
 	if (a.out) {

@@ -103,6 +103,7 @@ struct zc_bucket_info {
 	const char *key;	/* JSON key: "kernel_copy" */
 	const char *label;	/* "kernel copy" */
 	const char *colour;	/* "#2f5fbf": the flame graph's and the plots' */
+	const char *abbr;	/* "k-copy": a narrow column's title */
 	const char *what;	/* one line for docs and --help */
 };
 extern const struct zc_bucket_info zc_buckets[ZC_BUCKET_NR];

@@ -93,7 +93,7 @@ for d in "$TMP"/prof/*/; do
 done
 # Kept small: the roles' counters (their figures are in the samples'
 # metrics), NIC tables and per-run options go.
-jq --indent 1 '._fixture_note = "trimmed: runs[].options, roles.*.nics and roles.*.counters removed (the counter figures stay in the samples metrics); profiles taken from outside by tests/profile-fixture.sh (perf.data not kept; folded stacks of the DUT process kept for proxy-copy and proxy-splice at 64k)" |
+jq --indent 1 '.schema_version = "1.3" | ._fixture_note = "trimmed: runs[].options, roles.*.nics and roles.*.counters removed (the counter figures stay in the samples metrics); profiles taken from outside by tests/profile-fixture.sh (perf.data not kept; folded stacks of the DUT process kept for proxy-copy and proxy-splice at 64k)" |
 	del(.runs[].options) | del(.runs[].samples[].roles[]?.nics) |
 	del(.runs[].samples[].roles[]?.counters)' "$TMP/merged.json" >"$OUT/profile.json"
 echo "wrote $OUT/profile.json and $OUT/profile/*.folded"

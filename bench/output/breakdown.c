@@ -31,6 +31,43 @@ double zc_an_bucket(json_t *run, enum zc_bucket b)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+double zc_an_sample_bucket(json_t *run, json_t *sample, enum zc_bucket b)
+{
+	json_t *v = json_object_get(json_object_get(json_object_get(sample, "profile"), "buckets"),
+				    zc_buckets[b].key);
+
+	return json_is_number(v) ? json_number_value(v) : zc_an_bucket(run, b);
+}
+
+void zc_export_profile_buckets(json_t *run, json_t *measures)
+{
+	static double v[ZC_SAMPLES_MAX];
+
+	if (!zc_an_profile(run))
+		return;
+	for (int b = 0; b < ZC_BUCKET_NR; b++) {
+		struct zc_summary s;
+		char key[64];
+		json_t *smp;
+		size_t i, n = 0;
+
+		json_array_foreach(json_object_get(run, "samples"), i, smp) {
+			json_t *x = json_object_get(json_object_get(json_object_get(smp, "profile"),
+								    "buckets"), zc_buckets[b].key);
+
+			if (json_is_number(x) && n < ZC_SAMPLES_MAX)
+				v[n++] = json_number_value(x);
+		}
+		if (!n)
+			v[n++] = zc_an_bucket(run, b);	/* the run's one profile */
+		zc_summarize(v, n, &s);
+		snprintf(key, sizeof(key), "profile_%s_pct", zc_buckets[b].key);
+		json_object_set_new(measures, key, json_pack("{s:f,s:f,s:f}", "value", s.median,
+							     "lower_value", s.min, "upper_value",
+							     s.max));
+	}
+}
+
 bool zc_an_any_profile(json_t *runs)
 {
 	json_t *run;

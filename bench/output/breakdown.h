@@ -62,6 +62,13 @@ int zc_an_core_split(json_t *run, struct zc_core_split *cs);
  * median over samples; NaN when the mode does not say. */
 double zc_an_copied_fraction(json_t *run);
 
+/* export: a bucket's share (percent) in one sample: its own profile's
+ * when it was profiled, else the run's; NaN when neither. */
+double zc_an_sample_bucket(json_t *run, json_t *sample, enum zc_bucket b);
+/* BMF: "profile_BUCKET_pct": {value, lower_value, upper_value} into
+ * measures (median, min, max over the samples' profiles, or the run's). */
+void zc_export_profile_buckets(json_t *run, json_t *measures);
+
 /* report's section: the buckets of each profiled run and, for each headline
  * pair with both runs profiled, "splice saves X% of the core: ...". */
 void zc_report_breakdown(FILE *f, json_t *root);

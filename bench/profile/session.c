@@ -25,7 +25,7 @@ struct zc_profile {
 	char outdir[PATH_MAX - 64];
 	enum zc_profile_backend backend;
 	bool hw;
-	char event_note[512], perf_version[64];
+	char event_note[512], perf_version[64], backend_note[1200];
 	struct zc_perf_tool tool;
 	struct zc_sampler *sampler;
 	double t_start, t_stop;
@@ -148,10 +148,18 @@ int zc_profile_open(struct zc_profile **out, const struct zc_profile_opts *opts,
 				     ZC_PROFILE_PERF : ZC_PROFILE_SAMPLER;
 	else if (p->backend == ZC_PROFILE_PERF)
 		zc_perf_tool_usable(p->perf_version, sizeof(p->perf_version));
-	if (p->backend == ZC_PROFILE_PERF)
+	if (p->backend == ZC_PROFILE_PERF) {
 		ret = zc_perf_tool_open(&p->tool, p->o.cpus, p->o.ncpus, p->o.frequency_hz, event,
 					p->outdir, why, len);
-	else
+		/* perf can fail for reasons of its own (a perf too old for the
+		 * kernel): asked for either, our sampler gets its turn. */
+		if (ret && p->o.backend == ZC_PROFILE_AUTO) {
+			snprintf(p->backend_note, sizeof(p->backend_note), "perf record failed (%s): "
+				 "our perf_event_open sampler used", why);
+			p->backend = ZC_PROFILE_SAMPLER;
+		}
+	}
+	if (p->backend == ZC_PROFILE_SAMPLER)
 		ret = zc_sampler_open(&p->sampler, p->o.cpus, p->o.ncpus, p->o.frequency_hz, p->hw,
 				      why, len);
 	if (ret) {
@@ -223,8 +231,10 @@ json_t *zc_profile_close(struct zc_profile *p, char *why, size_t len)
 	for (int i = 0; i < p->o.ncpus; i++)
 		json_array_append_new(cpuv, json_integer(p->o.cpus[i]));
 	/* What, how and where first; the figures after. */
-	sum = json_pack("{s:s,s:s,s:s,s:s?,s:i,s:O,s:f,s:I,s:s?,s:s,s:s}", "backend",
-			zc_profile_backend_names[p->backend], "event", p->hw ? "cycles" : "cpu-clock",
+	sum = json_pack("{s:s,s:s?,s:s,s:s,s:s?,s:i,s:O,s:f,s:I,s:s?,s:s,s:s}", "backend",
+			zc_profile_backend_names[p->backend], "backend_note",
+			p->backend_note[0] ? p->backend_note : NULL, "event",
+			p->hw ? "cycles" : "cpu-clock",
 			"event_note", p->event_note, "perf_version",
 			p->backend == ZC_PROFILE_PERF ? p->perf_version : NULL, "frequency_hz",
 			p->o.frequency_hz, "cpus", cpuv, "window_s",

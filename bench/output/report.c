@@ -146,7 +146,8 @@ int zc_cmd_report(int argc, char **argv)
 		.name = "report", .groups = &group, .ngroups = 1,
 		.about = "Headline Gbps-per-core ratios with 95% bootstrap CIs, for this kernel\n"
 			 "and for the emulated \"after\" modes of each (zcbench list: after-modes),\n"
-			 "and the kernel fingerprint.\n"
+			 "and the kernel fingerprint. For profiled runs: where the DUT core goes\n"
+			 "(buckets) and what each headline path saves per byte, bucket by bucket.\n"
 			 "Exit 2 on an unreadable file.\n",
 	};
 	int ret = zc_opt_main(&cmdline, argc, argv);

@@ -24,7 +24,7 @@ LDLIBS   += $(PKG_LIBS) -lm
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 # bench/ is one folder per concern (bench/README.md); sources are found by folder.
-ROOMS    := lib modes counters peers config metrics transport results output probe run guest
+ROOMS    := lib modes counters peers profile config metrics transport results output probe run guest
 SRCS     := bench/main.c $(foreach r,$(ROOMS),$(wildcard bench/$(r)/*.c))
 OBJS     := $(SRCS:bench/%.c=build/obj/%.o)
 SAN_OBJS := $(SRCS:bench/%.c=build/asan/%.o)
@@ -87,6 +87,14 @@ check: deps
 
 check-unit: $(UNITS)
 	@bash tests/run.sh $(UNITS)
+
+# --- profiles of the DUT's cores (issue 15): bench/profile/ ---
+# perf record (linux-perf) samples when it is installed, else our own
+# perf_event_open sampler names user frames with elfutils' libdwfl (libdw).
+# promtool (prometheus) checks the Prometheus export in tests/integration/export.sh.
+PKGS     += libdw
+DEB_PKGS += libdw-dev linux-perf
+DEB_OPT_PKGS += prometheus
 
 # --- compare / report / export / plots (issue 5) ---
 # GSL: t and normal distributions for the significance tests, MT19937 for

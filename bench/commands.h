@@ -21,6 +21,7 @@
 	X("proxy", zc_role_main, "role: forward payload, the device under test")       \
 	X("sink", zc_role_main, "role: receive and verify payload")                    \
 	X("keys", zc_cmd_keys, "list workload keys / flags with defaults and help")    \
+	X("profile", zc_cmd_profile, "sample CPUs with call chains: buckets, top symbols, flame graph") \
 	X("probe", zc_cmd_probe, "kernel fingerprint: is vmsplice/splice zero-copy here?")  \
 	X("pipebench", zc_cmd_pipebench, "pipe-only patterns: stress-ng vm-splice, CRIU dump")   \
 	X("before-after", zc_cmd_before_after, "table: each patched path before vs after")

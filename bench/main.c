@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "modes/mode.h"
 #include "probe/probe.h"
+#include "profile/profile.h"
 #include "run/role.h"
 #include "run/run.h"
 #include "output/report.h"

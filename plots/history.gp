@@ -1,4 +1,6 @@
-# History: Gbps per core of every results file over time, one line per path.
+# History: Gbps per core of every results file over time, one line per path,
+# chunk, host and kernel: points of another host or kernel are never joined
+# into one line (a faster host is not a speed-up).
 load scriptdir.'/common.gp'
 set title 'History: Gbit/s per core per data path (median of repetitions; bars: min..max)'
 set ylabel 'Gbit/s per core of the device under test'
@@ -10,6 +12,6 @@ set format x "%m-%d\n%H:%M:%S"
 set xtics font ',9'
 set lmargin 10
 set yrange [0:*]
-set key outside right top title 'data path@chunk'
+set key outside right top title 'path@chunk/host/kernel' font ',9'
 plot for [i=0:nseries-1] infile index i using 1:2:3:4 with yerrorlines \
      title word(titles, i+1)

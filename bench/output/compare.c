@@ -6,6 +6,7 @@
  * on the raw samples and a regression gate for nightly CI (exit 1).
  */
 #include "output/compare_int.h"
+#include "output/breakdown.h"
 #include "output/noise.h"
 #include "output/report.h"
 #include "lib/opt.h"
@@ -321,6 +322,8 @@ static void walk(struct walk *w, FILE *f, bool print)
 			if (print)
 				o->layout->row_end(f, full, &notes);
 		}
+		if (print && !o->metrics)	/* perf-profile lines (compare_profile.c), as the robot's */
+			lines += zc_cmp_profile_rows(f, &w->c, runs, name);
 		if (print && !lines) {
 			/* Failed or unavailable everywhere: say so rather than vanish. */
 			fprintf(f, "%-9s %s: no ok sample on any side (status", "", name);

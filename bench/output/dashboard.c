@@ -3,6 +3,7 @@
 #include "results/results.h"
 #include "output/report.h"
 #include "output/plot.h"
+#include "output/breakdown.h"
 #include "lib/stats.h"
 #include "lib/zcbench.h"
 
@@ -69,28 +70,36 @@ static void html_ratios(FILE *f, json_t *root)
 	size_t n = zc_headline_pairs(json_object_get(root, "runs"), ZC_PAIRS_AFTER, &pv);
 
 	fprintf(f, "<table id=\"headline\">\n<tr><th>ratio</th><th class=\"t\">side</th><th>chunk</th>"
-		   "<th>pipe</th><th>Gbps/core ratio</th><th>95%% CI (bootstrap)</th>"
+		   "<th>pipe</th><th>Gbps/core ratio</th><th>95%% interval</th>"
+		   "<th class=\"t\">holds 1.0?</th>"
 		   "<th>numerator Gbps/core</th><th>denominator Gbps/core</th><th>n</th></tr>\n");
 	for (size_t i = 0; i < n; i++) {
 		json_t *k = json_object_get(pv[i].run, "key");
 		struct zc_ratio r;
 		char chunk[24], pipe[24];
 
-		zc_an_ratio(pv[i].run, pv[i].peer_run, &r);
+		zc_plot_interval(root, &pv[i], &r);
 		zc_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
 		zc_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
 		fprintf(f, "<tr%s><td>%s</td><td class=\"t\">%s</td><td>%s</td><td>%s</td>",
 			pv[i].principal ? " class=\"principal\"" : "", pv[i].name,
 			pv[i].kind == ZC_PAIR_AFTER ? "after (emulated)" : native, chunk, pipe);
 		if (isnan(r.value))
-			fprintf(f, "<td>n/a</td><td></td>");
+			fprintf(f, "<td>n/a</td><td></td><td class=\"t\"></td>");
+		else if (isnan(r.lo))
+			fprintf(f, "<td>%.2f&times;</td><td>-</td><td class=\"t\">no interval</td>",
+				r.value);
 		else
-			fprintf(f, "<td>%.2f&times;</td><td>%.2f&ndash;%.2f</td>", r.value, r.lo, r.hi);
+			/* Whether the interval holds 1.0 is the verdict a reader wants. */
+			fprintf(f, "<td>%.2f&times;</td><td>%.2f&ndash;%.2f</td><td class=\"t %s\">%s</td>",
+				r.value, r.lo, r.hi, r.lo <= 1 && r.hi >= 1 ? "same" :
+				r.lo > 1 ? "above" : "below", r.lo <= 1 && r.hi >= 1 ?
+				"yes: no difference shown" : r.lo > 1 ? "no: above 1.0" : "no: below 1.0");
 		fprintf(f, "<td>%.2f</td><td>%.2f</td><td>%zu/%zu</td></tr>\n", r.num_gpc, r.den_gpc,
 			r.nn, r.nd);
 	}
 	if (!n)
-		fprintf(f, "<tr><td colspan=\"9\">no pair of runs for a headline ratio</td></tr>\n");
+		fprintf(f, "<tr><td colspan=\"10\">no pair of runs for a headline ratio</td></tr>\n");
 	fprintf(f, "</table>\n");
 	free(pv);
 }
@@ -153,16 +162,76 @@ static void html_fingerprint(FILE *f, json_t *root, const char *fp, const char *
 	}
 }
 
+static bool drawn(struct plot_ctx *c, const char *name)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%s.png", c->outdir, name);
+	return !access(p, R_OK);
+}
+
+/* Each profiled run: its buckets and its flame graph (drawn by plot from the
+ * folded stacks the results file names). */
+static void html_profiles(FILE *f, struct plot_ctx *c)
+{
+	json_t *runs = json_object_get(c->roots[c->latest], "runs"), *run, *p;
+	size_t i;
+
+	if (!zc_an_any_profile(runs))
+		return;
+	fprintf(f, "<h2>Profiles</h2>\n<p>Where the DUT core goes in the window, %% of the "
+		   "profile's samples by bucket (bench/profile/buckets.c); the flame graph of each "
+		   "run is a static SVG (hover a box for its name and share).</p>\n"
+		   "<table id=\"profiles\">\n<tr><th>run</th><th class=\"t\">key</th>");
+	for (int b = 0; b < ZC_BUCKET_NR; b++)
+		fprintf(f, "<th>%s</th>", zc_buckets[b].label);
+	fprintf(f, "<th>samples</th><th class=\"t\">event</th><th class=\"t\">flame graph</th></tr>\n");
+	json_array_foreach(runs, i, run) {
+		char key[512], svg[PATH_MAX];
+
+		if (!(p = zc_an_profile(run)))
+			continue;
+		zc_an_key(run, key, sizeof(key));
+		fprintf(f, "<tr><td>");
+		html_text(f, zc_an_str(run, "name"));
+		fprintf(f, "</td><td class=\"t\">");
+		html_text(f, key);
+		fprintf(f, "</td>");
+		for (int b = 0; b < ZC_BUCKET_NR; b++)
+			fprintf(f, "<td>%.1f</td>", zc_an_bucket(run, b));
+		fprintf(f, "<td>%lld</td><td class=\"t\" title=\"", zc_an_int(p, "samples"));
+		html_text(f, zc_an_str(p, "event_note"));
+		fprintf(f, "\">");
+		html_text(f, zc_an_str(p, "event"));
+		snprintf(svg, sizeof(svg), "%s/flame-%zu.svg", c->outdir, i);
+		if (!access(svg, R_OK)) {
+			fprintf(f, "</td><td class=\"t\"><a class=\"flame\" href=\"flame-%zu.svg\">"
+				   "flame graph</a></td></tr>\n", i);
+		} else {
+			fprintf(f, "</td><td class=\"t\">stacks not found: ");
+			html_text(f, zc_an_str(p, "folded"));
+			fprintf(f, "</td></tr>\n");
+		}
+	}
+	fprintf(f, "</table>\n");
+}
+
 int zc_write_index(struct plot_ctx *c, const int *order)
 {
+	/* Every picture plot may draw; one not drawn (no second chunk size, no
+	 * profile) is left out of the page. */
 	static const char *const figs[][2] = {
 		{ "bars", "Gbps per core by data path and chunk size (latest results)" },
 		{ "chunk", "Gbps per core against chunk size (latest results)" },
+		{ "core", "Per run: Gbps per core with every repetition, the DUT core's time, "
+			  "kernel-copied bytes per payload byte, syscalls per MB (latest results)" },
+		{ "ratio", "Headline ratios with their 95% intervals against 1.0 (latest results)" },
+		{ "profile", "Core time per GB moved by profile bucket (latest results, profiled runs)" },
 		{ "before_after", "Before and after: native path against its emulated after mode" },
-		{ "history", "History: Gbps per core of every results file" },
+		{ "history", "History: Gbps per core of every results file, a line per host and kernel" },
 	};
 	json_t *root = c->roots[c->latest];
-	char path[PATH_MAX], tmp[PATH_MAX], fp[8192], fpid[512], url[PATH_MAX * 3];
+	char path[PATH_MAX], tmp[PATH_MAX], fp[8192], fpid[512], url[PATH_MAX * 3], gitlab[80];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/index.html", c->outdir);
@@ -181,6 +250,7 @@ int zc_write_index(struct plot_ctx *c, const int *order)
 		   "td,th{border:1px solid #bbb;padding:.2em .6em;text-align:right}\n"
 		   "td:first-child,th:first-child,td.t,th.t{text-align:left}\n"
 		   "tr.principal{font-weight:bold}\nimg{max-width:100%%;border:1px solid #ddd}\n"
+		   "td.above{color:#1a7f1a}\ntd.below{color:#b00000}\ntd.same{color:#666}\n"
 		   "figure{margin:1em 0}\ncode{font-size:90%%}\n"
 		   "pre{white-space:pre-wrap;word-break:break-all;font-size:80%%}\n</style>\n</head>\n<body>\n");
 	fprintf(f, "<h1>zcbench: Gbps per core of Linux zero-copy data paths</h1>\n<p>Latest results: <code>");
@@ -191,7 +261,9 @@ int zc_write_index(struct plot_ctx *c, const int *order)
 	html_text(f, zc_an_kernel(root));
 	fprintf(f, "</b>, ");
 	html_text(f, zc_an_date(root));
-	fprintf(f, ".</p>\n");
+	fprintf(f, ", measured by zcbench <code id=\"provenance\">");
+	html_text(f, zc_an_git_label(root, gitlab, sizeof(gitlab)));
+	fprintf(f, "</code> (from the results file).</p>\n");
 	html_fingerprint(f, root, fp, fpid);
 	fprintf(f, "<h2>Headline</h2>\n<p>Ratio of Gbps per core (median over median of "
 		   "repetitions), 95%% percentile bootstrap CI (%d resamples, fixed seed).</p>\n",
@@ -201,10 +273,12 @@ int zc_write_index(struct plot_ctx *c, const int *order)
 	html_runs(f, root);
 	fprintf(f, "<h2>Plots</h2>\n");
 	for (size_t i = 0; i < ZC_ARRAY_SIZE(figs); i++)
-		fprintf(f, "<figure><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a>"
+		if (drawn(c, figs[i][0]))
+			fprintf(f, "<figure><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a>"
 			   "<figcaption>%s (<a href=\"%s.csv\">csv</a>, <a href=\"%s.svg\">svg</a>)"
 			   "</figcaption></figure>\n", figs[i][0], figs[i][0], figs[i][1], figs[i][1],
 			figs[i][0], figs[i][0]);
+	html_profiles(f, c);
 	fprintf(f, "<h2>Results files</h2>\n<ul id=\"files\">\n");
 	for (int o = c->nfiles - 1; o >= 0; o--) {
 		int fi = order[o];

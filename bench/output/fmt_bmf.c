@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* export --format bmf: Bencher Metric Format, median, min and max per metric. */
+/* export --format bmf: Bencher Metric Format, median, min and max per metric,
+ * and the profile's buckets (profile_BUCKET_pct) of profiled runs. */
 #include "output/export.h"
+#include "output/breakdown.h"
 
 static int write_bmf(FILE *f, json_t *root) /* 0/-EIO */
 {
@@ -21,6 +23,7 @@ static int write_bmf(FILE *f, json_t *root) /* 0/-EIO */
 					    json_pack("{s:f,s:f,s:f}", "value", s.median,
 						      "lower_value", s.min, "upper_value", s.max));
 		}
+		zc_export_profile_buckets(run, measures);
 		if (json_object_size(measures))
 			json_object_set_new(out, key, measures);
 		else
@@ -32,6 +35,6 @@ static int write_bmf(FILE *f, json_t *root) /* 0/-EIO */
 const struct zc_export_format zc_fmt_bmf = {
 	.name = "bmf",
 	.help = "Bencher Metric Format: {key: {metric: {value, lower_value, upper_value}}}\n"
-		"(median, min, max of the ok samples)",
+		"(median, min, max of the ok samples; profile_BUCKET_pct when profiled)",
 	.write = write_bmf,
 };

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* export --format csv: one row per sample, failed samples too (empty figures). */
+/* export --format csv: one row per sample, failed samples too (empty figures),
+ * and profile_BUCKET_pct columns when a run was profiled. */
 #include "output/export.h"
+#include "output/breakdown.h"
 
+#include <math.h>
 #include <string.h>
 
 static void csv_field(FILE *f, const char *s)
@@ -28,11 +31,15 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 			       "topology", "source", "proxy", "sink",	       "chunk",
 			       "pipe_size", "connections", "emulated", "rep", "status" };
 
+	bool profiled = zc_an_any_profile(json_object_get(root, "runs"));
+
 	zc_an_fingerprint(root, fp, sizeof(fp), fpid, sizeof(fpid));
 	for (size_t c = 0; c < ZC_ARRAY_SIZE(cols); c++)
 		fprintf(f, "%s%s", c ? "," : "", cols[c]);
 	zc_for_each_summary_metric(m)
 		fprintf(f, ",%s", m->key);
+	for (int b = 0; profiled && b < ZC_BUCKET_NR; b++)
+		fprintf(f, ",profile_%s_pct", zc_buckets[b].key);
 	fputc('\n', f);
 	json_array_foreach(json_object_get(root, "runs"), i, run) {
 		json_t *k = json_object_get(run, "key");
@@ -62,6 +69,15 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 				else
 					fputc(',', f);
 			}
+			/* The sample's own profile, else the run's (one per run). */
+			for (int b = 0; profiled && b < ZC_BUCKET_NR; b++) {
+				double x = zc_an_sample_bucket(run, smp, b);
+
+				if (isnan(x))
+					fputc(',', f);
+				else
+					fprintf(f, ",%.6g", x);
+			}
 			fputc('\n', f);
 		}
 	}
@@ -70,6 +86,7 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 
 const struct zc_export_format zc_fmt_csv = {
 	.name = "csv",
-	.help = "one row per sample (failed samples too, empty figures)",
+	.help = "one row per sample (failed samples too, empty figures); profile_BUCKET_pct\n"
+		"columns when a run was profiled (its samples' profiles, or the run's)",
 	.write = write_csv,
 };

@@ -1,15 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * export --format prometheus: node_exporter's textfile-collector exposition,
- * one gauge per metric (median of repetitions), labelled with the run's key,
- * kernel and fingerprint. export --out writes it atomically, so the collector
- * never reads half a file.
+ * one gauge per metric (median of repetitions) in base units, as
+ * Prometheus' naming rules ask (bytes per second, seconds; never Gbit/s or
+ * microseconds per KiB), labelled with the run's key, the kernel and two
+ * short fingerprint labels (vmsplice before/after, fs.splice_needs_write).
+ * The fingerprint's long text is an info metric of its own, so no series
+ * carries a label of a hundred characters. export --out writes the file
+ * atomically, so the collector never reads half a file. `promtool check
+ * metrics` passes it (tests/integration/export.sh).
  */
 #include "output/export.h"
 
+#include <math.h>
+#include <string.h>
+
+/* A metric's name and scale in base units, from its unit: the key's unit
+ * part (strip) becomes the base unit's suffix. Units not listed are already
+ * ratios or counts and keep key and value. */
+static const struct base_unit {
+	const char *unit, *strip, *suffix;
+	double scale;
+} base_units[] = {
+	{ "Gbit/s", "gbps", "payload_bytes_per_second", 1e9 / 8 },
+	{ "Gbit/s/core", "gbps_per_core", "payload_bytes_per_second_per_core", 1e9 / 8 },
+	{ "us/KB", "_us_per_kb", "_seconds_per_byte", 1e-6 / 1024 },	/* netperf's KB is KiB */
+	{ "calls/MB", "_per_mb", "_per_byte", 1e-6 },
+	{ "syscalls/MB", "_per_mb", "_per_byte", 1e-6 },
+};
+
+static double prom_name(const struct zc_metric *m, char *out, size_t len)
+{
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(base_units); i++) {
+		const struct base_unit *u = &base_units[i];
+		size_t kl = strlen(m->key), sl = strlen(u->strip);
+
+		if (strcmp(m->unit, u->unit) || kl < sl || strcmp(m->key + kl - sl, u->strip))
+			continue;
+		snprintf(out, len, "zcbench_%.*s%s", (int)(kl - sl), m->key, u->suffix);
+		return u->scale;
+	}
+	snprintf(out, len, "zcbench_%s", m->key);
+	return 1;
+}
+
 /* Label values escape backslash, double quote and newline (exposition format). */
-static void prom_label(FILE *f, const char *name, const char *val,
-		       bool first)
+static void prom_label(FILE *f, const char *name, const char *val, bool first)
 {
 	fprintf(f, "%s%s=\"", first ? "" : ",", name);
 	for (; *val; val++) {
@@ -23,6 +59,33 @@ static void prom_label(FILE *f, const char *name, const char *val,
 	fputc('"', f);
 }
 
+/* HELP text escapes backslash and newline. */
+static void prom_help(FILE *f, const char *name, const char *text, const char *unit)
+{
+	fprintf(f, "# HELP %s ", name);
+	for (; *text; text++)
+		fputs(*text == '\\' ? "\\\\" : *text == '\n' ? "\\n" : (char[]){ *text, 0 }, f);
+	fprintf(f, " (median of repetitions; results files say %s)\n", unit);
+}
+
+/* The fingerprint's short labels: what before/after questions group by. */
+static void fp_labels(FILE *f, json_t *root)
+{
+	json_t *fp = json_object_get(root, "fingerprint");
+	const char *snw = zc_an_str(json_object_get(json_object_get(fp, "probes"),
+						    "splice_needs_write"), "verdict");
+
+	prom_label(f, "vmsplice", zc_an_kernel_side(root) ? zc_an_kernel_side(root) : "unknown",
+		   false);
+	prom_label(f, "splice_needs_write", *snw ? snw : "unknown", false);
+}
+
+static void host_labels(FILE *f, json_t *root, bool first)
+{
+	prom_label(f, "kernel", zc_an_kernel(root), first);
+	prom_label(f, "host", zc_an_hostname(root), false);
+}
+
 static int write_prometheus(FILE *f, json_t *root) /* 0 */
 {
 	char fp[8192], fpid[512];
@@ -31,6 +94,8 @@ static int write_prometheus(FILE *f, json_t *root) /* 0 */
 
 	zc_an_fingerprint(root, fp, sizeof(fp), fpid, sizeof(fpid));
 	zc_for_each_summary_metric(m) {
+		char name[160];
+		double scale = prom_name(m, name, sizeof(name));
 		bool any = false;
 
 		json_array_foreach(runs, i, run) {
@@ -41,12 +106,11 @@ static int write_prometheus(FILE *f, json_t *root) /* 0 */
 			if (zc_export_summary(run, m->key, &s))
 				continue;
 			if (!any) {
-				fprintf(f, "# HELP zcbench_%s %s, median of repetitions (%s)\n",
-					m->key, m->help, m->unit);
-				fprintf(f, "# TYPE zcbench_%s gauge\n", m->key);
+				prom_help(f, name, m->help, m->unit);
+				fprintf(f, "# TYPE %s gauge\n", name);
 				any = true;
 			}
-			fprintf(f, "zcbench_%s{", m->key);
+			fprintf(f, "%s{", name);
 			prom_label(f, "run", zc_an_str(run, "name"), true);
 			prom_label(f, "topology", zc_an_str(k, "topology"), false);
 			prom_label(f, "mode", zc_an_dut_mode(run), false);
@@ -62,19 +126,25 @@ static int write_prometheus(FILE *f, json_t *root) /* 0 */
 			prom_label(f, "emulated",
 				   json_is_true(json_object_get(run, "emulated")) ? "true" : "false",
 				   false);
-			prom_label(f, "kernel", zc_an_kernel(root), false);
-			prom_label(f, "fingerprint", fpid, false);
-			prom_label(f, "host", zc_an_hostname(root), false);
-			fprintf(f, "} %.10g\n", s.median);
+			host_labels(f, root, false);
+			fp_labels(f, root);
+			fprintf(f, "} %.10g\n", s.median * scale);
 		}
 	}
+	/* The long text once, joined to the series by kernel and host. */
+	fprintf(f, "# HELP zcbench_fingerprint_info the kernel fingerprint of the results file "
+		   "(zcbench probe's label, or a hash of its JSON), value always 1\n"
+		   "# TYPE zcbench_fingerprint_info gauge\nzcbench_fingerprint_info{");
+	host_labels(f, root, true);
+	fp_labels(f, root);
+	prom_label(f, "fingerprint", fpid, false);
+	fprintf(f, "} 1\n");
 	if (zc_an_epoch(root) >= 0) {
 		fprintf(f, "# HELP zcbench_results_timestamp_seconds when the results file was "
 			   "started (meta.date)\n# TYPE zcbench_results_timestamp_seconds gauge\n"
 			   "zcbench_results_timestamp_seconds{");
-		prom_label(f, "kernel", zc_an_kernel(root), true);
-		prom_label(f, "fingerprint", fpid, false);
-		prom_label(f, "host", zc_an_hostname(root), false);
+		host_labels(f, root, true);
+		fp_labels(f, root);
 		fprintf(f, "} %lld\n", zc_an_epoch(root));
 	}
 	return 0;
@@ -82,6 +152,8 @@ static int write_prometheus(FILE *f, json_t *root) /* 0 */
 
 const struct zc_export_format zc_fmt_prometheus = {
 	.name = "prometheus",
-	.help = "textfile-collector exposition, labels mode, chunk, kernel, fingerprint",
+	.help = "textfile-collector exposition in base units (bytes per second, seconds);\n"
+		"labels mode, chunk, kernel, host, vmsplice, splice_needs_write; the\n"
+		"fingerprint's text in zcbench_fingerprint_info",
 	.write = write_prometheus,
 };

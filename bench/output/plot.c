@@ -36,6 +36,23 @@ static void __attribute__((format(printf, 3, 4))) cat_fmt(char *buf, size_t len,
 }
 
 
+const char *zc_an_git_sha(json_t *root)
+{
+	const char *sha = zc_an_str(json_object_get(json_object_get(root, "meta"), "git"), "sha");
+
+	return *sha ? sha : "unknown";
+}
+
+const char *zc_an_git_label(json_t *root, char *out, size_t len)
+{
+	json_t *git = json_object_get(json_object_get(root, "meta"), "git");
+
+	/* A dirty tree's sha does not name what ran: say so beside it. */
+	snprintf(out, len, "%s%s", zc_an_git_sha(root),
+		 json_is_true(json_object_get(git, "dirty")) ? " (dirty tree)" : "");
+	return out;
+}
+
 int zc_gpc_of(json_t *run, struct gpc *g)
 {
 	static double v[ZC_SAMPLES_MAX];
@@ -78,8 +95,8 @@ static int run_gnuplot(struct plot_ctx *c, const char *script, const char *vars)
 	return zc_run_argv(argv, NULL);
 }
 
-static int plot_both(struct plot_ctx *c, const char *script, const char *extra,
-		     const char *caption)
+int zc_plot_both(struct plot_ctx *c, const char *script, const char *extra,
+		 const char *caption)
 {
 	static const char *const terms[][2] = { { "pngcairo", "png" }, { "svg", "svg" } };
 	char vars[16384], q_in[PATH_MAX + 8], q_out[PATH_MAX + 8], q_cap[1100], buf[PATH_MAX];
@@ -109,7 +126,7 @@ static int plot_both(struct plot_ctx *c, const char *script, const char *extra,
 	return 0;
 }
 
-static FILE *open_csv(struct plot_ctx *c, const char *name)
+FILE *zc_plot_csv(struct plot_ctx *c, const char *name)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -132,14 +149,14 @@ static int add_unique_ll(long long *set, int *n, long long v)
 	return (*n)++;
 }
 
-static int add_unique_str(char set[][96], int *n, const char *v)
+static int add_unique_str(char set[][160], int *n, const char *v)
 {
 	for (int i = 0; i < *n; i++)
 		if (!strcmp(set[i], v))
 			return i;
 	if (*n == MAX_SERIES)
 		return -1;
-	snprintf(set[*n], 96, "%s", v);
+	snprintf(set[*n], 160, "%s", v);
 	return (*n)++;
 }
 
@@ -155,7 +172,7 @@ static int plot_bars(struct plot_ctx *c)
 {
 	json_t *runs = json_object_get(c->roots[c->latest], "runs"), *run;
 	long long chunks[MAX_SERIES];
-	char labels[MAX_SERIES][96], extra[1024] = "", titles[900] = "";
+	char labels[MAX_SERIES][160], extra[1024] = "", titles[900] = "";
 	int nchunks = 0, nlabels = 0;
 	size_t i;
 	FILE *f;
@@ -171,7 +188,7 @@ static int plot_bars(struct plot_ctx *c)
 		add_unique_ll(chunks, &nchunks, zc_an_int(json_object_get(run, "key"), "chunk"));
 	}
 	qsort(chunks, nchunks, sizeof(*chunks), cmp_ll);
-	f = open_csv(c, "bars");
+	f = zc_plot_csv(c, "bars");
 	if (!f)
 		return -1;
 	fprintf(f, "path");
@@ -209,7 +226,7 @@ static int plot_bars(struct plot_ctx *c)
 	fclose(f);
 	snprintf(extra, sizeof(extra), "nseries=%d; nrows=%d; titles='%s'", nchunks, nlabels,
 		 titles);
-	return plot_both(c, "bars", extra, c->caption);
+	return zc_plot_both(c, "bars", extra, c->caption);
 }
 
 static int count_chunks(json_t *runs)
@@ -240,14 +257,28 @@ static long long chunk_bound(json_t *runs, int dir)
 	return best ? best : 1;
 }
 
-/* Gbps per core against chunk size, one line (gnuplot index block) per path. */
+/* Gbps per core against chunk size, one line (gnuplot index block) per
+ * path; with one chunk size there is no curve: nothing drawn (and an older
+ * drawing removed, so the page cannot show it). */
 static int plot_chunk(struct plot_ctx *c)
 {
 	json_t *runs = json_object_get(c->roots[c->latest], "runs"), *run;
-	char labels[MAX_SERIES][96], titles[4096] = "", extra[4200];
+	char labels[MAX_SERIES][160], titles[4096] = "", extra[4200];
 	int nlabels = 0;
 	size_t i;
 	FILE *f;
+
+	if (count_chunks(runs) < 2) {
+		static const char *const ext[] = { "png", "svg", "csv" };
+
+		for (size_t e = 0; e < ZC_ARRAY_SIZE(ext); e++) {
+			char path[PATH_MAX];
+
+			snprintf(path, sizeof(path), "%s/chunk.%s", c->outdir, ext[e]);
+			unlink(path);
+		}
+		return 0;
+	}
 
 	json_array_foreach(runs, i, run) {
 		struct gpc g;
@@ -258,7 +289,7 @@ static int plot_chunk(struct plot_ctx *c)
 		zc_an_label(run, lab, sizeof(lab));
 		add_unique_str(labels, &nlabels, lab);
 	}
-	f = open_csv(c, "chunk");
+	f = zc_plot_csv(c, "chunk");
 	if (!f)
 		return -1;
 	fprintf(f, "# one block per data path: chunk_bytes,median,min,max (Gbit/s per core)\n");
@@ -300,7 +331,7 @@ static int plot_chunk(struct plot_ctx *c)
 	snprintf(extra, sizeof(extra), "nseries=%d; nchunks=%d; chunkmin=%lld; chunkmax=%lld; "
 		 "titles='%s'", nlabels, count_chunks(runs), chunk_bound(runs, -1),
 		 chunk_bound(runs, 1), titles);
-	return plot_both(c, "chunk", extra, c->caption);
+	return zc_plot_both(c, "chunk", extra, c->caption);
 }
 
 /* Each native mode against each of its after-modes (the headline engine's
@@ -312,7 +343,7 @@ static int plot_before_after(struct plot_ctx *c)
 	const char *side;
 	char extra[256];
 	int rows = 0;
-	FILE *f = open_csv(c, "before_after");
+	FILE *f = zc_plot_csv(c, "before_after");
 
 	if (!f) {
 		free(pv);
@@ -338,7 +369,7 @@ static int plot_before_after(struct plot_ctx *c)
 	side = zc_an_kernel_side(c->roots[c->latest]);
 	snprintf(extra, sizeof(extra), "nrows=%d; nativetitle='native on this kernel%s%s%s'", rows,
 		 side ? " (" : "", side ? side : "", side ? " side, by fingerprint)" : "");
-	return plot_both(c, "before_after", extra, c->caption);
+	return zc_plot_both(c, "before_after", extra, c->caption);
 }
 
 static int cmp_epoch(const void *a, const void *b, void *arg)
@@ -349,31 +380,46 @@ static int cmp_epoch(const void *a, const void *b, void *arg)
 	return (x > y) - (x < y);
 }
 
-/* History: one line per data path and chunk, one point per results file. */
+/* A history line: path@chunk/host/kernel. Points of another host or kernel
+ * are another line, never one joined to it (a faster host is not a
+ * speed-up). No spaces: gnuplot's word() splits the titles on them. */
+static void history_label(json_t *root, json_t *run, char *out, size_t len)
+{
+	char lab[96], sz[24];
+
+	zc_an_label(run, lab, sizeof(lab));
+	zc_fmt_size(zc_an_int(json_object_get(run, "key"), "chunk"), sz, sizeof(sz));
+	snprintf(out, len, "%s@%s/%s/%s", lab, sz, zc_an_hostname(root), zc_an_kernel(root));
+	for (char *p = out; *p; p++)
+		if (*p == ' ' || *p == '\'')
+			*p = '_';
+}
+
+/* History: one line per data path, chunk, host and kernel; one point per results file. */
 static int plot_history(struct plot_ctx *c, const int *order)
 {
-	char labels[MAX_SERIES][96], titles[4096] = "", extra[4200];
+	static char labels[MAX_SERIES][160], titles[MAX_SERIES * 161], extra[MAX_SERIES * 161 + 64];
 	int nlabels = 0;
 	size_t i;
 	json_t *run;
 	FILE *f;
 
+	titles[0] = 0;
 	for (int fi = 0; fi < c->nfiles; fi++)
 		json_array_foreach(json_object_get(c->roots[fi], "runs"), i, run) {
 			struct gpc g;
-			char lab[96], sz[24], full[128];
+			char full[160];
 
 			if (zc_gpc_of(run, &g))
 				continue;
-			zc_an_label(run, lab, sizeof(lab));
-			zc_fmt_size(zc_an_int(json_object_get(run, "key"), "chunk"), sz, sizeof(sz));
-			snprintf(full, sizeof(full), "%s@%s", lab, sz);
+			history_label(c->roots[fi], run, full, sizeof(full));
 			add_unique_str(labels, &nlabels, full);
 		}
-	f = open_csv(c, "history");
+	f = zc_plot_csv(c, "history");
 	if (!f)
 		return -1;
-	fprintf(f, "# one block per data path@chunk: epoch_s,median,min,max (Gbit/s per core)\n");
+	fprintf(f, "# one block per data path@chunk/host/kernel: epoch_s,median,min,max "
+		   "(Gbit/s per core)\n");
 	for (int l = 0; l < nlabels; l++) {
 		fprintf(f, "%s# %s\n", l ? "\n\n" : "", labels[l]);
 		for (int o = 0; o < c->nfiles; o++) {
@@ -382,12 +428,9 @@ static int plot_history(struct plot_ctx *c, const int *order)
 
 			json_array_foreach(json_object_get(c->roots[fi], "runs"), i, run) {
 				struct gpc g;
-				char lab[96], sz[24], full[128];
+				char full[160];
 
-				zc_an_label(run, lab, sizeof(lab));
-				zc_fmt_size(zc_an_int(json_object_get(run, "key"), "chunk"), sz,
-					   sizeof(sz));
-				snprintf(full, sizeof(full), "%s@%s", lab, sz);
+				history_label(c->roots[fi], run, full, sizeof(full));
 				if (!strcmp(full, labels[l]) && !zc_gpc_of(run, &g) &&
 				    !(best.median >= g.median))
 					best = g;
@@ -401,7 +444,7 @@ static int plot_history(struct plot_ctx *c, const int *order)
 	}
 	fclose(f);
 	snprintf(extra, sizeof(extra), "nseries=%d; titles='%s'", nlabels, titles);
-	return plot_both(c, "history", extra, c->history_caption);
+	return zc_plot_both(c, "history", extra, c->history_caption);
 }
 
 static void default_scripts(char *out, size_t len)
@@ -447,19 +490,19 @@ static void join_distinct(struct plot_ctx *c, const char *(*get)(json_t *), char
 #define AT(field) ZC_OPT_AT(struct plot_ctx, field)
 static const struct zc_opt plot_optv[] = {
 	{ "out", ZC_OPT_TEXT, "plots/out", AT(outdir), .meta = "DIR",
-	  .help = "where {bars,chunk,before_after,history}.{csv,png,svg} and index.html go" },
+	  .help = "where the pictures (.csv, .png, .svg; plots/README.md) and index.html go" },
 	{ "scripts", ZC_OPT_TEXT, NULL, AT(scripts), .meta = "DIR",
 	  .help = "the gnuplot scripts (default: plots/ beside this zcbench)" },
 	{ "FILE.json", ZC_OPT_TEXTS, NULL, 1, 0, AT(paths), ZC_OPT_POS,
 	  .count_off = offsetof(struct plot_ctx, nfiles),
-	  .help = "results files: bars, chunk and before/after use the newest (meta.date), "
-		  "history every one" },
+	  .help = "results files: history uses every one, the other pictures the newest "
+		  "(meta.date)" },
 };
 
 int zc_cmd_plot(int argc, char **argv)
 {
 	struct plot_ctx c = { 0 };
-	char scripts[PATH_MAX], hosts[200], kernels[240];
+	char scripts[PATH_MAX], hosts[200], kernels[240], shas[200], gitlab[80];
 	int order[MAX_FILES], ret = 0;
 	const struct zc_optgroup group = { .opts = plot_optv, .n = ZC_ARRAY_SIZE(plot_optv),
 					   .base = &c };
@@ -488,19 +531,24 @@ int zc_cmd_plot(int argc, char **argv)
 		order[i] = i;
 	qsort_r(order, c.nfiles, sizeof(*order), cmp_epoch, c.roots);
 	c.latest = order[c.nfiles - 1];
+	/* Provenance is the measurement's (meta.git of the results file), never
+	 * this plotting binary's. */
 	snprintf(c.caption, sizeof(c.caption), "host %s, kernel %s, %s, zcbench %s",
 		 zc_an_hostname(c.roots[c.latest]), zc_an_kernel(c.roots[c.latest]),
-		 zc_an_date(c.roots[c.latest]), ZC_GIT_SHA);
+		 zc_an_date(c.roots[c.latest]), zc_an_git_label(c.roots[c.latest], gitlab,
+								 sizeof(gitlab)));
 	join_distinct(&c, zc_an_hostname, hosts, sizeof(hosts));
 	join_distinct(&c, zc_an_kernel, kernels, sizeof(kernels));
+	join_distinct(&c, zc_an_git_sha, shas, sizeof(shas));
 	snprintf(c.history_caption, sizeof(c.history_caption), "%d results files; hosts %s; "
-		 "kernels %s", c.nfiles, hosts, kernels);
-	if (plot_bars(&c) || plot_chunk(&c) || plot_before_after(&c) || plot_history(&c, order) ||
-	    zc_write_index(&c, order)) {
+		 "kernels %s; zcbench %s", c.nfiles, hosts, kernels, shas);
+	if (plot_bars(&c) || plot_chunk(&c) || zc_plot_core(&c) || zc_plot_ratio(&c) ||
+	    zc_plot_profile(&c) || zc_plot_flames(&c) || plot_before_after(&c) ||
+	    plot_history(&c, order) || zc_write_index(&c, order)) {
 		ret = ZC_EXIT_FAIL;
 		goto out;
 	}
-	printf("zcbench plot: %s/index.html and {bars,chunk,before_after,history}.{png,svg}\n",
+	printf("zcbench plot: %s/index.html and the pictures beside it (plots/README.md)\n",
 	       c.outdir);
 out:
 	for (int i = 0; i < c.nfiles; i++)

@@ -6,7 +6,7 @@
 #include <jansson.h>
 
 #define MAX_FILES 1024
-#define MAX_SERIES 64
+#define MAX_SERIES 256
 
 struct plot_ctx {
 	const char *outdir, *scripts;
@@ -15,7 +15,7 @@ struct plot_ctx {
 	json_t *roots[MAX_FILES];
 	int latest;		/* index of the newest file by meta.date */
 	char caption[512];	/* kernel and host of the latest file */
-	char history_caption[512];
+	char history_caption[1024];
 };
 
 /* Median, min and max Gbps per core of a run's ok samples: 0 or -ENODATA. */
@@ -25,8 +25,29 @@ struct gpc {
 };
 int zc_gpc_of(json_t *run, struct gpc *g);
 
+/* The zcbench that measured (the results file's meta.git), not this binary:
+ * the sha ("unknown"), and with " (dirty tree)" when it was (out returned). */
+const char *zc_an_git_sha(json_t *root);
+const char *zc_an_git_label(json_t *root, char *out, size_t len);
+
 /* plots/out/index.html: every picture drawn, with the ratios and runs of the
  * newest file (order: files by date). 0 or -errno. */
 int zc_write_index(struct plot_ctx *c, const int *order);
+
+/* Run plots/SCRIPT.gp on OUTDIR/SCRIPT.csv for PNG and SVG: 0, else failed (said). */
+int zc_plot_both(struct plot_ctx *c, const char *script, const char *extra, const char *caption);
+FILE *zc_plot_csv(struct plot_ctx *c, const char *name);	/* OUTDIR/NAME.csv, NULL (said) */
+
+/* A headline row's ratio and 95% interval: the file's own (headline lo/hi)
+ * when it has one, else report's bootstrap over repetitions. */
+struct zc_pair;
+struct zc_ratio;
+void zc_plot_interval(json_t *root, const struct zc_pair *p, struct zc_ratio *r);
+
+/* plot_core.c: 0, or -1 (said). */
+int zc_plot_core(struct plot_ctx *c);		/* core.{png,svg}: per run, where the core goes */
+int zc_plot_ratio(struct plot_ctx *c);		/* ratio.{png,svg}: headline intervals vs 1.0 */
+int zc_plot_profile(struct plot_ctx *c);	/* profile.{png,svg}: only with profiled runs */
+int zc_plot_flames(struct plot_ctx *c);		/* flame-RUNINDEX.svg per profiled run */
 
 #endif

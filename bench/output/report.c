@@ -9,6 +9,7 @@
  */
 #include "results/results.h"
 #include "output/report.h"
+#include "output/breakdown.h"
 #include "lib/stats.h"
 #include "lib/opt.h"
 #include "lib/zcbench.h"
@@ -122,6 +123,7 @@ static void report_file(FILE *f, const char *path, json_t *root)
 	free(pv);
 	if (!printed)
 		fprintf(f, "  (no pair of runs for a headline ratio in this file)\n");
+	zc_report_breakdown(f, root);
 	fprintf(f, "\n");
 }
 
@@ -144,7 +146,8 @@ int zc_cmd_report(int argc, char **argv)
 		.name = "report", .groups = &group, .ngroups = 1,
 		.about = "Headline Gbps-per-core ratios with 95% bootstrap CIs, for this kernel\n"
 			 "and for the emulated \"after\" modes of each (zcbench list: after-modes),\n"
-			 "and the kernel fingerprint.\n"
+			 "and the kernel fingerprint. For profiled runs: where the DUT core goes\n"
+			 "(buckets) and what each headline path saves per byte, bucket by bucket.\n"
 			 "Exit 2 on an unreadable file.\n",
 	};
 	int ret = zc_opt_main(&cmdline, argc, argv);

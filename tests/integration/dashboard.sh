@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The dashboard page in headless Chromium, from file:// with no network:
-# the headline table and every image render, no console message, and a
-# screenshot comes out.
+# the headline table (with each interval's verdict against 1.0) and every
+# image render, the profile fixture's pictures and flame graphs too, no
+# console message, and a screenshot comes out.
 . "$(dirname "$0")/../lib.sh"
 command -v gnuplot >/dev/null || skip "gnuplot missing (make deps installs gnuplot-nox)"
 command -v chromium >/dev/null || skip "chromium missing (make deps installs it)"
@@ -31,9 +32,30 @@ grep -Eq '<td>splice/copy proxy</td><td class="t">before \(measured\)</td>.*<td>
 	"$TMP/dom.html" || fail "no splice/copy row"
 grep -q '<td class="t">after (emulated)</td>' "$TMP/dom.html" || fail "no emulated after row"
 [ "$(grep -c '<li><a href=' "$TMP/dom.html")" -eq 3 ] || fail "not 3 results links"
-# The page's own script counts images that decoded (naturalWidth > 0).
-grep -Eq 'data-images-loaded="4/4"' "$TMP/dom.html" ||
+# The page's own script counts images that decoded (naturalWidth > 0):
+# bars, core, ratio, before/after, history (one chunk size: no chunk plot).
+grep -Eq 'data-images-loaded="5/5"' "$TMP/dom.html" ||
 	fail "images not all loaded: $(grep -o 'data-images-loaded="[^"]*"' "$TMP/dom.html")"
+for p in core ratio; do
+	grep -q "<img src=\"$p.png\"" "$TMP/dom.html" || fail "no $p picture on the page"
+done
+# Each interval says whether it holds 1.0.
+grep -Eq '<td class="t (same|above|below)">(yes: no difference shown|no: above 1.0|no: below 1.0)</td>' \
+	"$TMP/dom.html" || fail "ratio table: no verdict against 1.0"
+grep -q 'id="provenance">unknown (dirty tree)<' "$TMP/dom.html" || fail "provenance not the results file's"
+# The profile fixture: every picture (chunk and profile too), the profiles
+# table, and a flame graph that renders as an SVG document in the browser.
+"$ZCBENCH" plot --out "$TMP/prof" results/fixtures/profile.json >/dev/null 2>&1 || fail "plot exit (profile)"
+browse --enable-logging=stderr --v=0 --virtual-time-budget=5000 --dump-dom "file://$TMP/prof/index.html" \
+	>"$TMP/pdom.html" 2>"$TMP/pconsole.log"
+grep -q ':CONSOLE' "$TMP/pconsole.log" && { grep ':CONSOLE' "$TMP/pconsole.log"; fail "console messages (profile)"; }
+grep -Eq 'data-images-loaded="7/7"' "$TMP/pdom.html" ||
+	fail "profile page: images not all loaded: $(grep -o 'data-images-loaded="[^"]*"' "$TMP/pdom.html")"
+grep -q '<table id="profiles">' "$TMP/pdom.html" || fail "no profiles table"
+[ "$(grep -o 'class="flame" href="flame-[0-9]*.svg"' "$TMP/pdom.html" | wc -l)" -eq 2 ] || fail "not 2 flame graph links"
+browse --virtual-time-budget=3000 --dump-dom "file://$TMP/prof/flame-0.svg" >"$TMP/flame.dom" 2>/dev/null
+[ "$(grep -o '<rect' "$TMP/flame.dom" | wc -l)" -gt 20 ] || fail "flame graph does not render"
+grep -q '<title>[^<]*copy[^<]*samples' "$TMP/flame.dom" || fail "flame graph: no copy frame with its samples"
 browse --window-size=1300,2400 --screenshot="$TMP/shot.png" "$url" >/dev/null 2>&1
 [ -s "$TMP/shot.png" ] || fail "no screenshot"
 [ "$(head -c8 "$TMP/shot.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "screenshot not PNG"

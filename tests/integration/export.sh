@@ -49,10 +49,27 @@ mkdir "$TMP/prom"
 "$ZCBENCH" export --format prometheus --out "$TMP/prom/zcbench.prom" "$B" || fail "prom exit"
 [ "$(ls -A "$TMP/prom")" = zcbench.prom ] || fail "temp file left behind: $(ls -A "$TMP/prom")"
 [ "$(tail -c1 "$TMP/prom/zcbench.prom" | od -An -c | tr -d ' ')" = '\n' ] || fail "no trailing newline"
-python3 - "$TMP/prom/zcbench.prom" <<'PY' || fail "prometheus shape"
-import re, sys
-seen_help, seen_type, samples = set(), set(), 0
+# promtool (Debian's prometheus package) parses and lints it: names, HELP,
+# TYPE, base units ("_us_per_kb" or "_per_mb" would fail its unit lint).
+if command -v promtool >/dev/null; then
+	for f in "$B" results/fixtures/profile.json; do
+		"$ZCBENCH" export --format prometheus "$f" >"$TMP/p.prom" || fail "prom exit ($f)"
+		promtool check metrics <"$TMP/p.prom" >"$TMP/promtool.log" 2>&1 ||
+			{ cat "$TMP/promtool.log"; fail "promtool check metrics: $f"; }
+	done
+	ok "promtool check metrics"
+else
+	echo "promtool missing (Debian's prometheus package): the parser below only"
+fi
+# The same checks as an exposition parser, and what promtool cannot know:
+# base units against the results file, short fingerprint labels, the long
+# text only in the info metric.
+python3 - "$TMP/prom/zcbench.prom" "$B" <<'PY' || fail "prometheus shape"
+import json, re, statistics, sys
+seen_help, seen_type, samples, info = set(), set(), 0, []
 sample = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*)\} (\S+)$')
+d = json.load(open(sys.argv[2]))
+bps = {}
 for line in open(sys.argv[1]).read().splitlines():
     if line.startswith("# HELP "):
         seen_help.add(line.split()[2]); continue
@@ -60,14 +77,56 @@ for line in open(sys.argv[1]).read().splitlines():
         name, kind = line.split()[2:4]; assert kind == "gauge"; seen_type.add(name); continue
     m = sample.match(line)
     assert m, line
-    assert m.group(1) in seen_help and m.group(1) in seen_type, m.group(1)
+    name = m.group(1)
+    assert name in seen_help and name in seen_type, name
+    # Base units: no Gbit/s, microseconds or per-MB names.
+    assert not re.search(r'(gbps|_us_|_kb|_mb)(_|$)', name), name
     labels = dict(re.findall(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"', m.group(2)))
-    per_run = m.group(1) != "zcbench_results_timestamp_seconds"
-    for l in ("mode", "chunk", "kernel", "fingerprint") if per_run else ("kernel", "fingerprint"):
+    for l in ("kernel", "host", "vmsplice", "splice_needs_write"):
         assert l in labels, (l, line)
+    assert labels["vmsplice"] in ("before", "after", "unknown"), labels["vmsplice"]
+    if name == "zcbench_fingerprint_info":
+        info.append(labels); assert float(m.group(3)) == 1; continue
+    # Only the info metric carries the long fingerprint text.
+    assert "fingerprint" not in labels, line
+    if name not in ("zcbench_results_timestamp_seconds",):
+        for l in ("mode", "chunk", "run"):
+            assert l in labels, (l, line)
+    if name == "zcbench_payload_bytes_per_second_per_core":
+        bps[(labels["run"], labels["chunk"])] = float(m.group(3))
     float(m.group(3)); samples += 1
-assert "zcbench_gbps_per_core" in seen_type and samples >= 9 * 6, samples
+assert len(info) == 1 and info[0]["fingerprint"], info
+assert samples >= 9 * 6, samples
+# Bytes per second per core = the median Gbit/s per core * 1e9 / 8.
+for r in d["runs"]:
+    v = [s["gbps_per_core"] for s in r["samples"] if s["status"] == "ok"]
+    got = bps[(r["name"], str(r["key"]["chunk"]))]
+    assert abs(got - statistics.median(v) * 1e9 / 8) < 1e-6 * got, (r["name"], got)
 PY
+
+# The profile fixture: csv and bmf carry the buckets, which add up to 100%.
+P=results/fixtures/profile.json
+"$ZCBENCH" export --format csv "$P" >"$TMP/p.csv" || fail "csv exit (profile)"
+"$ZCBENCH" export --format bmf "$P" >"$TMP/p.bmf" || fail "bmf exit (profile)"
+python3 - "$TMP/p.csv" "$TMP/p.bmf" "$P" <<'PY' || fail "profile buckets in csv/bmf"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bmf = json.load(open(sys.argv[2]))
+d = json.load(open(sys.argv[3]))
+cols = [c for c in rows[0] if c.startswith("profile_") and c.endswith("_pct")]
+assert len(cols) == 9, cols
+for row in rows:
+    assert abs(sum(float(row[c]) for c in cols) - 100) < 0.01, row["run"]
+copy = [r for r in rows if r["run"] == "proxy-copy" and r["chunk"] == "65536"][0]
+run = [r for r in d["runs"] if r["name"] == "proxy-copy" and r["key"]["chunk"] == 65536][0]
+assert abs(float(copy["profile_kernel_copy_pct"]) - run["profile"]["buckets"]["kernel_copy"]) < 1e-3
+for key, m in bmf.items():
+    if "profile_kernel_copy_pct" in m:
+        assert m["profile_kernel_copy_pct"]["lower_value"] <= m["profile_kernel_copy_pct"]["value"]
+assert sum("profile_kernel_copy_pct" in m for m in bmf.values()) == len(d["runs"])
+PY
+# Without a profile there are no bucket columns.
+"$ZCBENCH" export --format csv "$B" | head -n1 | grep -q profile_ && fail "bucket columns without a profile"
 "$ZCBENCH" export --format yaml "$B" >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown format: want 2"
 echo '[' >"$TMP/bad.json"
 "$ZCBENCH" export --format csv "$TMP/bad.json" >/dev/null 2>&1; [ $? -eq 2 ] || fail "corrupt: want 2"

@@ -1,24 +1,31 @@
 #!/usr/bin/env bash
 # zcbench plot on the stored fixtures: gnuplot draws every picture (PNG and
-# SVG, non-empty, real PNG/SVG), the CSV behind them, and the page.
+# SVG, non-empty, real PNG/SVG), the CSV behind them, and the page; the
+# pictures of issue 15 (core, ratio, profile, flame graphs), the history
+# split by host and kernel, provenance from the results file, no chunk plot
+# with one chunk size, styles that stay apart past 12 series.
 . "$(dirname "$0")/../lib.sh"
 command -v gnuplot >/dev/null || skip "gnuplot missing (make deps installs gnuplot-nox)"
+command -v python3 >/dev/null || skip "python3 missing (make deps)"
+F=results/fixtures
 
-"$ZCBENCH" plot --out "$TMP/out" results/fixtures/base.json results/fixtures/new.json \
-	results/fixtures/emulated.json >"$TMP/log" 2>&1 ||
+"$ZCBENCH" plot --out "$TMP/out" $F/base.json $F/new.json $F/emulated.json >"$TMP/log" 2>&1 ||
 	{ cat "$TMP/log"; fail "plot exit"; }
-for p in bars chunk before_after history; do
+is_png() { [ "$(head -c8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+for p in bars core ratio before_after history; do
 	[ -s "$TMP/out/$p.png" ] || fail "$p.png missing or empty"
-	[ "$(head -c8 "$TMP/out/$p.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
-		fail "$p.png is not a PNG"
+	is_png "$TMP/out/$p.png" || fail "$p.png is not a PNG"
 	grep -q '<svg' "$TMP/out/$p.svg" || fail "$p.svg is not SVG"
 	[ -s "$TMP/out/$p.csv" ] || fail "$p.csv missing"
 done
 # Pictures carry real content, not a blank canvas: a drawn PNG of these
 # plots compresses to well over 10 kB; an empty 1200x720 frame is ~5 kB.
-for p in bars chunk history; do
+for p in bars core ratio history; do
 	[ "$(stat -c %s "$TMP/out/$p.png")" -gt 10000 ] || fail "$p.png suspiciously small"
 done
+# One chunk size in these files: no chunk curve, and none on the page.
+check "no chunk plot with one chunk size" test ! -e "$TMP/out/chunk.png"
+check "the page does not show a chunk plot" bash -c "! grep -q 'chunk.png' '$TMP/out/index.html'"
 # bars.csv: one row per data path of the newest file (emulated.json: 13), 64k series.
 [ "$(tail -n +2 "$TMP/out/bars.csv" | wc -l)" -eq 13 ] || fail "bars.csv rows"
 # before/after: each native mode beside each of its after-modes (mode.h after_of):
@@ -27,14 +34,100 @@ done
 [ "$(tail -n +2 "$TMP/out/before_after.csv" | wc -l)" -eq 6 ] || fail "before_after.csv rows"
 grep -q '^"splice / splice-as-copy (proxy, 64k)",' "$TMP/out/before_after.csv" || fail "no splice / splice-as-copy pair"
 head -1 "$TMP/out/bars.csv" | grep -q 'chunk 64k median,min,max' || fail "bars.csv header"
-# The caption names the kernel and the host.
+# Provenance: the newest results file's own zcbench (emulated.json: sha
+# "unknown", dirty tree), never the plotting binary's.
+sha=$(git rev-parse --short=12 HEAD 2>/dev/null || echo none)
+check "caption: the results file's zcbench" grep -q 'zcbench unknown (dirty tree)' "$TMP/out/bars.svg"
+check "caption: not this binary's sha" bash -c "! grep -q 'zcbench $sha' '$TMP/out/bars.svg'"
+check "page: the results file's zcbench" grep -q 'id="provenance">unknown (dirty tree)<' "$TMP/out/index.html"
 grep -q '6.18\|kernel' "$TMP/out/bars.svg" || fail "no kernel in caption"
 grep -q 'host vm\|host ' "$TMP/out/bars.svg" || fail "no host in caption"
-# history: 9 paths in all three files, 4 emulated ones in the newest only.
+# history: 9 paths in all three files, 4 emulated ones in emulated.json only.
 [ "$(grep -c '^1[0-9]*,' "$TMP/out/history.csv")" -eq 31 ] || fail "history.csv points"
+# core: one row per run of the newest file, every sample a point.
+check "core.csv: a row per run" test "$(tail -n +2 "$TMP/out/core.csv" | wc -l)" -eq 13
+check "core_samples.csv: every ok sample" test "$(tail -n +2 "$TMP/out/core_samples.csv" | wc -l)" -eq \
+	"$(jq '[.runs[].samples[] | select(.status == "ok")] | length' $F/emulated.json)"
+# ratio: each headline row with its interval; verdict against 1.0.
+python3 - "$TMP/out/ratio.csv" <<'PY' || fail "ratio.csv"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows, "no rows"
+for r in rows:
+    lo, v, hi, verdict = float(r["lo"]), float(r["ratio"]), float(r["hi"]), int(r["verdict"])
+    assert lo <= v <= hi, r
+    assert verdict == (0 if lo <= 1 <= hi else 1 if lo > 1 else -1), r
+assert any("splice/copy proxy" in r["label"] for r in rows)
+PY
+ok "ratio.csv: intervals and their verdict against 1.0"
 grep -q '<img src="bars.png"' "$TMP/out/index.html" || fail "index.html: no bars image"
 grep -q 'href="[^"]*results/fixtures/base.json"' "$TMP/out/index.html" || fail "index.html: no link"
+
+# The profile fixture (two chunk sizes, profiles, emulated and msg-zerocopy runs).
+"$ZCBENCH" plot --out "$TMP/prof" $F/profile.json >"$TMP/log" 2>&1 || { cat "$TMP/log"; fail "plot exit (profile)"; }
+for p in chunk profile core; do
+	is_png "$TMP/prof/$p.png" || fail "$p.png (profile fixture)"
+done
+check "chunk plot with two chunk sizes" test -s "$TMP/prof/chunk.svg"
+python3 - "$TMP/prof/core.csv" "$TMP/prof/profile.csv" <<'PY' || fail "core.csv / profile.csv"
+import csv, math, sys
+core = list(csv.DictReader(open(sys.argv[1])))
+by = {r["label"]: r for r in core}
+# Emulated modes drawn apart (hatched), msg-zerocopy over loopback marked.
+emu = [r for r in core if "(emulated)" in r["label"]]
+assert emu and all(math.isnan(float(r["native"])) and not math.isnan(float(r["emulated"])) for r in emu)
+mz = by["msg-zerocopy 64k"]
+assert mz["mark"].startswith("kernel copied") and not math.isnan(float(mz["copied"])), mz
+assert not by["proxy:splice 64k"]["mark"], by["proxy:splice 64k"]
+# The core's time adds up to one core.
+for r in core:
+    parts = [float(r[k]) for k in ("user", "system", "softirq", "irq", "idle", "steal", "foreign")]
+    assert abs(sum(parts) - 1) < 0.05, (r["label"], sum(parts))
+# Copy costs kernel copy time per GB, splice none.
+prof = {r["label"]: r for r in csv.DictReader(open(sys.argv[2]))}
+assert float(prof["proxy:copy 64k"]["kernel copy"]) > 50 * max(float(prof["proxy:splice 64k"]["kernel copy"]), 0.1)
+PY
+ok "core and profile pictures' data"
+# Flame graphs: one per profiled run whose stacks are kept (proxy-copy and
+# proxy-splice at 64k: runs 0 and 2), linked from the page; the others say so.
+for i in 0 2; do
+	check "flame-$i.svg: SVG without script" python3 -c "
+import sys, xml.etree.ElementTree as ET
+t = ET.parse('$TMP/prof/flame-$i.svg').getroot()
+assert t.tag.endswith('svg') and not [e for e in t.iter() if e.tag.endswith('script')]
+assert len([e for e in t.iter() if e.tag.endswith('rect')]) > 20"
+	check "page links flame-$i.svg" grep -q "href=\"flame-$i.svg\"" "$TMP/prof/index.html"
+done
+check "page: profiled runs without stacks say so" grep -q 'stacks not found' "$TMP/prof/index.html"
+
+# History of two hosts: the same paths on another host are other lines,
+# never joined (a 3x faster host is not a 3x improvement).
+jq '.meta.hostname = "other-host" | .meta.date = "2026-12-04T10:00:00Z"' $F/base.json >"$TMP/other.json"
+"$ZCBENCH" plot --out "$TMP/two" $F/base.json "$TMP/other.json" >/dev/null 2>&1 || fail "plot exit (two hosts)"
+check "history of two hosts: two lines per path" \
+	test "$(grep -c '^# proxy:splice@64k/' "$TMP/two/history.csv")" -eq 2
+check "history of two hosts: one point per line" python3 - "$TMP/two/history.csv" <<'PY'
+import sys
+blocks = open(sys.argv[1]).read().split("\n\n\n")
+assert len(blocks) == 18, len(blocks)
+for b in blocks:
+    pts = [l for l in b.splitlines() if l and not l.startswith("#")]
+    assert len(pts) == 1, b
+PY
+# 18 series: styles (colour, dashes, point shape) never repeat.
+check "history: 18 series drawn with 18 distinct styles" python3 - "$TMP/two/history.svg" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+styles = {}
+for m in re.finditer(r'<g id="gnuplot_plot_(\d+)" >(.*?)(?=<g id="gnuplot_plot_|\Z)', s, re.S):
+    body = m.group(2)
+    stroke = re.search(r"<path stroke='([^']*)'(?: stroke-dasharray='([^']*)')?", body)
+    pt = re.search(r"#(gpPt\d+)", body)
+    styles[m.group(1)] = (stroke.group(1), stroke.group(2), pt.group(1) if pt else None)
+assert len(styles) == 18, len(styles)
+assert len(set(styles.values())) == 18, styles
+PY
 # An unreadable file: exit 2, nothing half-drawn claimed.
 echo '{' >"$TMP/bad.json"
 "$ZCBENCH" plot --out "$TMP/out2" "$TMP/bad.json" >/dev/null 2>&1; [ $? -eq 2 ] || fail "corrupt: want 2"
-echo "plot: ok"
+finish

@@ -5,7 +5,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
-declare -A rank=([lib]=0 [modes]=1 [counters]=1 [peers]=1 [config]=2 [metrics]=2 [transport]=3
+declare -A rank=([lib]=0 [modes]=1 [counters]=1 [peers]=1 [profile]=1 [config]=2 [metrics]=2 [transport]=3
 	[results]=4 [output]=5 [probe]=5 [run]=6 [guest]=7)
 MAX_LINES=600
 

@@ -1,0 +1,36 @@
+# Every headline ratio of the newest file with its 95% interval, against
+# 1.0 (no difference): green wholly above, red wholly below, grey when the
+# interval holds 1.0. The interval is the file's own (headline lo/hi) when
+# it has one, else report's bootstrap over repetitions. zcbench plot sets nrows.
+height = 240 + 30 * (nrows > 0 ? nrows : 4)
+load scriptdir.'/common.gp'
+set title 'Headline ratios of Gbit/s per core with 95% intervals, against 1.0'
+set xlabel 'ratio (log scale): numerator mode over the mode it is measured against'
+set bmargin 6
+set tmargin 5
+set lmargin 44
+set grid xtics noytics
+if (nrows == 0) {
+    set label 2 'no pair of runs for a headline ratio in these results' at graph 0.5, graph 0.5 center
+    set xrange [0.5:2]
+    set yrange [0:1]
+    unset ytics
+    plot NaN notitle
+} else {
+    set datafile columnheaders
+    stats infile using 4 nooutput name 'LO'
+    stats infile using 5 nooutput name 'HI'
+    set logscale x 2
+    set xrange [(LO_min < 0.9 ? LO_min : 0.9) / 1.1 : (HI_max > 1.1 ? HI_max : 1.1) * 1.1]
+    set yrange [-0.7 : nrows - 0.3]
+    set ytics font ',10'
+    set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lw 2 lc rgb '#000000'
+    set label 3 '1.0: no difference' at 1, graph 0 offset 0.5,0.8 font ',10'
+    set xtics ('0.25' 0.25, '0.5' 0.5, '0.75' 0.75, '1' 1, '1.25' 1.25, '1.5' 1.5, '2' 2, '3' 3, '4' 4, '6' 6, '8' 8)
+    col(v) = v > 0 ? 0x2ca02c : v < 0 ? 0xd62728 : 0x7f7f7f
+    set key outside top center horizontal maxrows 1 font ',10'
+    plot infile using 3:1:4:5:(col($6)):ytic(2) with xerrorbars lc rgb variable pt 7 ps 1.3 lw 2 notitle, \
+         NaN with points pt 7 lc rgb '#2ca02c' title 'interval above 1.0', \
+         NaN with points pt 7 lc rgb '#d62728' title 'interval below 1.0', \
+         NaN with points pt 7 lc rgb '#7f7f7f' title 'interval holds 1.0: no difference shown'
+}

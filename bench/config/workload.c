@@ -161,36 +161,31 @@ int zc_workload_load(const char *path, const struct zc_section *ov, struct zc_wo
 		    apply(&base, &w->sec[i], path, err, errlen, lines) ||
 		    (ov && apply(&base, ov, path, err, errlen, lines)))
 			return -EINVAL;
-		for (int c = 0; c < base.nchunks; c++) {
-			for (int q = 0; q < base.npipe_sizes; q++) {
-				struct zc_cfg *r;
-				char why[256];
-				const char *bad = NULL;
+		int nexp = zc_cfg_expand(&base, w->runs + w->nruns, ZC_RUNS_MAX - w->nruns);
 
-				if (w->nruns == ZC_RUNS_MAX) {
-					snprintf(err, errlen, "%s: more than %d runs after expansion",
-						 path, ZC_RUNS_MAX);
-					return -EINVAL;
-				}
-				r = &w->runs[w->nruns++];
-				*r = base;
-				r->chunk = base.chunks[c];
-				r->pipe_size = base.pipe_sizes[q];
-				if (zc_cfg_validate(r, why, sizeof(why), &bad)) {
-					const struct zc_opt *o = bad ? zc_opt_find(bad) : NULL;
-					int line = o && lines[o - zc_opts] ? lines[o - zc_opts]
-									   : w->sec[i].line;
-					/* "key 'k': why" */
-					const char *what = strstr(why, "': ") ? strstr(why, "': ") + 3 : why;
+		if (nexp < 0) {
+			snprintf(err, errlen, "%s: more than %d runs after expansion", path, ZC_RUNS_MAX);
+			return -EINVAL;
+		}
+		for (int e = 0; e < nexp; e++) {
+			struct zc_cfg *r = &w->runs[w->nruns++];
+			char why[256];
+			const char *bad = NULL;
 
-					if (line < 0)
-						snprintf(err, errlen, "command line: --%s: %s ([run %s])",
-							 o->key, what, w->sec[i].name);
-					else
-						snprintf(err, errlen, "%s:%d: [run %s]: %s", path, line,
-							 w->sec[i].name, why);
-					return -EINVAL;
-				}
+			if (zc_cfg_validate(r, why, sizeof(why), &bad)) {
+				const struct zc_opt *o = bad ? zc_opt_find(bad) : NULL;
+				int line = o && lines[o - zc_opts] ? lines[o - zc_opts]
+								   : w->sec[i].line;
+				/* "key 'k': why" */
+				const char *what = strstr(why, "': ") ? strstr(why, "': ") + 3 : why;
+
+				if (line < 0)
+					snprintf(err, errlen, "command line: --%s: %s ([run %s])",
+						 o->key, what, w->sec[i].name);
+				else
+					snprintf(err, errlen, "%s:%d: [run %s]: %s", path, line,
+						 w->sec[i].name, why);
+				return -EINVAL;
 			}
 		}
 	}

@@ -38,6 +38,67 @@ int zc_cpustat_read(int cpu, struct zc_cpustat *out)
 	return 0;
 }
 
+int zc_cpustat_read_all(struct zc_cpustat *out, bool *ok, int max)
+{
+	double hz = sysconf(_SC_CLK_TCK);
+	char *s = zc_read_file("/proc/stat", 1 << 20, NULL), *line, *save;
+	int top = 0;
+
+	if (!s)
+		return -errno;
+	memset(out, 0, sizeof(*out) * max);
+	memset(ok, 0, sizeof(*ok) * max);
+	for (line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long v[8];
+		int cpu;
+
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1],
+			   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 9 || cpu < 0 || cpu >= max)
+			continue;
+		out[cpu] = (struct zc_cpustat){ v[0] / hz, v[1] / hz, v[2] / hz, v[3] / hz,
+						v[4] / hz, v[5] / hz, v[6] / hz, v[7] / hz };
+		ok[cpu] = true;
+		if (cpu + 1 > top)
+			top = cpu + 1;
+	}
+	free(s);
+	return top;
+}
+
+int zc_softirqs_read(uint64_t *net_rx, uint64_t *net_tx, int max)
+{
+	char *s = zc_read_file("/proc/softirqs", 1 << 20, NULL), *line, *save;
+	int col[1024], ncol = 0, top = 0;
+
+	if (!s)
+		return -errno;
+	memset(net_rx, 0, sizeof(*net_rx) * max);
+	memset(net_tx, 0, sizeof(*net_tx) * max);
+	for (line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		uint64_t *dst = strstr(line, "NET_RX:") ? net_rx : strstr(line, "NET_TX:") ? net_tx : NULL;
+		char *p = strchr(line, ':');
+
+		/* The header names the CPUs of the columns (online ones only). */
+		if (!ncol)
+			for (char *q = line; (q = strstr(q, "CPU")) && ncol < 1024; q += 3)
+				col[ncol++] = atoi(q + 3);
+		if (!dst || !p)
+			continue;
+		p++;
+		for (int c = 0; c < ncol; c++) {
+			uint64_t v = strtoull(p, &p, 10);
+
+			if (col[c] >= 0 && col[c] < max) {
+				dst[col[c]] = v;
+				if (col[c] + 1 > top)
+					top = col[c] + 1;
+			}
+		}
+	}
+	free(s);
+	return top;
+}
+
 void zc_cpustat_delta(const struct zc_cpustat *a, const struct zc_cpustat *b,
 		      struct zc_cpustat *d)
 {

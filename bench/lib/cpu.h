@@ -18,6 +18,13 @@ void zc_cpustat_delta(const struct zc_cpustat *a, const struct zc_cpustat *b,
 /* user+nice+system+irq+softirq: what the core spent on the workload. */
 double zc_cpustat_busy(const struct zc_cpustat *d);
 
+/* Every CPU's /proc/stat line (index = CPU number, absent ones zeroed, ok[c]
+ * set for those present): highest CPU + 1, or -errno. */
+int zc_cpustat_read_all(struct zc_cpustat *out, bool *ok, int max);
+/* Per CPU NET_RX and NET_TX softirq counts from /proc/softirqs: CPUs read,
+ * or -errno. */
+int zc_softirqs_read(uint64_t *net_rx, uint64_t *net_tx, int max);
+
 int zc_pin_cpu(int cpu);	/* 0 or -errno */
 int zc_cpu_node(int cpu);	/* NUMA node of cpu, 0 if unknown */
 /* Page-aligned, on the NUMA node of cpu when libnuma works; node in *node. */

@@ -34,7 +34,8 @@ json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode
 		json_t *q = json_object_get(r, "key");
 		bool same = zc_an_int(q, "chunk") == zc_an_int(k, "chunk") &&
 			    zc_an_int(q, "pipe_size") == zc_an_int(k, "pipe_size") &&
-			    zc_an_int(q, "connections") == zc_an_int(k, "connections");
+			    zc_an_int(q, "connections") == zc_an_int(k, "connections") &&
+			    (zc_an_int(q, "workers") ?: 1) == (zc_an_int(k, "workers") ?: 1);
 
 		for (size_t j = 0; j < ZC_ARRAY_SIZE(fields) && same; j++) {
 			if (!strcmp(fields[j], role))

@@ -34,23 +34,6 @@
 #include <unistd.h>
 
 
-/*
- * Keep the controller (its poll wake-ups, its /proc/stat reads at the edges)
- * off the DUT's CPU, so nothing of the harness runs there in the window.
- */
-static int avoid_cpu(struct zc_ctl *c, int cpu)
-{
-	cpu_set_t set;
-
-	if (!c->affinity_ok || cpu < 0)
-		return -1;
-	set = c->affinity;
-	CPU_CLR(cpu, &set);
-	if (!CPU_COUNT(&set) || sched_setaffinity(0, sizeof(set), &set))
-		return -1;
-	return 0;
-}
-
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -73,11 +56,12 @@ static void progress(struct zc_ctl *c, const char *fmt, ...)
 
 static json_t *key_json(const struct zc_cfg *cfg)
 {
-	return json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I}", "topology", zc_topo_names[cfg->topology],
+	return json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:I}", "topology", zc_topo_names[cfg->topology],
 			 "source", cfg->mode[ZC_ROLE_SOURCE],
 			 "proxy", cfg->topology == ZC_TOPO_PROXY ? cfg->mode[ZC_ROLE_PROXY] : "",
 			 "sink", cfg->mode[ZC_ROLE_SINK], "chunk", (json_int_t)cfg->chunk,
-			 "pipe_size", (json_int_t)cfg->pipe_size, "connections", (json_int_t)1);
+			 "pipe_size", (json_int_t)cfg->pipe_size, "connections",
+			 (json_int_t)cfg->connections, "workers", (json_int_t)cfg->workers);
 }
 
 static bool run_emulated(const struct zc_cfg *cfg)
@@ -98,10 +82,9 @@ static json_t *do_run(struct zc_ctl *c, const struct zc_cfg *cfg, int idx, int t
 	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
 	const struct zc_mode *sink = zc_mode_find(ZC_ROLE_SINK, cfg->mode[ZC_ROLE_SINK]);
 	struct zc_placement pl;
-	json_t *run = json_object(), *samples = json_array(), *place;
+	json_t *run = json_object(), *samples = json_array();
 	const char *status = "ok";
-	char place_why[256];
-	int ret, nok = 0, dut_node;
+	int nok = 0;
 
 	json_object_set_new(run, "name", json_string(cfg->name));
 	json_object_set_new(run, "key", key_json(cfg));
@@ -109,40 +92,10 @@ static json_t *do_run(struct zc_ctl *c, const struct zc_cfg *cfg, int idx, int t
 	json_object_set_new(run, "emulated", json_boolean(run_emulated(cfg)));
 	json_object_set_new(run, "verified", json_boolean(sink->flags & ZC_MODE_VERIFIES));
 	json_object_set_new(run, "options", zc_cfg_json(cfg));
-	dut_node = zc_host_dut_node(&c->host, dut, place_why, sizeof(place_why));
-	if (dut_node == -EOPNOTSUPP) {
-		json_object_set_new(run, "status", json_string("unavailable"));
-		json_object_set_new(run, "reason", json_string(place_why));
-		json_object_set_new(run, "samples", samples);
-		json_object_set_new(run, "summary", zc_run_summary(samples));
+	if (zc_run_place(c, cfg, &pl, run)) {
+		json_decref(samples);
 		return run;
 	}
-	ret = zc_place_on(dut, c->host.cpu, dut_node, &pl);
-	if (ret) {
-		json_object_set_new(run, "status", json_string("failed"));
-		json_object_set_new(run, "reason", json_string("placement: hwloc found no cores"));
-		json_object_set_new(run, "samples", samples);
-		json_object_set_new(run, "summary", zc_run_summary(samples));
-		return run;
-	}
-	place = json_object();
-	for (int r = 0; r < ZC_ROLE_NR; r++)
-		if (r != ZC_ROLE_PROXY || cfg->topology == ZC_TOPO_PROXY)
-			json_object_set_new(place, zc_role_names[r],
-					    zc_host_remote(&c->host, r) && c->host.cpu[r] < 0
-					    ? json_pack("{s:n,s:s}", "cpu", "placed_by",
-							"the role, on its own host (see its report)")
-					    : json_pack("{s:i,s:i,s:i}", "cpu", pl.cpu[r], "core",
-							pl.core[r], "numa_node", pl.node[r]));
-	json_object_set_new(place, "dut_alone", json_boolean(pl.dut_alone));
-	json_object_set_new(place, "controller_off_dut_cpu",
-			    json_boolean(!zc_host_remote(&c->host, dut) && avoid_cpu(c, pl.cpu[dut]) == 0));
-	json_object_set_new(place, "note", json_string(pl.note));
-	json_object_set_new(place, "policy", json_string(place_why));
-	json_object_set_new(place, "dut_numa_node_wanted", json_integer(dut_node));
-	/* IRQ pinning, RPS steering ...: what the host does for this placement. */
-	zc_host_run_begin(&c->host, dut, &pl, place);
-	json_object_set_new(run, "placement", place);
 	json_object_set_new(run, "samples", samples);
 	for (long rep = 0; rep < cfg->repetitions && !zc_interrupted; rep++) {
 		json_t *s;

@@ -117,6 +117,30 @@ double zc_cpustat_busy(const struct zc_cpustat *d)
 	return d->user + d->nice + d->system + d->irq + d->softirq;
 }
 
+int zc_cpu_mask(const int *cpus, int n, char *buf, size_t len)
+{
+	uint32_t words[128] = { 0 };
+	int top = 0;
+	size_t k = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (cpus[i] < 0 || cpus[i] >= 32 * 128)
+			continue;
+		words[cpus[i] / 32] |= 1u << (cpus[i] % 32);
+		if (cpus[i] / 32 > top)
+			top = cpus[i] / 32;
+	}
+	/* Most significant word first, the first one without leading zeros. */
+	for (int g = top; g >= 0; g--) {
+		int w = snprintf(buf + k, len > k ? len - k : 0, g == top ? "%x" : ",%08x", words[g]);
+
+		if (w < 0 || k + w >= len)
+			return -E2BIG;
+		k += w;
+	}
+	return 0;
+}
+
 int zc_pin_cpu(int cpu)
 {
 	cpu_set_t set;

@@ -25,6 +25,10 @@ int zc_cpustat_read_all(struct zc_cpustat *out, bool *ok, int max);
  * or -errno. */
 int zc_softirqs_read(uint64_t *net_rx, uint64_t *net_tx, int max);
 
+/* The sysfs mask of cpus[0..n) ("4" for CPU 2, "1,00000000" for CPU 32), as
+ * rps_cpus and xps_cpus take it. 0, or -E2BIG. */
+int zc_cpu_mask(const int *cpus, int n, char *buf, size_t len);
+
 int zc_pin_cpu(int cpu);	/* 0 or -errno */
 int zc_cpu_node(int cpu);	/* NUMA node of cpu, 0 if unknown */
 /* Page-aligned, on the NUMA node of cpu when libnuma works; node in *node. */

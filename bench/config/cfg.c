@@ -203,6 +203,10 @@ int zc_cfg_expand(const struct zc_cfg *base, struct zc_cfg *out, int max)
 				for (int w = 0; w < nw; w++) {
 					struct zc_cfg *r = &out[n];
 
+					/* More workers than connections would idle: only when
+					 * asked for alone, never as a point of a sweep. */
+					if (nw > 1 && wv[w] > base->connections_list[k])
+						continue;
 					if (n == max)
 						return -E2BIG;
 					*r = *base;

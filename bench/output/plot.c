@@ -7,6 +7,7 @@
 #include "results/results.h"
 #include "output/report.h"
 #include "output/plot.h"
+#include "output/scale.h"
 #include "lib/stats.h"
 #include "lib/opt.h"
 #include "lib/zcbench.h"
@@ -496,11 +497,12 @@ int zc_cmd_plot(int argc, char **argv)
 	snprintf(c.history_caption, sizeof(c.history_caption), "%d results files; hosts %s; "
 		 "kernels %s", c.nfiles, hosts, kernels);
 	if (plot_bars(&c) || plot_chunk(&c) || plot_before_after(&c) || plot_history(&c, order) ||
+	    zc_plot_scale(c.roots[c.latest], c.outdir, c.scripts, c.caption) ||
 	    zc_write_index(&c, order)) {
 		ret = ZC_EXIT_FAIL;
 		goto out;
 	}
-	printf("zcbench plot: %s/index.html and {bars,chunk,before_after,history}.{png,svg}\n",
+	printf("zcbench plot: %s/index.html and {bars,chunk,before_after,history,scale}.{png,svg}\n",
 	       c.outdir);
 out:
 	for (int i = 0; i < c.nfiles; i++)

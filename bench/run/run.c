@@ -20,6 +20,7 @@
 #include "config/workload.h"
 #include "metrics/metrics.h"
 #include "output/table.h"
+#include "output/scale.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -157,6 +158,7 @@ static int save(struct zc_ctl *c, const char *status)
 
 	json_object_set_new(c->root, "status", json_string(status));
 	json_object_set_new(c->root, "headline", zc_headline(json_object_get(c->root, "runs")));
+	json_object_set_new(c->root, "sizing", zc_sizing_json(&c->root, 1, zc_sizing_targets, 3));
 	ret = zc_json_write_atomic(c->root, c->path);
 	if (ret)
 		zc_err("writing %s: %s", c->path, strerror(-ret));

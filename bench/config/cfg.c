@@ -104,8 +104,9 @@ const struct zc_opt zc_opts[] = {
 		  "cores the DUT leaves, shared with the sink; the DUT's when none are left)" },
 	{ "sink_workers", ZC_OPT_INT, "auto", 1, ZC_WORKERS_MAX, AT(sink_workers),
 	  .names = "auto=0", .help = "worker threads of the sink (auto: as source_workers)" },
-	{ "smt", ZC_OPT_BOOL, "off", AT(smt),
-	  .help = "workers may use SMT siblings (on), or one PU per physical core (off)" },
+	{ "smt", ZC_OPT_CHOICE, "off", AT(smt), .choices = "off|on",
+	  .help = "off: one PU per physical core for the workers (siblings idle); on: SMT siblings "
+		  "too" },
 };
 const size_t zc_nopts = ZC_ARRAY_SIZE(zc_opts);
 

@@ -32,7 +32,7 @@ struct zc_cfg {
 	long connections;		/* concurrent TCP connections on each side of the proxy */
 	int workers;			/* the DUT's worker threads, one core each */
 	int source_workers, sink_workers;	/* ZC_WORKERS_AUTO: what the DUT's cores leave */
-	bool smt;			/* workers may use SMT siblings */
+	int smt;			/* 1: workers may use SMT siblings (off|on) */
 	/* list-valued keys, expanded into one run per combination */
 	uint64_t chunks[ZC_LIST_MAX];
 	int nchunks;

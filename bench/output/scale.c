@@ -176,6 +176,7 @@ int zc_cmd_scale(int argc, char **argv)
 	};
 	json_t *roots[256];
 	int rc = zc_opt_main(&cmd, argc, argv), n, shown = 0;
+	bool shared = false;
 
 	if (rc >= 0)
 		return rc;
@@ -192,10 +193,12 @@ int zc_cmd_scale(int argc, char **argv)
 		if (curves[i].npts) {
 			print_curve(stdout, &curves[i]);
 			shown++;
+			for (int k = 0; k < curves[i].npts; k++)
+				shared |= curves[i].pt[k].shared;
 		}
 	if (!shown)
 		printf("\nno runs in these files (workloads/scale.ini sweeps workers and connections)\n");
-	else
+	else if (shared)
 		printf("\n! the DUT shared its cores with the source or sink (not enough cores): its busy "
 		       "cores include their work\n");
 	if (a.plot && (rc = zc_plot_scale(roots[a.npaths - 1], a.plot, NULL, a.paths[a.npaths - 1])))

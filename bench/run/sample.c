@@ -87,8 +87,10 @@ static bool conn_totals(json_t *roles, json_t *sample, char *reason, size_t len)
 				got = json_integer_value(json_object_get(k, "bytes"));
 		if (got != sent) {
 			snprintf(reason, len, "connection %lld: the source sent %lld payload bytes, the "
-				 "sink received %lld: payload lost or duplicated from stream offset %lld",
-				 id, sent, got, got < sent ? got : sent);
+				 "sink received %lld (%lld %s): the streams part at or before offset %lld, "
+				 "bytes %s on the way", id, sent, got, llabs(sent - got),
+				 got < sent ? "fewer" : "more", got < sent ? got : sent,
+				 got < sent ? "lost" : "duplicated");
 			return true;
 		}
 	}

@@ -8,7 +8,7 @@ cat "$TMP/out.txt"
 f=$(result_in "$TMP")
 check "exit code 0 (got $rc)" [ "$rc" -eq 0 ]
 check "results file written" [ -s "$f" ]
-check "schema and status" [ "$(jq -r '.schema + " " + .schema_version + " " + .status' "$f")" = "zcbench-results 1.2 complete" ]
+check "schema and status" [ "$(jq -r '.schema + " " + .schema_version + " " + .status' "$f")" = "zcbench-results 1.3 complete" ]
 n=$(jq '.runs | length' "$f")
 check "one entry per smoke run ($n)" [ "$n" -ge 9 ]
 while IFS='|' read -r name status reason bytes verified; do

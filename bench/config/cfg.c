@@ -168,9 +168,16 @@ int zc_cfg_role_workers(const struct zc_cfg *cfg, int role)
 
 int zc_cfg_usable_cores(const struct zc_cfg *cfg)
 {
-	int cpus[1024], n = zc_usable_cpus(cfg->smt, cpus, ZC_ARRAY_SIZE(cpus));
+	/* Every expanded run asks: load the topology once per smt value. */
+	static int known[2];
+	int cpus[1024], smt = !!cfg->smt;
 
-	return n < 0 ? 1 : n;
+	if (!known[smt]) {
+		int n = zc_usable_cpus(smt, cpus, ZC_ARRAY_SIZE(cpus));
+
+		known[smt] = n < 0 ? 1 : n;
+	}
+	return known[smt];
 }
 
 /* workers = max and ladder for this machine: count of values into out. */

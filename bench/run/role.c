@@ -168,9 +168,14 @@ static bool mismatch(struct role *r, char *msg, size_t len, json_t *out)
 
 		if (io->mismatch_off == UINT64_MAX)
 			continue;
-		snprintf(msg, len, "payload mismatch on connection %d of %d at stream offset %llu "
-			 "(sink mode %s)", c, r->nconn,
-			 (unsigned long long)(io->mismatch_off - r->shift[c]), r->m->name);
+		/* One connection: the message it always had. */
+		if (r->nconn == 1)
+			snprintf(msg, len, "payload mismatch at stream offset %llu (sink mode %s)",
+				 (unsigned long long)(io->mismatch_off - r->shift[c]), r->m->name);
+		else
+			snprintf(msg, len, "payload mismatch on connection %d of %d at stream offset "
+				 "%llu (sink mode %s)", c, r->nconn,
+				 (unsigned long long)(io->mismatch_off - r->shift[c]), r->m->name);
 		json_object_set_new(out, "mismatch_offset", json_integer(io->mismatch_off - r->shift[c]));
 		json_object_set_new(out, "mismatch_connection", json_integer(c));
 		return true;

@@ -248,6 +248,14 @@ build/bpf/acct.bpf.o: bench/counters/bpf/acct.bpf.c bench/counters/bpf/acct.h bu
 build/bpf/acct.skel.h: build/bpf/acct.bpf.o
 	$(BPFTOOL) gen skeleton $< name zc_acct_bpf > $@.tmp && mv $@.tmp $@
 
+# Many connections on many cores (issue 11): workloads/scale.ini on loopback
+# and across namespaces, then each one's scaling table and its sizing table
+# for 10, 40 and 100 Gbit/s (zcbench scale, zcbench size).
+.PHONY: bench-scale
+bench-scale: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@bash tests/bench-scale.sh
+
 .PHONY: bench-overhead
 # Counters' cost: splice and copy proxies with counters none vs all, alternating.
 bench-overhead: deps

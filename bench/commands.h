@@ -24,6 +24,8 @@
 	X("profile", zc_cmd_profile, "sample CPUs with call chains: buckets, top symbols, flame graph") \
 	X("probe", zc_cmd_probe, "kernel fingerprint: is vmsplice/splice zero-copy here?")  \
 	X("pipebench", zc_cmd_pipebench, "pipe-only patterns: stress-ng vm-splice, CRIU dump")   \
-	X("before-after", zc_cmd_before_after, "table: each patched path before vs after")
+	X("before-after", zc_cmd_before_after, "table: each patched path before vs after") \
+	X("scale", zc_cmd_scale, "scaling table: Gbps and Gbps/core against workers")     \
+	X("size", zc_cmd_size, "cores needed for a target rate, per mode and mode pair")
 
 #endif

@@ -10,6 +10,7 @@
 #include "run/role.h"
 #include "run/run.h"
 #include "output/report.h"
+#include "output/scale.h"
 #include "transport/host.h"
 
 #include <string.h>

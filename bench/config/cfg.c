@@ -4,8 +4,11 @@
 #include "modes/mode.h"
 #include "lib/order.h"
 
+#include "lib/cpu.h"
+
 #include <errno.h>
 #include <linux/capability.h>
+#include <sys/resource.h>
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -131,6 +134,24 @@ const struct zc_opt zc_opts[] = {
 	{ "mode_opts", ZC_OPT_STR, "", AT(mode_opts), .meta = "KEY=VALUE[,...]",
 	  .help = "the modes' own options, KEY=VALUE[,KEY=VALUE] (listed below and by zcbench list); "
 		  "each run's modes take the keys they declare" },
+	{ "connections", ZC_OPT_LONG, "1", 1, 65536, AT(connections), ZC_OPT_LIST,
+	  ZC_OPT_LIST_AT(struct zc_cfg, connections_list, nconnections),
+	  .help = "concurrent TCP connections per run, on both sides of the proxy, each verified "
+		  "on its own (list: 1,16,256)" },
+	{ "workers", ZC_OPT_INT, "1", 1, ZC_WORKERS_MAX, AT(workers), ZC_OPT_LIST,
+	  ZC_OPT_LIST_AT(struct zc_cfg, workers_list, nworkers), .names = "max=-1,ladder=-2",
+	  .help = "worker threads of the device under test, each on its own core with a "
+		  "round-robin share of the connections (list; max: every usable core; ladder: "
+		  "1,2,4,... up to every usable core)" },
+	{ "source_workers", ZC_OPT_INT, "auto", 1, ZC_WORKERS_MAX, AT(source_workers),
+	  .names = "auto=0",
+	  .help = "worker threads of the source when it is not the device under test (auto: the "
+		  "cores the DUT leaves, shared with the sink; the DUT's when none are left)" },
+	{ "sink_workers", ZC_OPT_INT, "auto", 1, ZC_WORKERS_MAX, AT(sink_workers),
+	  .names = "auto=0", .help = "worker threads of the sink (auto: as source_workers)" },
+	{ "smt", ZC_OPT_CHOICE, "off", AT(smt), .choices = "off|on",
+	  .help = "off: one PU per physical core for the workers (siblings idle); on: SMT siblings "
+		  "too" },
 };
 const size_t zc_nopts = ZC_ARRAY_SIZE(zc_opts);
 
@@ -177,9 +198,120 @@ uint64_t zc_cfg_period(const struct zc_cfg *cfg)
 	return cfg->period;
 }
 
+int zc_cfg_dut(const struct zc_cfg *cfg)
+{
+	return cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
+}
+
+int zc_cfg_role_workers(const struct zc_cfg *cfg, int role)
+{
+	if (role == zc_cfg_dut(cfg))
+		return cfg->workers;
+	return role == ZC_ROLE_SINK ? cfg->sink_workers :
+	       role == ZC_ROLE_SOURCE ? cfg->source_workers : cfg->workers;
+}
+
+int zc_cfg_usable_cores(const struct zc_cfg *cfg)
+{
+	/* Every expanded run asks: load the topology once per smt value. */
+	static int known[2];
+	int cpus[1024], smt = !!cfg->smt;
+
+	if (!known[smt]) {
+		int n = zc_usable_cpus(smt, cpus, ZC_ARRAY_SIZE(cpus));
+
+		known[smt] = n < 0 ? 1 : n;
+	}
+	return known[smt];
+}
+
+/* workers = max and ladder for this machine: count of values into out. */
+static int workers_values(const struct zc_cfg *cfg, int *out, int max)
+{
+	int n = 0, cores = zc_cfg_usable_cores(cfg);
+
+	for (int i = 0; i < cfg->nworkers && n < max; i++) {
+		int w = cfg->workers_list[i];
+
+		if (w == ZC_WORKERS_LADDER) {
+			for (int k = 1; k < cores && n < max; k *= 2)
+				out[n++] = k;
+			w = cores;
+		} else if (w == ZC_WORKERS_MAX_CORES) {
+			w = cores;
+		}
+		if (n < max)
+			out[n++] = w;
+	}
+	return n;
+}
+
+int zc_cfg_expand(const struct zc_cfg *base, struct zc_cfg *out, int max)
+{
+	int wv[4 * ZC_LIST_MAX], nw = workers_values(base, wv, ZC_ARRAY_SIZE(wv)), n = 0;
+
+	for (int c = 0; c < base->nchunks; c++)
+		for (int q = 0; q < base->npipe_sizes; q++)
+			for (int k = 0; k < base->nconnections; k++)
+				for (int w = 0; w < nw; w++) {
+					struct zc_cfg *r = &out[n];
+
+					/* More workers than connections would idle: only when
+					 * asked for alone, never as a point of a sweep. */
+					if (nw > 1 && wv[w] > base->connections_list[k])
+						continue;
+					if (n == max)
+						return -E2BIG;
+					*r = *base;
+					r->chunk = base->chunks[c];
+					r->pipe_size = base->pipe_sizes[q];
+					r->connections = base->connections_list[k];
+					r->workers = wv[w];
+					n++;
+				}
+	return n;
+}
+
+/* Can this process have fds descriptors open (raising its soft limit, or as
+ * root its hard one up to fs.nr_open)? The limit it may reach, in *limit. */
+static bool nofile_ok(uint64_t fds, uint64_t *limit)
+{
+	struct rlimit rl;
+	char buf[32];
+	long nr_open = 0;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return true;
+	*limit = rl.rlim_max;
+	if (rl.rlim_max == RLIM_INFINITY || fds <= rl.rlim_max)
+		return true;
+	if (geteuid() == 0 && !zc_read_file_trim("/proc/sys/fs/nr_open", buf, sizeof(buf)) &&
+	    !zc_parse_long(buf, &nr_open) && (uint64_t)nr_open > *limit)
+		*limit = nr_open;
+	return fds <= *limit;
+}
+
 int zc_cfg_validate(const struct zc_cfg *cfg, char *err, size_t errlen, const char **badkey)
 {
 	long page = sysconf(_SC_PAGESIZE);
+	uint64_t fds = ZC_FDS_BASE + (uint64_t)ZC_FDS_PER_CONN * cfg->connections, limit = 0;
+	int cores = zc_cfg_usable_cores(cfg);
+
+	if (cfg->workers > cores) {
+		snprintf(err, errlen, "key 'workers': %d workers, but this machine has %d usable "
+			 "core(s) (%s)", cfg->workers, cores,
+			 cfg->smt ? "smt = on: every PU" : "smt = off: one PU per physical core");
+		*badkey = "workers";
+		return -EINVAL;
+	}
+	if (!nofile_ok(fds, &limit)) {
+		snprintf(err, errlen, "key 'connections': %ld connections need about %llu file "
+			 "descriptors per role, RLIMIT_NOFILE allows at most %llu here (ulimit -Hn, "
+			 "fs.nr_open)", cfg->connections, (unsigned long long)fds,
+			 (unsigned long long)limit);
+		*badkey = "connections";
+		return -EINVAL;
+	}
 
 	for (int r = 0; r < ZC_ROLE_NR; r++) {
 		const struct zc_mode *m = zc_mode_find(r, cfg->mode[r]);

@@ -39,12 +39,30 @@ struct zc_cfg {
 	char counters[8];		/* none|perf|bpf|all (counters.h) */
 	char counters_roles[8];		/* dut|all: which roles load the BPF programs */
 	char mode_opts[256];		/* modes' own options: KEY=VALUE,... (modes/options.c) */
+	long connections;		/* concurrent TCP connections on each side of the proxy */
+	int workers;			/* the DUT's worker threads, one core each */
+	int source_workers, sink_workers;	/* ZC_WORKERS_AUTO: what the DUT's cores leave */
+	int smt;			/* 1: workers may use SMT siblings (off|on) */
 	/* list-valued keys, expanded into one run per combination */
 	uint64_t chunks[ZC_LIST_MAX];
 	int nchunks;
 	uint64_t pipe_sizes[ZC_LIST_MAX];
 	int npipe_sizes;
+	long connections_list[ZC_LIST_MAX];
+	int nconnections;
+	int workers_list[ZC_LIST_MAX];	/* may hold ZC_WORKERS_MAX_CORES, ZC_WORKERS_LADDER */
+	int nworkers;
 };
+
+/* workers = max: every usable core; ladder: 1, 2, 4, ... up to every usable
+ * core (expanded when a workload is loaded, from this machine's topology). */
+#define ZC_WORKERS_MAX_CORES (-1)
+#define ZC_WORKERS_LADDER (-2)
+#define ZC_WORKERS_AUTO 0
+/* File descriptors a role may need per connection (sockets, pipes, a file, an
+ * epoll set) and for itself: what RLIMIT_NOFILE must allow. */
+#define ZC_FDS_PER_CONN 8
+#define ZC_FDS_BASE 64
 
 extern const struct zc_opt zc_opts[];
 extern const size_t zc_nopts;
@@ -84,5 +102,17 @@ const char *zc_counters_for_role(const struct zc_cfg *cfg, int role);
 void zc_cfg_for_role(const struct zc_cfg *cfg, int role, struct zc_cfg *out);
 /* Every workload key with its value in effect, for results files. */
 json_t *zc_cfg_json(const struct zc_cfg *cfg);
+/* The device under test's role in this run. */
+int zc_cfg_dut(const struct zc_cfg *cfg);
+/* Workers of role r as configured: > 0, or ZC_WORKERS_AUTO (source, sink). */
+int zc_cfg_role_workers(const struct zc_cfg *cfg, int role);
+/* Workers the DUT may have here: usable CPUs (physical cores, or PUs with smt). */
+int zc_cfg_usable_cores(const struct zc_cfg *cfg);
+/*
+ * One run per combination of the list keys (chunk, pipe_size, connections,
+ * workers; workers = max and ladder resolved for this machine) into out.
+ * Count, or -E2BIG when more than max.
+ */
+int zc_cfg_expand(const struct zc_cfg *base, struct zc_cfg *out, int max);
 
 #endif

@@ -260,26 +260,21 @@ int zc_workload_load(const char *path, const struct zc_section *ov, struct zc_wo
 		    apply(&base, &w->sec[i], ZC_SET_RUN, path, err, errlen, lines, origin) ||
 		    (ov && apply(&base, ov, ZC_SET_FLAG, path, err, errlen, lines, origin)))
 			return -EINVAL;
-		for (int c = 0; c < base.nchunks; c++) {
-			for (int q = 0; q < base.npipe_sizes; q++) {
-				struct zc_cfg *r;
-				char why[512];
-				const char *badkey = NULL;
+		int nexp = zc_cfg_expand(&base, w->runs + w->nruns, ZC_RUNS_MAX - w->nruns);
 
-				if (w->nruns == ZC_RUNS_MAX) {
-					snprintf(err, errlen, "%s: more than %d runs after expansion",
-						 path, ZC_RUNS_MAX);
-					return -EINVAL;
-				}
-				r = &w->runs[w->nruns++];
-				*r = base;
-				r->chunk = base.chunks[c];
-				r->pipe_size = base.pipe_sizes[q];
-				if (zc_cfg_validate(r, why, sizeof(why), &badkey) ||
-				    zc_cfg_conflicts(r, origin, why, sizeof(why), &badkey)) {
-					blame(err, errlen, path, &w->sec[i], badkey, lines, why);
-					return -EINVAL;
-				}
+		if (nexp < 0) {
+			snprintf(err, errlen, "%s: more than %d runs after expansion", path, ZC_RUNS_MAX);
+			return -EINVAL;
+		}
+		for (int e = 0; e < nexp; e++) {
+			struct zc_cfg *r = &w->runs[w->nruns++];
+			char why[512];
+			const char *badkey = NULL;
+
+			if (zc_cfg_validate(r, why, sizeof(why), &badkey) ||
+			    zc_cfg_conflicts(r, origin, why, sizeof(why), &badkey)) {
+				blame(err, errlen, path, &w->sec[i], badkey, lines, why);
+				return -EINVAL;
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "lib/pattern.h"
 
+#include <errno.h>
 #include <string.h>
 
 /* splitmix64: cheap, well mixed, and the same on every host. */
@@ -45,4 +46,42 @@ uint64_t zc_pattern_check(const uint8_t *ref, uint64_t period, uint64_t off,
 		done += n;
 	}
 	return UINT64_MAX;
+}
+
+uint64_t zc_pattern_shift(uint32_t conn, uint32_t nconn, uint64_t period, bool static_chunk)
+{
+	if (static_chunk || nconn <= 1 || !period)
+		return 0;
+	/* period <= 2^30 and conn < 2^32: the product fits in 64 bits. */
+	return (uint64_t)conn * period / nconn % period;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+void zc_conn_hdr_encode(uint8_t hdr[ZC_CONN_HDR_LEN], uint32_t conn, uint32_t nconn)
+{
+	memcpy(hdr, "ZCBC", 4);
+	hdr[4] = ZC_CONN_HDR_VERSION;
+	hdr[5] = 0;
+	hdr[6] = hdr[7] = 0;
+	put32(hdr + 8, conn);
+	put32(hdr + 12, nconn);
+}
+
+int zc_conn_hdr_decode(const uint8_t hdr[ZC_CONN_HDR_LEN], uint32_t *conn, uint32_t *nconn)
+{
+	if (memcmp(hdr, "ZCBC", 4) || hdr[4] != ZC_CONN_HDR_VERSION || hdr[5])
+		return -EPROTO;
+	*conn = get32(hdr + 8);
+	*nconn = get32(hdr + 12);
+	return *conn < *nconn ? 0 : -EPROTO;
 }

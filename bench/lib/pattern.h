@@ -10,6 +10,7 @@
 #ifndef ZC_PATTERN_H
 #define ZC_PATTERN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,5 +24,30 @@ void zc_pattern_fill(uint8_t *buf, size_t len, uint64_t seed);
  */
 uint64_t zc_pattern_check(const uint8_t *ref, uint64_t period, uint64_t off,
 			  const uint8_t *data, size_t len);
+
+/*
+ * Many connections. Connection c of n starts its stream at pattern position
+ * shift(c) = c * period / n: stream offset o of connection c carries the
+ * pattern byte at (o + shift(c)) mod period, so connections crossed by a
+ * proxy (or a byte of one delivered on another) fail verification. A mode
+ * that re-sends one static chunk (tee: period = chunk) cannot start a chunk
+ * elsewhere: its shift is 0, so a mix-up between two of its connections is
+ * undetectable, and harmless at the byte level (they carry the same bytes).
+ */
+uint64_t zc_pattern_shift(uint32_t conn, uint32_t nconn, uint64_t period, bool static_chunk);
+
+/*
+ * The connection header: the first ZC_CONN_HDR_LEN bytes the source writes on
+ * every connection, before any payload and outside every window. A proxy
+ * forwards it as ordinary bytes (it need not read it); the sink reads it to
+ * learn which connection it accepted, whatever order accepts happen in.
+ *   0..3  magic "ZCBC"   4..5 version (1)   6..7 flags (0)
+ *   8..11 connection id  12..15 connections in the run  (little-endian)
+ */
+#define ZC_CONN_HDR_LEN 16
+#define ZC_CONN_HDR_VERSION 1
+void zc_conn_hdr_encode(uint8_t hdr[ZC_CONN_HDR_LEN], uint32_t conn, uint32_t nconn);
+/* 0, or -EPROTO (not a zcbench header, another version, conn >= nconn). */
+int zc_conn_hdr_decode(const uint8_t hdr[ZC_CONN_HDR_LEN], uint32_t *conn, uint32_t *nconn);
 
 #endif

@@ -96,6 +96,11 @@ static void derive_in(struct zc_derive_in *in, json_t *sample, json_t *roles, co
 	in->dut_window_s = zc_derive_num(d, "window_s");
 	in->dut_bytes = zc_derive_num(d, "bytes");
 	in->dut_busy_s = zc_derive_num(d, "busy_s");
+	/* Every core that did the DUT's work: its workers' (the role's busy_s
+	 * sums them) and the CPUs its NIC's IRQs were pinned to, outside them. */
+	if (isfinite(zc_derive_num(sample, "dut_irq_busy_s")))
+		in->dut_busy_s += zc_derive_num(sample, "dut_irq_busy_s");
+	in->sink_conns = json_object_get(json_object_get(roles, "sink"), "connections");
 	in->dut_calls = zc_derive_num(d, "calls");
 	in->dut_rusage_s = zc_derive_num(d, "rusage_user_s") + zc_derive_num(d, "rusage_sys_s");
 	if (!d) {

@@ -58,6 +58,49 @@ static double d_dut_calls_per_mb(const struct zc_derive_in *in)
 	return in->dut_bytes > 0 ? in->dut_calls / (in->dut_bytes / 1e6) : NAN;
 }
 
+/* Per-connection Gbit/s at the sink: which (0 min, 1 max, 2 Jain's index). */
+static double conn_spread(const struct zc_derive_in *in, int which)
+{
+	double sum = 0, sq = 0, lo = INFINITY, hi = -INFINITY;
+	size_t i, n = json_array_size(in->sink_conns);
+	json_t *c;
+
+	if (!n)
+		return NAN;
+	json_array_foreach(in->sink_conns, i, c) {
+		double g = zc_derive_num(c, "gbps");
+
+		if (!isfinite(g))
+			return NAN;
+		sum += g;
+		sq += g * g;
+		lo = g < lo ? g : lo;
+		hi = g > hi ? g : hi;
+	}
+	/* Jain: (sum x)^2 / (n sum x^2), 1 when all are equal, 1/n when one has all. */
+	return which == 0 ? lo : which == 1 ? hi : sq > 0 ? sum * sum / (n * sq) : NAN;
+}
+
+static double d_conn_gbps_min(const struct zc_derive_in *in)
+{
+	return conn_spread(in, 0);
+}
+
+static double d_conn_gbps_max(const struct zc_derive_in *in)
+{
+	return conn_spread(in, 1);
+}
+
+static double d_conn_fairness(const struct zc_derive_in *in)
+{
+	return conn_spread(in, 2);
+}
+
+static double d_softirq_elsewhere(const struct zc_derive_in *in)
+{
+	return zc_derive_num(in->sample, "softirq_elsewhere_s") / in->dut_window_s;
+}
+
 static double d_bpf_cost_share(const struct zc_derive_in *in)
 {
 	return zc_counters_bpf_cost_share(in->roles, in->dut_role);
@@ -84,10 +127,13 @@ const struct zc_metric zc_metrics[] = {
 	  .help = "the DUT's Gbit/s over the sink's: about 1; far from it means the windows disagree",
 	  .derive = d_window_agreement, .how = "dut_gbps / gbps" },
 	{ .key = "dut_busy_cores", .unit = "cores", .better = ZC_BETTER_LOWER,
-	  .help = "busy fraction of the device under test's CPU",
+	  .help = "busy cores of the device under test: its workers' CPUs, and the CPUs its NIC's "
+		  "IRQs were pinned to",
 	  .derive = d_dut_busy_cores,
-	  .how = "the DUT CPU's /proc/stat busy s (user+nice+system+irq+softirq, `window.busy_s`) "
-		 "/ window s (a foreign DUT: the controller's `controller_dut_busy_s`)",
+	  .how = "the DUT's /proc/stat busy s (user+nice+system+irq+softirq) summed over its workers' "
+		 "distinct CPUs (`window.busy_s`), plus the irq and softirq s of the CPUs its NIC's "
+		 "IRQs were pinned to outside them (`dut_irq_busy_s`), / window s (a foreign DUT: "
+		 "the controller's `controller_dut_busy_s`)",
 	  .col = { ZC_COL_ALWAYS, "DUTcores", 9, "%.2f" } },
 	{ .key = "dut_proc_cores", .unit = "cores", .better = ZC_BETTER_LOWER,
 	  .help = "device under test's own CPU time (getrusage) per second",
@@ -101,6 +147,26 @@ const struct zc_metric zc_metrics[] = {
 	  .help = "data syscalls of the device under test per MB moved",
 	  .derive = d_dut_calls_per_mb,
 	  .how = "the DUT's data syscalls (`window.calls`) per MB (1e6 bytes) it moved" },
+	/* many connections: present when the sink reports its connections */
+	{ .key = "conn_gbps_min", .unit = "Gbit/s", .better = ZC_BETTER_HIGHER,
+	  .help = "the slowest connection's verified Gbit/s at the sink over its window",
+	  .derive = d_conn_gbps_min, .optional = true,
+	  .how = "the least `gbps` of the sink's `connections` (each connection's window bytes * 8 "
+		 "/ its worker's window s / 1e9)" },
+	{ .key = "conn_gbps_max", .unit = "Gbit/s", .better = ZC_BETTER_NEITHER,
+	  .help = "the fastest connection's Gbit/s at the sink", .derive = d_conn_gbps_max,
+	  .optional = true, .how = "the greatest `gbps` of the sink's `connections`" },
+	{ .key = "conn_fairness", .unit = "index", .better = ZC_BETTER_HIGHER,
+	  .help = "Jain's fairness index of the connections' Gbit/s: 1 all equal, 1/connections "
+		  "one took everything",
+	  .derive = d_conn_fairness, .optional = true,
+	  .how = "(sum of the connections' gbps)^2 / (connections * sum of their squares)" },
+	{ .key = "softirq_elsewhere_cores", .unit = "cores", .better = ZC_BETTER_LOWER,
+	  .help = "softirq time on CPUs that ran no role's worker, per window second: receive or "
+		  "transmit work that steering did not bring to the workers",
+	  .derive = d_softirq_elsewhere, .optional = true,
+	  .how = "the controller's `softirq_elsewhere_s` (its /proc/stat reads of every CPU at the "
+		 "window edges) / the DUT's window s" },
 	/* --counters: present only in samples whose DUT collected them */
 	{ .key = "dut_cycles_per_byte", .unit = "cycles/B", .better = ZC_BETTER_LOWER,
 	  .help = "DUT thread's CPU cycles per payload byte (perf)",

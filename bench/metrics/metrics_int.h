@@ -19,6 +19,7 @@ struct zc_derive_in {
 	double sink_window_s, sink_bytes;
 	double dut_window_s, dut_bytes, dut_busy_s, dut_calls;
 	double dut_rusage_s;	/* getrusage user + sys over the DUT's window */
+	json_t *sink_conns;	/* the sink's "connections": [{id, gbps, ...}], or NULL */
 };
 
 /* The number at o.key, NaN when absent or not a number. */

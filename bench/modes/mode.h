@@ -27,6 +27,8 @@ struct json_t;
  * leaves it out. */
 #define ZC_MODE_SOCKET_STEP	0x20
 
+struct zc_conns;
+
 struct zc_io {
 	/* The run's settings a data path needs (the role copies them in). */
 	uint64_t chunk;			/* bytes per data call */
@@ -45,6 +47,16 @@ struct zc_io {
 	uint64_t fill_off;		/* stream offset of the next byte to fill */
 	bool eof;			/* the peer closed (a sink's or proxy's input) */
 	volatile sig_atomic_t *stop;	/* set by the role's timer */
+	/*
+	 * Many connections (zc_conns below): which one this is (the id its
+	 * header carried); the state the mode shares between the connections
+	 * of one worker (io_uring: the ring), NULL when it has its own; and
+	 * whether the framework's event loop drives it (its sockets are then
+	 * non-blocking already and it needs no epoll set of its own).
+	 */
+	uint32_t conn_id;
+	void *shared;
+	bool evloop;
 	/* The mode's private state: priv_size bytes, zeroed, its options set
 	 * (zc_mode_setup allocates it, zc_mode_teardown frees it). */
 	void *priv;
@@ -123,6 +135,52 @@ struct zc_mode {
 	ssize_t (*fill)(struct zc_io *io);
 	int (*pump)(struct zc_io *io);
 	void (*teardown)(struct zc_io *io);
+
+	/* --- many connections per worker ------------------------------------ */
+	/*
+	 * By default the framework's event loop (one edge-triggered epoll set
+	 * per worker) runs each ready connection's step (or fill and drain)
+	 * until it returns -EAGAIN: on non-blocking sockets a step must return
+	 * -EAGAIN when it cannot progress and keep its state whole (a partial
+	 * write counted, pending bytes kept). A connection is finished once
+	 * io->eof is set and nothing is pending; the step that gets there
+	 * shuts its output down. A worker with one connection runs the mode's
+	 * own pump (or the step/fill pump), exactly as a single-connection run.
+	 *
+	 * A mode whose loop spans connections (io_uring: one ring per worker,
+	 * requests tagged by connection) gives pump_conns, and shared_size
+	 * bytes of state the framework allocates, sets up (shared_setup, before
+	 * the connections' setup) and tears down (shared_teardown, before
+	 * theirs); every connection's io->shared points at it.
+	 */
+	size_t shared_size;
+	int (*shared_setup)(struct zc_conns *w);	/* 0 or -errno */
+	int (*pump_conns)(struct zc_conns *w);		/* as pump */
+	void (*shared_teardown)(struct zc_conns *w);
+	/* Optional: after the last phase, finish what is in flight without
+	 * starting more (io_uring sends), so a source's byte counts are what
+	 * the sink will receive. 0 or -errno */
+	int (*settle_conns)(struct zc_conns *w);
+	/* Why this mode cannot serve more than one connection per worker
+	 * (NULL: it can); said at run time, never silently. */
+	const char *single_conn;
+};
+
+/*
+ * One worker's connections (framework.c). The role fills io, n and stop;
+ * zc_conns_setup does the rest.
+ */
+struct zc_conns {
+	struct zc_io **io;
+	size_t n;
+	volatile sig_atomic_t *stop;	/* the current phase's flag */
+	void *shared;			/* the mode's shared_size bytes */
+	const char *driver;		/* "mode loop", "event loop" or "shared loop" */
+	int epfd;			/* the event loop's, -1 none */
+	uint32_t *list;			/* n entries: the ready list (event loop, io_uring) */
+	bool *mark;			/* n entries: on the list */
+	size_t nlist, ndone;
+	uint64_t waits;			/* epoll_wait calls of the event loop */
 };
 
 #include "modes/modes.h"
@@ -199,6 +257,25 @@ int zc_mode_pump(const struct zc_mode *m, struct zc_io *io);
 ssize_t zc_mode_step(const struct zc_mode *m, struct zc_io *io);
 /* m->teardown, then free io->priv. */
 void zc_mode_teardown(const struct zc_mode *m, struct zc_io *io);
+
+/*
+ * A worker's connections (w->io, w->n, set by the caller): shared state,
+ * each connection's zc_mode_setup, the event loop's epoll set. 0 or -errno
+ * with a message in err (-EOPNOTSUPP: the mode serves one connection per
+ * worker, and err says why). Whatever it returns, zc_conns_teardown undoes it.
+ */
+int zc_conns_setup(const struct zc_mode *m, struct zc_conns *w, const char *opts, char *err,
+		   size_t errlen);
+/* Move data on every connection until *w->stop: 0 on stop, 1 when every
+ * connection is finished, -errno on error. */
+int zc_conns_pump(const struct zc_mode *m, struct zc_conns *w);
+void zc_conns_teardown(const struct zc_mode *m, struct zc_conns *w);
+/* m->settle_conns when it has one: 0 or -errno. */
+int zc_conns_settle(const struct zc_mode *m, struct zc_conns *w);
+/* Why m cannot serve n connections on one worker, or NULL. */
+const char *zc_conns_unsupported(const struct zc_mode *m, size_t n);
+/* Make fd non-blocking: 0 or -errno. */
+int zc_set_nonblock(int fd);
 
 /* pipe.c: helpers shared by pipe-based modes (0 or -errno) */
 int zc_pipe_open(struct zc_io *io, int *r, int *w, uint64_t size, bool nonblock);

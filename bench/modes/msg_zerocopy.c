@@ -165,6 +165,38 @@ static int msgzc_pump(struct zc_io *io)
 	return 0;
 }
 
+/*
+ * One turn for the event loop of a worker with many connections (the socket
+ * is non-blocking): a send, or -EAGAIN when the socket is full or too many
+ * notifications are owed (the error queue's EPOLLERR wakes it again).
+ */
+static ssize_t msgzc_step(struct zc_io *io)
+{
+	struct msgzc *zc = io->priv;
+	uint64_t max = zc->max_outstanding;
+	ssize_t n;
+	int ret;
+
+	if (zc->sends - zc->completed >= max / 2 && (ret = msgzc_reap(io)))
+		return ret;
+	if (zc->sends - zc->completed >= max)
+		return -EAGAIN;
+	n = send(io->out_fd, io->buf + io->fill_off % io->period, zc_src_len(io), MSG_ZEROCOPY);
+	io->calls++;
+	if (n < 0) {
+		if (errno == ENOBUFS) {
+			/* optmem is full of notifications: give some back first. */
+			zc->enobufs++;
+			return (ret = msgzc_reap(io)) ? ret : -EAGAIN;
+		}
+		return -errno;
+	}
+	zc->sends++;
+	io->fill_off += n;
+	io->bytes += n;
+	return n;
+}
+
 static void msgzc_teardown(struct zc_io *io)
 {
 	struct msgzc *zc = io->priv;
@@ -200,6 +232,7 @@ static void msgzc_teardown(struct zc_io *io)
 /* Its loop is its own: it waits for and reaps completions between sends. */
 ZC_MODE(msg_zerocopy,
 	.role = ZC_ROLE_SOURCE,
+	.flags = ZC_MODE_SOCKET_STEP,
 	.summary = "send(MSG_ZEROCOPY) with SO_ZEROCOPY, completions from the error queue",
 	.vs = ZC_MODE_REF(send),
 	.opts = ZC_MODE_OPTS({ "msg_zerocopy_max_outstanding", ZC_MODE_OPT_LONG, "128", 1, 65536,
@@ -210,5 +243,6 @@ ZC_MODE(msg_zerocopy,
 	.unavailable = msgzc_unavailable,
 	.setup = msgzc_setup,
 	.pump = msgzc_pump,
+	.step = msgzc_step,
 	.teardown = msgzc_teardown,
 );

@@ -120,7 +120,7 @@ void zc_file_teardown(struct zc_io *io)
 	zc_io_teardown_pipes(io);
 }
 
-static int set_nonblock(int fd)
+int zc_set_nonblock(int fd)
 {
 	int fl = fcntl(fd, F_GETFL);
 
@@ -134,8 +134,11 @@ int zc_io_nonblock_epoll(struct zc_io *io)
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET };
 	int ret;
 
-	if ((ret = set_nonblock(io->in_fd)) || (ret = set_nonblock(io->out_fd)))
+	if ((ret = zc_set_nonblock(io->in_fd)) || (ret = zc_set_nonblock(io->out_fd)))
 		return ret;
+	/* Under the framework's event loop the worker's epoll set waits for it. */
+	if (io->evloop)
+		return 0;
 	io->epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (io->epfd < 0)
 		return -errno;

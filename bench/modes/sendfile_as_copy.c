@@ -51,8 +51,9 @@ static ssize_t sac_step(struct zc_io *io)
 		if (n < 0 && errno == EINTR && !*io->stop)
 			continue;
 		if (n < 0) {
-			/* Stopped mid-chunk: count what went out, the stream stays whole. */
-			if (errno == EINTR && done)
+			/* Stopped mid-chunk, or a non-blocking socket full: count what
+			 * went out, the stream stays whole (the rest is read again). */
+			if ((errno == EINTR || errno == EAGAIN) && done)
 				break;
 			return -errno;
 		}

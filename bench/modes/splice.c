@@ -24,46 +24,62 @@ static int splice_setup(struct zc_io *io)
 	return zc_io_nonblock_epoll(io);
 }
 
-static int splice_pump(struct zc_io *io)
+/*
+ * One turn: splice in what the pipe has room for (at most a chunk), splice
+ * out what it holds. 0 or -errno; *blocked_in / *blocked_out say which side
+ * would block. io->eof: the input is at its end (bytes may still be pending).
+ */
+static inline int splice_turn(struct zc_io *io, bool *blocked_in, bool *blocked_out)
 {
 	uint64_t cap = io->pipe_size;
+	ssize_t n;
+
+	*blocked_in = io->eof;
+	*blocked_out = !io->pending;
+	if (!io->eof && io->pending < cap) {
+		uint64_t want = cap - io->pending;
+
+		if (want > io->chunk)
+			want = io->chunk;
+		n = splice(io->in_fd, NULL, io->pipe_w, NULL, want, SPL_FLAGS);
+		io->calls++;
+		if (n > 0)
+			io->pending += n;
+		else if (n == 0)
+			io->eof = true;
+		else if (errno == EAGAIN)
+			*blocked_in = true;
+		else if (errno != EINTR)
+			return -errno;
+	} else {
+		*blocked_in = true;
+	}
+	if (io->pending) {
+		n = splice(io->pipe_r, NULL, io->out_fd, NULL, io->pending, SPL_FLAGS);
+		io->calls++;
+		if (n > 0) {
+			io->pending -= n;
+			io->bytes += n;
+			*blocked_out = false;
+		} else if (n < 0 && errno == EAGAIN) {
+			*blocked_out = true;
+		} else if (n < 0 && errno != EINTR) {
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+static int splice_pump(struct zc_io *io)
+{
 	struct epoll_event evs[2];
 
 	while (!*io->stop) {
-		bool blocked_in = io->eof, blocked_out = !io->pending;
-		ssize_t n;
+		bool blocked_in, blocked_out;
+		int ret = splice_turn(io, &blocked_in, &blocked_out);
 
-		if (!io->eof && io->pending < cap) {
-			uint64_t want = cap - io->pending;
-
-			if (want > io->chunk)
-				want = io->chunk;
-			n = splice(io->in_fd, NULL, io->pipe_w, NULL, want, SPL_FLAGS);
-			io->calls++;
-			if (n > 0)
-				io->pending += n;
-			else if (n == 0)
-				io->eof = true;
-			else if (errno == EAGAIN)
-				blocked_in = true;
-			else if (errno != EINTR)
-				return -errno;
-		} else {
-			blocked_in = true;
-		}
-		if (io->pending) {
-			n = splice(io->pipe_r, NULL, io->out_fd, NULL, io->pending, SPL_FLAGS);
-			io->calls++;
-			if (n > 0) {
-				io->pending -= n;
-				io->bytes += n;
-				blocked_out = false;
-			} else if (n < 0 && errno == EAGAIN) {
-				blocked_out = true;
-			} else if (n < 0 && errno != EINTR) {
-				return -errno;
-			}
-		}
+		if (ret)
+			return ret;
 		if (io->eof && !io->pending) {
 			shutdown(io->out_fd, SHUT_WR);
 			return 1;
@@ -77,24 +93,24 @@ static int splice_pump(struct zc_io *io)
 }
 
 /*
- * The probe's step: one splice in and one splice out with the pump's flags.
- * (The pump interleaves them with epoll; the calls are the same.)
+ * One turn, for the event loop of a worker with many connections and for
+ * the probe: bytes moved out, or -EAGAIN when both sides would block.
  */
-static ssize_t splice_probe_step(struct zc_io *io)
+static ssize_t splice_step(struct zc_io *io)
 {
-	ssize_t n = splice(io->in_fd, NULL, io->pipe_w, NULL, io->chunk, SPL_FLAGS);
+	uint64_t before = io->bytes;
+	bool blocked_in, blocked_out;
+	int ret = splice_turn(io, &blocked_in, &blocked_out);
 
-	io->calls++;
-	if (n <= 0)
-		return n < 0 ? -errno : -EIO;
-	io->pending += n;
-	n = splice(io->pipe_r, NULL, io->out_fd, NULL, io->pending, SPL_FLAGS);
-	io->calls++;
-	if (n < 0)
-		return -errno;
-	io->pending -= n;
-	io->bytes += n;
-	return n;
+	if (ret)
+		return ret;
+	if (io->eof && !io->pending) {
+		shutdown(io->out_fd, SHUT_WR);
+		return 0;
+	}
+	if (blocked_in && blocked_out)
+		return -EAGAIN;
+	return (ssize_t)(io->bytes - before);
 }
 
 ZC_MODE(splice,
@@ -105,6 +121,6 @@ ZC_MODE(splice,
 	.principal = true,
 	.setup = splice_setup,
 	.pump = splice_pump,
-	.step = splice_probe_step,
+	.step = splice_step,
 	.teardown = zc_io_teardown_epoll,
 );

@@ -103,14 +103,23 @@ static int spc_pump(struct zc_io *io)
 	return 0;
 }
 
-/* The probe's step: one turn, without the epoll wait. */
+/* One turn without the epoll wait (the probe's, and the event loop's of a
+ * worker with many connections): bytes, or -EAGAIN when both sides block. */
 static ssize_t spc_step(struct zc_io *io)
 {
 	uint64_t before = io->bytes;
 	bool bi, bo;
 	int ret = spc_turn(io, &bi, &bo);
 
-	return ret ? ret : (ssize_t)(io->bytes - before);
+	if (ret)
+		return ret;
+	if (io->eof && !io->pending) {
+		shutdown(io->out_fd, SHUT_WR);
+		return 0;
+	}
+	if (bi && bo)
+		return -EAGAIN;
+	return (ssize_t)(io->bytes - before);
 }
 
 static void spc_teardown(struct zc_io *io)

@@ -3,6 +3,8 @@
  * their "copied" usage bit counted (kernel >= 6.2 reports it). */
 #include "modes/uring.h"
 
+static const struct zc_ur_ops send_zc_ops = { zc_ur_src_prep, zc_ur_src_complete };
+
 static int send_zc_setup(struct zc_io *io)
 {
 	struct zc_uring *ur = io->priv;
@@ -13,13 +15,23 @@ static int send_zc_setup(struct zc_io *io)
 	return ret;
 }
 
+static int send_zc_pump(struct zc_io *io)
+{
+	return zc_ur_pump_one(io, &send_zc_ops);
+}
+
+static int send_zc_pump_conns(struct zc_conns *w)
+{
+	return zc_ur_pump_conns(w, &send_zc_ops);
+}
+
 ZC_MODE(uring_send_zc,
 	.role = ZC_ROLE_SOURCE,
 	.summary = "io_uring IORING_OP_SEND_ZC, notifications reaped, copied ones counted",
 	.vs = ZC_MODE_REF(send),
-	.priv_size = sizeof(struct zc_uring),
 	.unavailable = zc_ur_unavail_send_zc,
 	.setup = send_zc_setup,
-	.pump = zc_ur_src_pump,
-	.teardown = zc_ur_teardown,
+	.pump = send_zc_pump,
+	.pump_conns = send_zc_pump_conns,
+	ZC_UR_MODE_COMMON,
 );

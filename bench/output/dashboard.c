@@ -229,6 +229,7 @@ int zc_write_index(struct plot_ctx *c, const int *order)
 		{ "profile", "Core time per GB moved by profile bucket (latest results, profiled runs)" },
 		{ "before_after", "Before and after: native path against its emulated after mode" },
 		{ "history", "History: Gbps per core of every results file, a line per host and kernel" },
+		{ "scale", "Scaling: Gbps and Gbps per core against the DUT's workers (latest results)" },
 	};
 	json_t *root = c->roots[c->latest];
 	char path[PATH_MAX], tmp[PATH_MAX], fp[8192], fpid[512], url[PATH_MAX * 3], gitlab[80];

@@ -7,6 +7,7 @@
 #include "results/results.h"
 #include "output/report.h"
 #include "output/plot.h"
+#include "output/scale.h"
 #include "lib/stats.h"
 #include "lib/opt.h"
 #include "lib/zcbench.h"
@@ -544,7 +545,9 @@ int zc_cmd_plot(int argc, char **argv)
 		 "kernels %s; zcbench %s", c.nfiles, hosts, kernels, shas);
 	if (plot_bars(&c) || plot_chunk(&c) || zc_plot_core(&c) || zc_plot_ratio(&c) ||
 	    zc_plot_profile(&c) || zc_plot_flames(&c) || plot_before_after(&c) ||
-	    plot_history(&c, order) || zc_write_index(&c, order)) {
+	    plot_history(&c, order) ||
+	    zc_plot_scale(c.roots[c.latest], c.outdir, c.scripts, c.caption) ||
+	    zc_write_index(&c, order)) {
 		ret = ZC_EXIT_FAIL;
 		goto out;
 	}

@@ -96,9 +96,15 @@ void zc_print_table(FILE *f, json_t *runs)
 {
 	size_t i;
 	json_t *run;
-	bool present = have_present_cols(runs);
+	bool present = have_present_cols(runs), many = false;
 
+	/* Connections and workers get a column once some run has more than one. */
+	json_array_foreach(runs, i, run)
+		many |= zc_an_int(json_object_get(run, "key"), "connections") > 1 ||
+			zc_an_int(json_object_get(run, "key"), "workers") > 1;
 	fprintf(f, "%-22s %-6s %-26s %6s %5s", "run", "topo", "source>proxy>sink", "chunk", "pipe");
+	if (many)
+		fprintf(f, " %9s", "conn/wkrs");
 	print_heads(f, present);
 	fprintf(f, "  %s\n", "status");
 	json_array_foreach(runs, i, run) {
@@ -114,6 +120,13 @@ void zc_print_table(FILE *f, json_t *runs)
 		zc_fmt_size(json_integer_value(json_object_get(k, "pipe_size")), pipe, sizeof(pipe));
 		fprintf(f, "%-22.22s %-6s %-26.26s %6s %5s", zc_an_str(run, "name"),
 			zc_an_str(k, "topology"), path, chunk, pipe);
+		if (many) {
+			char cw[32];
+
+			snprintf(cw, sizeof(cw), "%lld/%lld", zc_an_int(k, "connections") ?: 1,
+				 zc_an_int(k, "workers") ?: 1);
+			fprintf(f, " %9s", cw);
+		}
 		print_cells(f, run, present);
 		fprintf(f, "  %s%s%s", zc_an_str(run, "status"),
 			json_is_true(json_object_get(run, "emulated")) ? " emulated" : "",

@@ -38,6 +38,7 @@ json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode
 		bool same = zc_an_int(q, "chunk") == zc_an_int(k, "chunk") &&
 			    zc_an_int(q, "pipe_size") == zc_an_int(k, "pipe_size") &&
 			    zc_an_int(q, "connections") == zc_an_int(k, "connections") &&
+			    (zc_an_int(q, "workers") ?: 1) == (zc_an_int(k, "workers") ?: 1) &&
 			    !strcmp(zc_an_str(r, "aa_side"), zc_an_str(run, "aa_side"));
 
 		for (size_t j = 0; j < ZC_ARRAY_SIZE(fields) && same; j++) {

@@ -33,16 +33,20 @@ long long zc_an_int(json_t *o, const char *key)
 void zc_an_key(json_t *run, char *out, size_t len)
 {
 	json_t *k = json_object_get(run, "key");
-	long long conn = zc_an_int(k, "connections");
+	long long conn = zc_an_int(k, "connections"), wk = zc_an_int(k, "workers");
+	int n;
 
 	if (!strcmp(zc_an_str(k, "topology"), "proxy"))
-		snprintf(out, len, "proxy %s>%s>%s chunk=%lld pipe=%lld conn=%lld",
-			 zc_an_str(k, "source"), zc_an_str(k, "proxy"), zc_an_str(k, "sink"),
-			 zc_an_int(k, "chunk"), zc_an_int(k, "pipe_size"), conn ? conn : 1);
+		n = snprintf(out, len, "proxy %s>%s>%s chunk=%lld pipe=%lld conn=%lld",
+			     zc_an_str(k, "source"), zc_an_str(k, "proxy"), zc_an_str(k, "sink"),
+			     zc_an_int(k, "chunk"), zc_an_int(k, "pipe_size"), conn ? conn : 1);
 	else
-		snprintf(out, len, "%s %s>%s chunk=%lld pipe=%lld conn=%lld",
-			 zc_an_str(k, "topology"), zc_an_str(k, "source"), zc_an_str(k, "sink"),
-			 zc_an_int(k, "chunk"), zc_an_int(k, "pipe_size"), conn ? conn : 1);
+		n = snprintf(out, len, "%s %s>%s chunk=%lld pipe=%lld conn=%lld",
+			     zc_an_str(k, "topology"), zc_an_str(k, "source"), zc_an_str(k, "sink"),
+			     zc_an_int(k, "chunk"), zc_an_int(k, "pipe_size"), conn ? conn : 1);
+	/* One worker (or none recorded, before schema 1.3) keeps the old key. */
+	if (wk > 1 && n > 0 && (size_t)n < len)
+		snprintf(out + n, len - n, " workers=%lld", wk);
 }
 
 const char *zc_an_dut_mode(json_t *run)

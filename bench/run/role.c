@@ -9,7 +9,9 @@
  *
  * The same protocol works for every transport (local, netns, ssh, guest).
  * Between GO and the JSON the role does nothing but its mode's pump: window
- * edges are marked by SIGALRM, counters are read only at the edges.
+ * edges are marked by SIGALRM, counters are read only at the edges. A role
+ * serves `connections` connections with its workers (role_conn.c: making
+ * them; role_worker.c: the threads, their edges and figures).
  */
 #include "lib/zcbench.h"
 #include "config/cfg.h"
@@ -19,6 +21,7 @@
 #include "transport/nic.h"
 #include "lib/pattern.h"
 #include "run/role.h"
+#include "run/role_int.h"
 #include "lib/cpu.h"
 
 #include <errno.h>
@@ -29,98 +32,6 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
-
-static volatile sig_atomic_t stop_flag;
-
-static void on_alarm(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
-
-struct snap {
-	double t;
-	uint64_t bytes, calls;
-	struct rusage ru;
-	struct zc_cpustat cs;
-	bool cs_ok;
-	struct zc_counters_snap ctr;	/* only at the window's two edges */
-};
-
-/* A window edge. ctr: the role's counters, NULL where no figure is derived;
- * they are read innermost (last at the opening edge, first at the closing
- * one) so that this function's own syscalls stay out of the window. */
-static void take(struct snap *s, const struct zc_io *io, int cpu, const struct zc_counters *ctr,
-		 bool closing)
-{
-	if (ctr && closing)
-		zc_counters_snap(ctr, &s->ctr, true);
-	s->t = zc_now();
-	s->bytes = io->bytes;
-	s->calls = io->calls;
-	getrusage(RUSAGE_SELF, &s->ru);
-	s->cs_ok = cpu >= 0 && zc_cpustat_read(cpu, &s->cs) == 0;
-	if (ctr && !closing)
-		zc_counters_snap(ctr, &s->ctr, false);
-}
-
-static void arm(double seconds)
-{
-	struct itimerval it = { 0 };
-
-	stop_flag = 0;
-	if (seconds <= 0) {
-		stop_flag = 1;
-		return;
-	}
-	it.it_value.tv_sec = (time_t)seconds;
-	it.it_value.tv_usec = (suseconds_t)((seconds - (time_t)seconds) * 1e6);
-	if (!it.it_value.tv_sec && !it.it_value.tv_usec)
-		it.it_value.tv_usec = 1;
-	setitimer(ITIMER_REAL, &it, NULL);
-}
-
-static double tv(const struct timeval *t)
-{
-	return t->tv_sec + t->tv_usec / 1e6;
-}
-
-static json_t *window_json(const struct snap *a, const struct snap *b)
-{
-	json_t *o = json_object();
-	double win = b->t - a->t;
-
-	json_object_set_new(o, "window_s", json_real(win));
-	json_object_set_new(o, "bytes", json_integer(b->bytes - a->bytes));
-	json_object_set_new(o, "calls", json_integer(b->calls - a->calls));
-	json_object_set_new(o, "rusage_user_s", json_real(tv(&b->ru.ru_utime) - tv(&a->ru.ru_utime)));
-	json_object_set_new(o, "rusage_sys_s", json_real(tv(&b->ru.ru_stime) - tv(&a->ru.ru_stime)));
-	json_object_set_new(o, "vol_ctx_switches", json_integer(b->ru.ru_nvcsw - a->ru.ru_nvcsw));
-	json_object_set_new(o, "invol_ctx_switches", json_integer(b->ru.ru_nivcsw - a->ru.ru_nivcsw));
-	if (a->cs_ok && b->cs_ok) {
-		struct zc_cpustat d;
-		json_t *c = json_object();
-
-		zc_cpustat_delta(&a->cs, &b->cs, &d);
-		json_object_set_new(c, "user_s", json_real(d.user));
-		json_object_set_new(c, "nice_s", json_real(d.nice));
-		json_object_set_new(c, "system_s", json_real(d.system));
-		json_object_set_new(c, "irq_s", json_real(d.irq));
-		json_object_set_new(c, "softirq_s", json_real(d.softirq));
-		json_object_set_new(c, "idle_s", json_real(d.idle));
-		json_object_set_new(c, "iowait_s", json_real(d.iowait));
-		json_object_set_new(c, "steal_s", json_real(d.steal));
-		json_object_set_new(c, "busy_s", json_real(zc_cpustat_busy(&d)));
-		json_object_set_new(o, "cpustat", c);
-		json_object_set_new(o, "busy_s", json_real(zc_cpustat_busy(&d)));
-		json_object_set_new(o, "busy_frac", json_real(win > 0 ? zc_cpustat_busy(&d) / win : 0));
-	} else {
-		json_object_set_new(o, "cpustat", json_null());
-		json_object_set_new(o, "busy_s", json_null());
-		json_object_set_new(o, "busy_frac", json_null());
-	}
-	return o;
-}
 
 static void emit(json_t *out)
 {
@@ -165,142 +76,232 @@ static int wait_go(void)
 	return strncmp(line, "GO", 2) ? -EPROTO : 0;
 }
 
+/* Workers of this role: as the controller resolved them, else its own
+ * placement's (a role placing itself on another machine); never more than
+ * connections (a worker without one would idle). */
+static int role_workers(struct zc_role_args *ra, int *cpus, int max)
+{
+	int n = zc_cfg_role_workers(&ra->cfg, ra->role), k = 0;
+	char buf[sizeof(ra->cpus)], *save, *tok;
+
+	snprintf(buf, sizeof(buf), "%s", ra->cpus);
+	for (tok = strtok_r(buf, ", ", &save); tok && k < max; tok = strtok_r(NULL, ", ", &save))
+		cpus[k++] = atoi(tok);
+	if (n <= 0)
+		n = k ? k : 1;
+	if (n > ra->cfg.connections)
+		n = (int)ra->cfg.connections;
+	if (n > max)
+		n = max;
+	for (int i = k; i < n; i++)
+		cpus[i] = k ? cpus[i % k] : ra->cpu;
+	return n;
+}
+
+static int alloc_role(struct role *r, int nworkers)
+{
+	r->io = calloc(r->nconn, sizeof(*r->io));
+	r->cbuf = calloc(r->nconn, sizeof(*r->cbuf));
+	r->edge = calloc(r->nconn, sizeof(*r->edge));
+	r->owner = calloc(r->nconn, sizeof(*r->owner));
+	r->shift = calloc(r->nconn, sizeof(*r->shift));
+	r->w = calloc(nworkers, sizeof(*r->w));
+	if (!r->io || !r->cbuf || !r->edge || !r->owner || !r->shift || !r->w)
+		return -ENOMEM;
+	r->nworkers = nworkers;
+	for (int i = 0; i < nworkers; i++) {
+		/* Connection c belongs to worker c mod workers. */
+		r->w[i].set.io = calloc(r->nconn / nworkers + 1, sizeof(*r->w[i].set.io));
+		if (!r->w[i].set.io)
+			return -ENOMEM;
+		r->w[i].idx = i;
+		r->w[i].set.epfd = -1;
+	}
+	return 0;
+}
+
+static void free_role(struct role *r)
+{
+	for (int i = 0; r->w && i < r->nworkers; i++)
+		free(r->w[i].set.io);
+	free(r->io);
+	free(r->cbuf);
+	free(r->edge);
+	free(r->owner);
+	free(r->shift);
+	free(r->w);
+	zc_buf_free(r->ref, r->ref_len);
+	json_decref(r->rlimit);
+}
+
+/* The run's per-connection state: settings, pattern start, owner. */
+static void init_conns(struct role *r)
+{
+	struct zc_role_args *ra = r->ra;
+	const struct zc_mode *src = zc_mode_find(ZC_ROLE_SOURCE, ra->cfg.mode[ZC_ROLE_SOURCE]);
+	bool static_chunk = src && (src->flags & ZC_MODE_STATIC_CHUNK);
+
+	for (int c = 0; c < r->nconn; c++) {
+		struct zc_io *io = &r->io[c];
+
+		*io = (struct zc_io){ ZC_IO_INIT };
+		io->chunk = ra->cfg.chunk;
+		io->pipe_size = ra->cfg.pipe_size;
+		io->file_dir = ra->cfg.file_dir;
+		io->period = ra->cfg.period; /* the controller passes the effective one */
+		io->ref = r->ref;
+		io->conn_id = (uint32_t)c;
+		r->shift[c] = zc_pattern_shift((uint32_t)c, (uint32_t)r->nconn, io->period,
+					       static_chunk);
+		/* Source and sink agree where connection c starts in the pattern. */
+		if (ra->role != ZC_ROLE_PROXY)
+			io->fill_off = r->shift[c];
+		r->owner[c] = c % r->nworkers;
+	}
+}
+
+/* A sink's first corrupted byte: which connection, where in its stream. */
+static bool mismatch(struct role *r, char *msg, size_t len, json_t *out)
+{
+	for (int c = 0; c < r->nconn; c++) {
+		const struct zc_io *io = &r->io[c];
+
+		if (io->mismatch_off == UINT64_MAX)
+			continue;
+		/* One connection: the message it always had. */
+		if (r->nconn == 1)
+			snprintf(msg, len, "payload mismatch at stream offset %llu (sink mode %s)",
+				 (unsigned long long)(io->mismatch_off - r->shift[c]), r->m->name);
+		else
+			snprintf(msg, len, "payload mismatch on connection %d of %d at stream offset "
+				 "%llu (sink mode %s)", c, r->nconn,
+				 (unsigned long long)(io->mismatch_off - r->shift[c]), r->m->name);
+		json_object_set_new(out, "mismatch_offset", json_integer(io->mismatch_off - r->shift[c]));
+		json_object_set_new(out, "mismatch_connection", json_integer(c));
+		return true;
+	}
+	return false;
+}
+
 int zc_role_main(int argc, char **argv)
 {
-	struct zc_role_args ra = { .role = zc_role_from_name(argv[1]) };
-	const struct zc_mode *m;
-	struct zc_io io = { ZC_IO_INIT, .stop = &stop_flag };
-	struct sigaction sa = { .sa_handler = on_alarm };
-	static struct snap s0, s1, s2;	/* static: BPF snapshots are 16 KiB each */
-	struct zc_counters ctr;
+	static struct zc_role_args ra;
+	static struct role r;
 	json_t *out = json_object(), *mopts;
-	uint8_t *ref = NULL;
-	size_t ref_len = 0;
+	int cpus[ZC_WORKERS_MAX], nw, port = 0, node = -1, ret, end_ret = 0;
 	const char *why;
-	char err[256];
-	int lfd = -1, port = 0, node = -1, ret, end_ret;
-	uint64_t seed;
+	char err[320], msg[400];
+	uint64_t bytes_total = 0, calls_total = 0;
 
+	memset(&ra, 0, sizeof(ra));
+	ra.role = zc_role_from_name(argv[1]);
 	if ((ret = parse_args(argc, argv, &ra)))
 		return ret == ZC_OPT_HELP ? ZC_EXIT_OK : ZC_EXIT_USAGE;
 	/* A peer that goes away is an error to report, not a reason to die. */
 	signal(SIGPIPE, SIG_IGN);
-	m = zc_mode_find(ra.role, ra.cfg.mode[ra.role]);
+	r.ra = &ra;
+	r.lfd = -1;
+	r.m = zc_mode_find(ra.role, ra.cfg.mode[ra.role]);
+	r.nconn = (int)ra.cfg.connections;
+	nw = role_workers(&ra, cpus, ZC_WORKERS_MAX);
 	json_object_set_new(out, "role", json_string(argv[1]));
 	json_object_set_new(out, "mode", json_string(ra.cfg.mode[ra.role]));
-	json_object_set_new(out, "cpu", json_integer(ra.cpu));
-	if (!m)
+	json_object_set_new(out, "cpu", json_integer(cpus[0]));
+	if (!r.m)
 		return fail(out, "mode", -ENOENT);
-	if (m->unavailable && (why = m->unavailable())) {
+	why = r.m->unavailable ? r.m->unavailable() : NULL;
+	if (!why)
+		why = zc_conns_unsupported(r.m, (r.nconn + nw - 1) / nw);
+	if (why) {
 		json_object_set_new(out, "status", json_string("unavailable"));
 		json_object_set_new(out, "error", json_string(why));
 		emit(out);
 		json_decref(out);
 		return ZC_EXIT_FAIL;
 	}
-	if (ra.cpu >= 0 && (ret = zc_pin_cpu(ra.cpu)))
+	if (alloc_role(&r, nw))
+		return fail(out, "role state", -ENOMEM);
+	for (int i = 0; i < nw; i++)
+		r.w[i].cpu = cpus[i];
+	/* The main thread is worker 0: pinned before its counters and buffers. */
+	if (cpus[0] >= 0 && (ret = zc_pin_cpu(cpus[0])))
 		return fail(out, "sched_setaffinity", ret);
-
-	io.chunk = ra.cfg.chunk;
-	io.pipe_size = ra.cfg.pipe_size;
-	io.file_dir = ra.cfg.file_dir;
-	io.period = ra.cfg.period; /* the controller passes the effective one */
-	io.buf_len = ra.role == ZC_ROLE_SOURCE ? io.period
-		   : ra.role == ZC_ROLE_PROXY ? ra.cfg.chunk
-		   : (ra.cfg.chunk > 262144 ? ra.cfg.chunk : 262144);
-	io.buf = zc_buf_alloc(io.buf_len, ra.cpu, &node);
-	if (!io.buf)
-		return fail(out, "buffer allocation", -ENOMEM);
-	json_object_set_new(out, "buffer_numa_node", json_integer(node));
-	json_object_set_new(out, "cpu_numa_node", json_integer(ra.cpu >= 0 ? zc_cpu_node(ra.cpu) : -1));
-	seed = ra.cfg.seed;
-	if (ra.role == ZC_ROLE_SOURCE) {
-		zc_pattern_fill(io.buf, io.buf_len, seed);
-	} else if (ra.role == ZC_ROLE_SINK) {
-		if (ra.cfg.sink_seed >= 0)
-			seed = ra.cfg.sink_seed;
-		ref_len = io.period;
-		ref = zc_buf_alloc(ref_len, ra.cpu, &node);
-		if (!ref)
+	if ((ret = zc_role_nofile(&r, err, sizeof(err))))
+		return fail(out, err, ret);
+	json_object_set_new(out, "cpu_numa_node", json_integer(cpus[0] >= 0 ? zc_cpu_node(cpus[0]) : -1));
+	if (ra.role == ZC_ROLE_SINK) {
+		r.ref_len = ra.cfg.period;
+		if (!(r.ref = zc_buf_alloc(r.ref_len, cpus[0], &node)))
 			return fail(out, "reference allocation", -ENOMEM);
-		zc_pattern_fill(ref, ref_len, seed);
-		io.ref = ref;
+		zc_pattern_fill(r.ref, r.ref_len, ra.cfg.sink_seed >= 0 ? ra.cfg.sink_seed : ra.cfg.seed);
 	}
+	init_conns(&r);
 	/* Counters are loaded before READY, so loading costs nothing in the
 	 * window; they count from here, the window is the edges' difference. */
-	zc_counters_open(&ctr, zc_counters_parse(ra.cfg.counters), ra.cpu);
-	json_object_set_new(out, "period", json_integer(io.period));
+	zc_counters_open(&r.ctr, zc_counters_parse(ra.cfg.counters), cpus[0]);
+	json_object_set_new(out, "period", json_integer(ra.cfg.period));
 	json_object_set_new(out, "verified", json_boolean(ra.role == ZC_ROLE_SINK &&
-							   (m->flags & ZC_MODE_VERIFIES)));
-
-	if (ra.role != ZC_ROLE_SOURCE) {
-		lfd = zc_listen(ra.listen, &port);
-		if (lfd < 0)
-			return fail(out, "listen", lfd);
-	} else {
-		io.out_fd = zc_connect(ra.connect, ra.port);
-		if (io.out_fd < 0)
-			return fail(out, "connect", io.out_fd);
-	}
+							   (r.m->flags & ZC_MODE_VERIFIES)));
+	if ((ret = zc_role_conns_open(&r, &port, err, sizeof(err))))
+		return fail(out, err, ret);
 	printf("READY port=%d\n", port);
 	fflush(stdout);
-	if (lfd >= 0) {
-		io.in_fd = zc_accept(lfd);
-		close(lfd);
-		if (io.in_fd < 0)
-			return fail(out, "accept", io.in_fd);
-		if (ra.role == ZC_ROLE_PROXY) {
-			io.out_fd = zc_connect(ra.connect, ra.port);
-			if (io.out_fd < 0)
-				return fail(out, "connect", io.out_fd);
-		}
-	}
-	/* The NICs this role's connections use, seen from its own host. */
-	json_object_set_new(out, "nics", zc_nic_of_sockets(io.in_fd, io.out_fd));
-	if ((ret = zc_mode_setup(m, &io, ra.cfg.mode_opts, err, sizeof(err))))
+	if ((ret = zc_role_conns_accept(&r, err, sizeof(err))))
 		return fail(out, err, ret);
-	if ((mopts = zc_mode_opts_json(m, &io)))
+	/* The NICs this role's connections use, seen from its own host. */
+	json_object_set_new(out, "nics", zc_nic_of_sockets(r.io[0].in_fd, r.io[0].out_fd));
+	ret = zc_role_workers_setup(&r, err, sizeof(err));
+	json_object_set_new(out, "buffer_numa_node", json_integer(r.w[0].node));
+	if (ret == -EOPNOTSUPP) {
+		json_object_set_new(out, "status", json_string("unavailable"));
+		json_object_set_new(out, "error", json_string(err));
+	} else if (ret) {
+		snprintf(msg, sizeof(msg), "%s: %s", err, strerror(-ret));
+		json_object_set_new(out, "status", json_string("error"));
+		json_object_set_new(out, "error", json_string(msg));
+	}
+	if (!ret && (mopts = zc_mode_opts_json(r.m, &r.io[0])))
 		json_object_set_new(out, "mode_options", mopts);
-	if ((ret = wait_go()))
-		return fail(out, "waiting for GO", ret);
-
-	sigaction(SIGALRM, &sa, NULL);
-	arm(ra.cfg.warmup_s);
-	ret = zc_mode_pump(m, &io);
-	take(&s0, &io, ra.cpu, &ctr, false);
-	if (ret == 0) {
-		arm(ra.cfg.duration_s);
-		ret = zc_mode_pump(m, &io);
+	if (!ret && (ret = wait_go())) {
+		snprintf(msg, sizeof(msg), "waiting for GO: %s", strerror(-ret));
+		json_object_set_new(out, "status", json_string("error"));
+		json_object_set_new(out, "error", json_string(msg));
 	}
-	take(&s1, &io, ra.cpu, &ctr, true);
-	end_ret = ret;
-	if (ret == 0) {
-		/* The source stops after its tail; the others drain until EOF. */
-		arm(ra.role == ZC_ROLE_SOURCE ? ra.cfg.tail_s : 0);
-		if (ra.role != ZC_ROLE_SOURCE)
-			stop_flag = 0;
-		ret = zc_mode_pump(m, &io);
+	/* Past here every worker runs (or, after a failed setup, only tears down). */
+	if (!ret)
+		ret = zc_role_workers_run(&r, &end_ret);
+	else
+		zc_role_workers_run(&r, &end_ret);
+	if (!json_object_get(out, "status")) {
+		json_object_set_new(out, "window", zc_role_window_json(&r));
+		if (r.ctr.mask)
+			json_object_set_new(out, "counters", zc_counters_json(&r.ctr, &r.ctr_snap[0],
+				&r.ctr_snap[1], json_integer_value(json_object_get(
+				json_object_get(out, "window"), "bytes")),
+				json_real_value(json_object_get(json_object_get(out, "window"),
+								"window_s"))));
+		if (r.ctr.mask && nw > 1)
+			json_object_set_new(out, "counters_scope", json_string(
+				"worker 0's thread and CPU only"));
 	}
-	take(&s2, &io, ra.cpu, NULL, false);
-	if (ra.role == ZC_ROLE_SOURCE && ret >= 0)
-		shutdown(io.out_fd, SHUT_WR);
-
-	json_object_set_new(out, "window", window_json(&s0, &s1));
-	if (ctr.mask)
-		json_object_set_new(out, "counters", zc_counters_json(&ctr, &s0.ctr, &s1.ctr,
-								       s1.bytes - s0.bytes, s1.t - s0.t));
-	zc_counters_close(&ctr);
-	json_object_set_new(out, "bytes_total", json_integer(s2.bytes));
-	json_object_set_new(out, "calls_total", json_integer(s2.calls));
-	zc_mode_teardown(m, &io);
-	if (io.mode_report)
-		json_object_set_new(out, "mode_report", io.mode_report);
-	if (io.mismatch_off != UINT64_MAX) {
-		char msg[160];
-
-		snprintf(msg, sizeof(msg), "payload mismatch at stream offset %llu (sink mode %s)",
-			 (unsigned long long)io.mismatch_off, m->name);
-		json_object_set_new(out, "mismatch_offset", json_integer(io.mismatch_off));
+	zc_counters_close(&r.ctr);
+	zc_role_workers_teardown(&r);
+	for (int c = 0; c < r.nconn; c++) {
+		bytes_total += r.io[c].bytes;
+		calls_total += r.io[c].calls;
+	}
+	json_object_set_new(out, "bytes_total", json_integer(bytes_total));
+	json_object_set_new(out, "calls_total", json_integer(calls_total));
+	json_object_set_new(out, "connections_total", json_integer(r.nconn));
+	json_object_set_new(out, "accept", json_string(r.accept_how));
+	json_object_set_new(out, "rlimit_nofile", json_incref(r.rlimit));
+	json_object_set_new(out, "workers", zc_role_workers_json(&r));
+	json_object_set_new(out, "connections", zc_role_conns_json(&r));
+	if ((mopts = zc_role_mode_report(&r)))
+		json_object_set_new(out, "mode_report", mopts);
+	if (json_object_get(out, "status")) {
+		/* set above: unavailable, or setup failed */
+	} else if (mismatch(&r, msg, sizeof(msg), out)) {
 		json_object_set_new(out, "status", json_string("error"));
 		json_object_set_new(out, "error", json_string(msg));
 	} else if (end_ret == 1) {
@@ -308,22 +309,16 @@ int zc_role_main(int argc, char **argv)
 		json_object_set_new(out, "error",
 				    json_string("peer closed the connection before the window ended"));
 	} else if (ret < 0) {
-		char msg[160];
-
-		snprintf(msg, sizeof(msg), "%s mode %s: %s", argv[1], m->name, strerror(-ret));
+		snprintf(msg, sizeof(msg), "%s mode %s: %s", argv[1], r.m->name, strerror(-ret));
 		json_object_set_new(out, "status", json_string("error"));
 		json_object_set_new(out, "error", json_string(msg));
 	} else {
 		json_object_set_new(out, "status", json_string("ok"));
 	}
-	ret = strcmp(json_string_value(json_object_get(out, "status")), "ok") ? ZC_EXIT_FAIL : 0;
+	ret = !strcmp(json_string_value(json_object_get(out, "status")), "ok") ? 0 : ZC_EXIT_FAIL;
 	emit(out);
 	json_decref(out);
-	if (io.in_fd >= 0)
-		close(io.in_fd);
-	if (io.out_fd >= 0)
-		close(io.out_fd);
-	zc_buf_free(io.buf, io.buf_len);
-	zc_buf_free(ref, ref_len);
+	zc_role_conns_close(&r);
+	free_role(&r);
 	return ret;
 }

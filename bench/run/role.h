@@ -18,6 +18,7 @@
 struct zc_role_args {
 	int role;
 	int cpu;			/* -1: not pinned; ZC_CPU_AUTO: place yourself */
+	char cpus[2048];		/* the workers' CPUs, "3,5,7" ("": cpu for them all) */
 	char listen[128];		/* address to listen on (proxy, sink) */
 	char peer[160];			/* --connect HOST:PORT, the next hop ("" for the sink) */
 	char bind_device[IF_NAMESIZE];	/* SO_BINDTODEVICE every socket to it, "" none */

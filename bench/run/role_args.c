@@ -43,6 +43,8 @@ static int format_mode(const struct zc_opt *o, const void *base, char *buf, size
 const struct zc_opt zc_role_opts[] = {
 	{ "cpu", ZC_OPT_INT, "-1", -1, 4095, AT(cpu), .names = "auto=-2",
 	  .help = "CPU to pin to (-1: none; auto: the role's own placement on its host)" },
+	{ "cpus", ZC_OPT_STR, "", AT(cpus), .meta = "CPU,CPU,...",
+	  .help = "the workers' CPUs, worker i on the i-th (empty: --cpu for every worker)" },
 	{ "listen", ZC_OPT_STR, "127.0.0.1", AT(listen), .meta = "ADDRESS",
 	  .help = "address to listen on (proxy, sink)" },
 	{ "connect", ZC_OPT_STR, "", AT(peer), .meta = "HOST:PORT",
@@ -110,8 +112,22 @@ int zc_role_args_parse(int argc, char **argv, struct zc_role_args *ra, char *err
 		return -EINVAL;
 	}
 	/* auto: a role on another machine places itself there, as the
-	 * controller would here (its last physical core). */
-	if (ra->cpu == ZC_CPU_AUTO)
-		ra->cpu = zc_place(ra->role, NULL, &pl) ? -1 : pl.cpu[ra->role];
+	 * controller would here (its last physical cores, one per worker). */
+	if (ra->cpu == ZC_CPU_AUTO) {
+		int want[ZC_ROLE_NR] = { -1, -1, -1 }, n = zc_cfg_role_workers(&ra->cfg, ra->role);
+		size_t k = 0;
+
+		want[ra->role] = n > 0 ? n : 1;
+		if (n > ra->cfg.connections)
+			want[ra->role] = (int)ra->cfg.connections;
+		ra->cpu = -1;
+		ra->cpus[0] = 0;
+		if (!zc_place_workers(ra->role, NULL, -1, want, ra->cfg.smt, 1, &pl)) {
+			ra->cpu = pl.cpu[ra->role];
+			for (int w = 0; w < pl.nworkers[ra->role] && k < sizeof(ra->cpus) - 8; w++)
+				k += snprintf(ra->cpus + k, sizeof(ra->cpus) - k, "%s%d", w ? "," : "",
+					      pl.wcpu[ra->role][w]);
+		}
+	}
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include "output/table.h"
 #include "run/schedule.h"
 #include "run/tune.h"
+#include "output/scale.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -36,23 +37,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
-/*
- * Keep the controller (its poll wake-ups, its /proc/stat reads at the edges)
- * off the DUT's CPU, so nothing of the harness runs there in the window.
- */
-static int avoid_cpu(struct zc_ctl *c, int cpu)
-{
-	cpu_set_t set;
-
-	if (!c->affinity_ok || cpu < 0)
-		return -1;
-	set = c->affinity;
-	CPU_CLR(cpu, &set);
-	if (!CPU_COUNT(&set) || sched_setaffinity(0, sizeof(set), &set))
-		return -1;
-	return 0;
-}
 
 static void on_signal(int sig)
 {
@@ -76,11 +60,12 @@ static void progress(struct zc_ctl *c, const char *fmt, ...)
 
 static json_t *key_json(const struct zc_cfg *cfg)
 {
-	return json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I}", "topology", zc_topo_names[cfg->topology],
+	return json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:I}", "topology", zc_topo_names[cfg->topology],
 			 "source", cfg->mode[ZC_ROLE_SOURCE],
 			 "proxy", cfg->topology == ZC_TOPO_PROXY ? cfg->mode[ZC_ROLE_PROXY] : "",
 			 "sink", cfg->mode[ZC_ROLE_SINK], "chunk", (json_int_t)cfg->chunk,
-			 "pipe_size", (json_int_t)cfg->pipe_size, "connections", (json_int_t)1);
+			 "pipe_size", (json_int_t)cfg->pipe_size, "connections",
+			 (json_int_t)cfg->connections, "workers", (json_int_t)cfg->workers);
 }
 
 static bool run_emulated(const struct zc_cfg *cfg)
@@ -106,9 +91,8 @@ static bool run_prepare(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_pl
 {
 	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
 	const struct zc_mode *sink = zc_mode_find(ZC_ROLE_SINK, cfg->mode[ZC_ROLE_SINK]);
-	json_t *run = json_object(), *samples = json_array(), *place;
-	char place_why[256];
-	int ret, dut_node;
+	json_t *run = json_object(), *samples = json_array();
+
 
 	*out = run;
 	json_object_set_new(run, "name", json_string(cfg->name));
@@ -117,38 +101,10 @@ static bool run_prepare(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_pl
 	json_object_set_new(run, "emulated", json_boolean(run_emulated(cfg)));
 	json_object_set_new(run, "verified", json_boolean(sink->flags & ZC_MODE_VERIFIES));
 	json_object_set_new(run, "options", zc_cfg_json(cfg));
-	dut_node = zc_host_dut_node(&c->host, dut, place_why, sizeof(place_why));
-	if (dut_node == -EOPNOTSUPP) {
-		json_object_set_new(run, "status", json_string("unavailable"));
-		json_object_set_new(run, "reason", json_string(place_why));
-		json_object_set_new(run, "samples", samples);
-		json_object_set_new(run, "summary", zc_run_summary(samples));
+	if (zc_run_place(c, cfg, pl, run)) {
+		json_decref(samples);
 		return false;
 	}
-	ret = zc_place_on(dut, c->host.cpu, dut_node, pl);
-	if (ret) {
-		json_object_set_new(run, "status", json_string("failed"));
-		json_object_set_new(run, "reason", json_string("placement: hwloc found no cores"));
-		json_object_set_new(run, "samples", samples);
-		json_object_set_new(run, "summary", zc_run_summary(samples));
-		return false;
-	}
-	place = json_object();
-	for (int r = 0; r < ZC_ROLE_NR; r++)
-		if (r != ZC_ROLE_PROXY || cfg->topology == ZC_TOPO_PROXY)
-			json_object_set_new(place, zc_role_names[r],
-					    zc_host_remote(&c->host, r) && c->host.cpu[r] < 0
-					    ? json_pack("{s:n,s:s}", "cpu", "placed_by",
-							"the role, on its own host (see its report)")
-					    : json_pack("{s:i,s:i,s:i}", "cpu", pl->cpu[r], "core",
-							pl->core[r], "numa_node", pl->node[r]));
-	json_object_set_new(place, "dut_alone", json_boolean(pl->dut_alone));
-	json_object_set_new(place, "controller_off_dut_cpu",
-			    json_boolean(!zc_host_remote(&c->host, dut) && avoid_cpu(c, pl->cpu[dut]) == 0));
-	json_object_set_new(place, "note", json_string(pl->note));
-	json_object_set_new(place, "policy", json_string(place_why));
-	json_object_set_new(place, "dut_numa_node_wanted", json_integer(dut_node));
-	json_object_set_new(run, "placement", place);
 	json_object_set_new(run, "status", json_string("running"));
 	json_object_set_new(run, "samples", samples);
 	return true;
@@ -227,6 +183,7 @@ static int save(struct zc_ctl *c, const char *status)
 
 	json_object_set_new(c->root, "status", json_string(status));
 	json_object_set_new(c->root, "headline", zc_headline(json_object_get(c->root, "runs")));
+	json_object_set_new(c->root, "sizing", zc_sizing_json(&c->root, 1, zc_sizing_targets, 3));
 	ret = zc_json_write_atomic(c->root, c->path);
 	if (ret)
 		zc_err("writing %s: %s", c->path, strerror(-ret));
@@ -322,7 +279,7 @@ static json_t *take_sample(void *user, size_t i, long rep, long round, long nrou
 	progress(c, "[round %ld/%ld, %zu/%zu] %s chunk=%llu rep %ld ...", round + 1, nrounds,
 		 st->done + 1, st->total, cfg->name, (unsigned long long)cfg->chunk, rep + 1);
 	if (!zc_host_remote(&c->host, dut))
-		avoid_cpu(c, st->pl[i].cpu[dut]);
+		zc_run_avoid_cpus(c, &st->pl[i], dut);
 	/* IRQ pinning, RPS steering ...: what the host does for this placement,
 	 * around each sample since the runs take turns. */
 	zc_host_run_begin(&c->host, dut, &st->pl[i], place);

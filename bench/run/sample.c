@@ -21,22 +21,34 @@
  * role sees it), written from the tables by zc_role_args_argv, then wrapped
  * by the host's transport into out. argc or -E2BIG.
  */
-static int role_argv(struct zc_ctl *c, const struct zc_cfg *cfg, int role, int cpu,
-		     const char *connect, char **out, char *store, size_t storelen, int max)
+static int role_argv(struct zc_ctl *c, const struct zc_cfg *cfg, int role,
+		     const struct zc_placement *pl, const char *connect, char **out, char *store,
+		     size_t storelen, int max)
 {
 	static struct zc_role_args ra;
 	char *argv[64];
+	size_t k = 0;
 	int n;
 
 	memset(&ra, 0, sizeof(ra));
 	ra.role = role;
 	/* A role on another machine places itself: this topology is not its. */
-	ra.cpu = zc_host_remote(&c->host, role) && c->host.cpu[role] < 0 ? ZC_CPU_AUTO : cpu;
+	ra.cpu = zc_host_remote(&c->host, role) && c->host.cpu[role] < 0 ? ZC_CPU_AUTO
+									  : pl->cpu[role];
+	for (int w = 0; ra.cpu != ZC_CPU_AUTO && w < pl->nworkers[role] && k + 8 < sizeof(ra.cpus); w++)
+		k += snprintf(ra.cpus + k, sizeof(ra.cpus) - k, "%s%d", w ? "," : "", pl->wcpu[role][w]);
 	snprintf(ra.listen, sizeof(ra.listen), "%s", c->host.address[role]);
 	snprintf(ra.peer, sizeof(ra.peer), "%s", connect ? connect : "");
 	if (c->host.bind_device[role])
 		snprintf(ra.bind_device, sizeof(ra.bind_device), "%s", c->host.iface[role]);
 	zc_cfg_for_role(cfg, role, &ra.cfg);
+	/* The other roles' worker counts as placed ("auto" resolved here). */
+	if (ra.cpu != ZC_CPU_AUTO && pl->nworkers[role] > 0) {
+		if (role == ZC_ROLE_SOURCE && role != zc_cfg_dut(cfg))
+			ra.cfg.source_workers = pl->nworkers[role];
+		else if (role == ZC_ROLE_SINK)
+			ra.cfg.sink_workers = pl->nworkers[role];
+	}
 	argv[0] = c->role_exec[role] ? (char *)c->role_exec[role] : c->host.exe[role];
 	argv[1] = (char *)zc_role_names[role];
 	n = zc_role_args_argv(&ra, argv + 2, ZC_ARRAY_SIZE(argv) - 3, store, storelen);
@@ -44,6 +56,47 @@ static int role_argv(struct zc_ctl *c, const struct zc_cfg *cfg, int role, int c
 		return n;
 	argv[n + 2] = NULL;
 	return zc_host_argv(&c->host, role, argv, out, max, c->quoted, sizeof(c->quoted));
+}
+
+/*
+ * At a clean end the source sent each connection exactly what the sink
+ * received (payload, the header apart): a lost or duplicated stretch, even a
+ * whole pattern period that verification alone cannot see, shows here. Roles
+ * that report no connections (foreign programs) are not checked. True (and
+ * the reason) when a connection disagrees.
+ */
+static bool conn_totals(json_t *roles, json_t *sample, char *reason, size_t len)
+{
+	json_t *src = json_object_get(json_object_get(roles, "source"), "connections");
+	json_t *snk = json_object_get(json_object_get(roles, "sink"), "connections");
+	json_t *s, *k;
+	size_t i, j;
+
+	if (!json_is_array(src) || !json_is_array(snk))
+		return false;
+	if (json_array_size(src) != json_array_size(snk)) {
+		snprintf(reason, len, "the source reports %zu connections, the sink %zu",
+			 json_array_size(src), json_array_size(snk));
+		return true;
+	}
+	json_array_foreach(src, i, s) {
+		long long id = json_integer_value(json_object_get(s, "id"));
+		long long sent = json_integer_value(json_object_get(s, "bytes")), got = -1;
+
+		json_array_foreach(snk, j, k)
+			if (json_integer_value(json_object_get(k, "id")) == id)
+				got = json_integer_value(json_object_get(k, "bytes"));
+		if (got != sent) {
+			snprintf(reason, len, "connection %lld: the source sent %lld payload bytes, the "
+				 "sink received %lld (%lld %s): the streams part at or before offset %lld, "
+				 "bytes %s on the way", id, sent, got, llabs(sent - got),
+				 got < sent ? "fewer" : "more", got < sent ? got : sent,
+				 got < sent ? "lost" : "duplicated");
+			return true;
+		}
+	}
+	json_object_set_new(sample, "connections_checked", json_integer(json_array_size(src)));
+	return false;
 }
 
 /* One repetition: a new set of role processes and connections. */
@@ -58,7 +111,7 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 	json_t *sample = json_object(), *roles = json_object();
 	char connect[300] = "", reason[1024] = "";
 	double deadline, t_go;
-	struct zc_cpustat cs0, cs1, csd;
+	static struct zc_cpu_edge e0, e1;
 	bool ctl_ok = false;
 	const char *status = "ok";
 	int ret = 0;
@@ -70,7 +123,7 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 
 		if (r == ZC_ROLE_PROXY && cfg->topology == ZC_TOPO_DIRECT)
 			continue;
-		ret = role_argv(c, cfg, r, pl->cpu[r], connect[0] ? connect : NULL, argv, store,
+		ret = role_argv(c, cfg, r, pl, connect[0] ? connect : NULL, argv, store,
 				sizeof(store), 64);
 		if (!ret || ret < 0 || (ret = zc_child_spawn(&kids[r], argv))) {
 			snprintf(reason, sizeof(reason), "%s: cannot start: %s", zc_role_names[r],
@@ -102,20 +155,18 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 	ret = zc_children_wait(live, nlive, t_go + cfg->warmup_s);
 	if (ret == -ETIMEDOUT) {
 		/* A DUT on another machine: this /proc/stat is not its. */
-		ctl_ok = !zc_host_remote(&c->host, dut) && zc_cpustat_read(pl->cpu[dut], &cs0) == 0;
+		ctl_ok = !zc_host_remote(&c->host, dut) && zc_cpu_edge_read(&e0) == 0;
 		ret = zc_children_wait(live, nlive, t_go + cfg->warmup_s + cfg->duration_s);
 		if (ret == -ETIMEDOUT) {
-			ctl_ok &= zc_cpustat_read(pl->cpu[dut], &cs1) == 0;
+			ctl_ok &= zc_cpu_edge_read(&e1) == 0;
 			deadline = t_go + cfg->warmup_s + cfg->duration_s + cfg->tail_s + cfg->timeout_s;
 			ret = zc_children_wait(live, nlive, deadline);
 		} else {
 			ctl_ok = false;
 		}
 	}
-	if (ctl_ok) {
-		zc_cpustat_delta(&cs0, &cs1, &csd);
-		json_object_set_new(sample, "controller_dut_busy_s", json_real(zc_cpustat_busy(&csd)));
-	}
+	if (ctl_ok)
+		zc_cpu_edges_json(sample, &e0, &e1, c, pl, dut, cfg->duration_s);
 	if (ret == -ETIMEDOUT)
 		snprintf(reason, sizeof(reason), "timed out %.0f s after the window (a role stalled)",
 			 cfg->timeout_s);
@@ -187,6 +238,8 @@ out:
 				 e ? e : json_string_value(json_object_get(rj, "exit")));
 		}
 	}
+	if (!reason[0] && !strcmp(status, "ok") && conn_totals(roles, sample, reason, sizeof(reason)))
+		status = "failed";
 	if (reason[0] && !strcmp(status, "ok"))
 		status = "failed";
 	json_object_set_new(sample, "status", json_string(status));

@@ -67,9 +67,10 @@ static int check_irq_cpu(const char *v, char *why, size_t len)
 	long n;
 
 	if (!strcmp(v, "same") || !strcmp(v, "sibling") || !strcmp(v, "other-node") ||
+	    !strcmp(v, "workers") ||
 	    (!zc_parse_long(v, &n) && n >= 0 && n <= 4095))
 		return 0;
-	snprintf(why, len, "'%s' is not same, sibling, other-node or a CPU", v);
+	snprintf(why, len, "'%s' is not same, sibling, other-node, workers or a CPU", v);
 	return -EINVAL;
 }
 
@@ -103,8 +104,9 @@ static const struct zc_opt host_keys[] = {
 	  .help = "DUT on its NIC's NUMA node, or off it (not applicable: one node, or a NIC "
 		  "without locality)" },
 	{ "irq_cpu", ZC_OPT_STR, NULL, AT(irq_cpu), HOST, .check = check_irq_cpu,
-	  .meta = "same|sibling|other-node|N",
-	  .help = "pin the DUT NIC's IRQs relative to the DUT's CPU, restored after each run" },
+	  .meta = "same|sibling|other-node|workers|N",
+	  .help = "pin the DUT NIC's IRQs relative to the DUT's CPU (workers: spread over the DUT's "
+		  "worker CPUs), restored after each run" },
 };
 
 struct hparse {

@@ -89,6 +89,8 @@ struct zc_host {
 	char irq_cpu[16];		/* "", "same", "sibling", "other-node" or a CPU */
 	struct zc_irq_save irq_saved[64];
 	int nirq_saved;
+	int irq_cpus[64];		/* this run: CPUs the DUT NIC's IRQs were pinned to */
+	int nirq_cpus;
 	/* The transport's keys and state (its priv_size bytes). */
 	_Alignas(max_align_t) unsigned char priv[ZC_HOST_PRIV_MAX];
 };

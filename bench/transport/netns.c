@@ -17,6 +17,7 @@
  * which the next netns run removes (zc_netns_reap_stale).
  */
 #include "transport/host.h"
+#include "transport/steer_int.h"
 #include "lib/cpu.h"
 #include "lib/proc.h"
 
@@ -152,6 +153,7 @@ static void netns_teardown(struct zc_host *h)
 	char err[512];
 
 	zc_host_irqs_restore(h);
+	zc_steer_restore();
 	for (int r = 0; r < ZC_ROLE_NR; r++) {
 		if (!ns->created[r])
 			continue;
@@ -290,6 +292,7 @@ static int netns_setup(struct zc_host *h, char *err, size_t errlen)
 		return -EPERM;
 	}
 	zc_host_irqs_reap_stale();
+	zc_steer_reap_stale();
 	reaped = zc_netns_reap_stale();
 	if (reaped)
 		note(ns, "removed %d stale namespace(s) of dead controllers", reaped);
@@ -322,22 +325,13 @@ fail:
 	return ret;
 }
 
-/* "4" for CPU 2, "1,00000000" for CPU 32: the sysfs CPU mask of one CPU. */
-static void cpu_mask(int cpu, char *buf, size_t len)
-{
-	size_t k = snprintf(buf, len, "%x", 1u << (cpu % 32));
-
-	for (int g = cpu / 32; g > 0 && k < len; g--)
-		k += snprintf(buf + k, len - k, ",00000000");
-}
-
 /*
- * Write rps_cpus of every rx queue of devs in namespace name. sysfs shows
- * the namespace of whoever mounted it, so (like `ip netns exec`) a child
- * enters the namespace with a private mount table and mounts its own /sys.
- * 0 or -errno.
+ * Write paths[i] = vals[i] (sysfs of the namespace name). sysfs shows the
+ * namespace of whoever mounted it, so (like `ip netns exec`) a child enters
+ * the namespace with a private mount table and mounts its own /sys. What
+ * it writes goes with the namespace. 0 or -errno.
  */
-static int write_rps(const char *name, const char *const devs[2], const char *mask, int queues)
+static int write_sysfs(const char *name, char (*paths)[160], char (*vals)[600], int n)
 {
 	char path[128];
 	int status, fd;
@@ -359,17 +353,12 @@ static int write_rps(const char *name, const char *const devs[2], const char *ma
 		umount2("/sys", MNT_DETACH);
 		if (mount(name, "/sys", "sysfs", 0, NULL))
 			_exit(2);
-		for (int d = 0; d < 2; d++) {
-			for (int q = 0; q < queues; q++) {
-				int w;
+		for (int i = 0; i < n; i++) {
+			int w = open(paths[i], O_WRONLY | O_CLOEXEC);
 
-				snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-%d/rps_cpus",
-					 devs[d], q);
-				w = open(path, O_WRONLY | O_CLOEXEC);
-				if (w < 0 || write(w, mask, strlen(mask)) < 0)
-					_exit(3);
-				close(w);
-			}
+			if (w < 0 || write(w, vals[i], strlen(vals[i])) < 0)
+				_exit(3);
+			close(w);
 		}
 		_exit(0);
 	}
@@ -384,32 +373,49 @@ static int write_rps(const char *name, const char *const devs[2], const char *ma
  * veth has no IRQ: the receiving side's softirq runs on the sending CPU
  * (netif_rx / NAPI scheduled where veth_xmit ran), which folds receive work
  * onto the sender's core as loopback does. rps = on steers each namespace's
- * receive processing to its own role's CPU, as a NIC's IRQ on the receiving
- * machine would: each role's core then carries its own stack.
+ * receive processing to its own role's worker CPUs, as a NIC's IRQs on the
+ * receiving machine would; with several workers, RFS brings each flow's to
+ * the worker reading it and XPS gives each worker its transmit queue
+ * (queues = workers makes them one each): each connection's work then lands
+ * on its worker's core (steer.c).
  */
 static void netns_placed(struct zc_host *h, const struct zc_placement *pl, json_t *place)
 {
 	static const char *const devs[ZC_ROLE_NR][2] = {
 		{ "zc-dut", "zc-snk" }, { "zc-src", "zc-snk" }, { "zc-dut", "zc-src" },
 	};
-	json_t *o;
+	static char paths[128][160], vals[128][600];
+	int q = priv(h)->queues ? priv(h)->queues : 1;
+	json_t *o, *rfs, *st;
 
 	if (!priv(h)->rps) {
 		json_object_set_new(place, "rps", json_string("off: receive work runs on the sender's CPU"));
 		return;
 	}
 	o = json_object();
+	st = json_object();
+	rfs = zc_steer_rfs(pl);
+	json_object_set_new(st, "method", json_string(json_is_null(rfs) ? "rps" : "rps+rfs+xps"));
+	json_object_set_new(st, "rfs", rfs);
 	for (int r = 0; r < ZC_ROLE_NR; r++) {
 		char mask[600];
-		int ret;
+		int n = 0, ret;
 
-		cpu_mask(pl->cpu[r], mask, sizeof(mask));
-		ret = write_rps(priv(h)->ns[r], devs[r], mask, priv(h)->queues ? priv(h)->queues : 1);
+		if (!pl->nworkers[r])
+			continue;
+		for (int d = 0; d < 2; d++)
+			n += zc_steer_queue_writes(pl, r, devs[r][d], q, pl->nworkers[r] > 1 ? q : 1,
+						   pl->nworkers[r] > 1, paths + n, vals + n, 128 - n);
+		ret = write_sysfs(priv(h)->ns[r], paths, vals, n);
+		zc_cpu_mask(pl->wcpu[r], pl->nworkers[r], mask, sizeof(mask));
 		json_object_set_new(o, zc_role_names[r],
 				    ret ? json_sprintf("failed: %s", strerror(-ret))
 					: json_sprintf("cpu %d (mask %s)", pl->cpu[r], mask));
+		json_object_set_new(st, zc_role_names[r], json_pack("{s:s,s:i,s:b,s:s*}", "cpus", mask,
+			"writes", n, "xps", pl->nworkers[r] > 1 && q > 1, "error", ret ? strerror(-ret) : NULL));
 	}
 	json_object_set_new(place, "rps", o);
+	json_object_set_new(place, "steering", st);
 }
 
 static int netns_prefix(const struct zc_host *h, int role, char **argv, int max)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The DUT and its NIC; the NUMA node it goes on, and the NIC IRQs pinned as irq_cpu asks (restored, also after a killed controller). */
 #include "transport/host.h"
+#include "transport/steer_int.h"
 #include "lib/ini.h"
 #include "transport/nic.h"
 #include "lib/cpu.h"
@@ -84,7 +85,7 @@ static int irq_target(const struct zc_host *h, int dut_cpu, char *why, size_t le
 
 	if (!zc_parse_long(h->irq_cpu, &n))
 		return (int)n;
-	if (!strcmp(h->irq_cpu, "same"))
+	if (!strcmp(h->irq_cpu, "same") || !strcmp(h->irq_cpu, "workers"))
 		return dut_cpu;
 	for (int c = 0; c < ncpu; c++) {
 		char path[128], buf[64];
@@ -214,14 +215,21 @@ static json_t *irqs_pin(struct zc_host *h, int dut, const struct zc_placement *p
 	}
 	irq_state_save(h);
 	list = json_array();
+	h->nirq_cpus = 0;
 	for (int i = 0; i < h->nirq_saved; i++) {
 		char path[128];
 		int ret;
 
+		/* workers: the NIC's queues' IRQs round-robin over the DUT's workers. */
+		if (!strcmp(h->irq_cpu, "workers"))
+			snprintf(cpu_s, sizeof(cpu_s), "%d", pl->wcpu[dut][i % pl->nworkers[dut]]);
+		if (h->nirq_cpus < (int)ZC_ARRAY_SIZE(h->irq_cpus))
+			h->irq_cpus[h->nirq_cpus++] = atoi(cpu_s);
 		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", h->irq_saved[i].irq);
 		/* Some vectors (a virtio config IRQ, managed IRQs) refuse: say which. */
 		ret = write_str(path, cpu_s);
-		json_array_append_new(list, json_pack("{s:i,s:s,s:s*}", "irq", h->irq_saved[i].irq,
+		json_array_append_new(list, json_pack("{s:i,s:s,s:s,s:s*}", "irq", h->irq_saved[i].irq,
+						      "affinity", cpu_s,
 						      "previous_affinity", h->irq_saved[i].affinity,
 						      "error", ret ? strerror(-ret) : NULL));
 		if (ret && !why[0])
@@ -236,14 +244,23 @@ out:
 
 void zc_host_run_begin(struct zc_host *h, int dut, const struct zc_placement *pl, json_t *place)
 {
+	char buf[IF_NAMESIZE];
+
+	zc_steer_reap_stale();
 	json_object_set_new(place, "irqs", irqs_pin(h, dut, pl));
+	/* Namespaces steer their veths (transport); a host's own NIC is steered here. */
 	if (h->transport->placed)
 		h->transport->placed(h, pl, place);
+	else
+		json_object_set_new(place, "steering", zc_steer_local(h, dut, pl,
+								      dut_iface(h, dut, buf, sizeof(buf))));
 }
 
 void zc_host_run_end(struct zc_host *h)
 {
 	zc_host_irqs_restore(h);
+	zc_steer_restore();
+	h->nirq_cpus = 0;
 }
 
 void zc_host_irqs_restore(struct zc_host *h)

@@ -33,8 +33,8 @@ grep -Eq '<td>splice/copy proxy</td><td class="t">before \(measured\)</td>.*<td>
 grep -q '<td class="t">after (emulated)</td>' "$TMP/dom.html" || fail "no emulated after row"
 [ "$(grep -c '<li><a href=' "$TMP/dom.html")" -eq 3 ] || fail "not 3 results links"
 # The page's own script counts images that decoded (naturalWidth > 0):
-# bars, core, ratio, before/after, history (one chunk size: no chunk plot).
-grep -Eq 'data-images-loaded="5/5"' "$TMP/dom.html" ||
+# bars, core, ratio, before/after, history, scale (one chunk size: no chunk plot).
+grep -Eq 'data-images-loaded="([5-9])/\1"' "$TMP/dom.html" ||
 	fail "images not all loaded: $(grep -o 'data-images-loaded="[^"]*"' "$TMP/dom.html")"
 for p in core ratio; do
 	grep -q "<img src=\"$p.png\"" "$TMP/dom.html" || fail "no $p picture on the page"

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scaling picture: Gbit/s and Gbit/s per core of the device under test
+ * against its workers, one line per mode (and connection count), from the
+ * newest results file (plots/scale.gp). zcbench plot draws it for the
+ * dashboard; zcbench scale --plot DIR on its own.
+ */
+#include "output/scale.h"
+#include "lib/proc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* s in gnuplot's single quotes. */
+static void gp_quote(char *out, size_t len, const char *s)
+{
+	size_t o = 0;
+
+	out[o++] = '\'';
+	for (; *s && o + 3 < len; s++) {
+		if (*s == '\'')
+			out[o++] = '\'';
+		out[o++] = *s;
+	}
+	out[o++] = '\'';
+	out[o] = 0;
+}
+
+/* plots/ beside this zcbench (bench/zcbench, build/asan/zcbench), or ./plots. */
+static void find_scripts(char *out, size_t len)
+{
+	char exe[PATH_MAX - 32], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n > 0) {
+		exe[n] = 0;
+		if ((slash = strrchr(exe, '/'))) {
+			*slash = 0;
+			snprintf(out, len, "%s/../plots/scale.gp", exe);
+			if (!access(out, R_OK)) {
+				snprintf(out, len, "%s/../plots", exe);
+				return;
+			}
+			snprintf(out, len, "%s/../../plots", exe);
+			return;
+		}
+	}
+	snprintf(out, len, "plots");
+}
+
+int zc_plot_scale(json_t *root, const char *outdir, const char *scripts, const char *caption)
+{
+	static struct zc_curve curves[256];
+	char path[PATH_MAX], dir[PATH_MAX], titles[4096] = "", vars[16384];
+	char q_in[PATH_MAX + 8], q_out[PATH_MAX + 8], q_dir[PATH_MAX + 8], q_cap[1100];
+	static const char *const terms[][2] = { { "pngcairo", "png" }, { "svg", "svg" } };
+	int n = zc_curves(&root, 1, curves, ZC_ARRAY_SIZE(curves)), nseries = 0, ret;
+	size_t t = 0;
+	FILE *f;
+
+	if (mkdir(outdir, 0755) && errno != EEXIST) {
+		zc_err("plot: mkdir %s: %s", outdir, strerror(errno));
+		return -errno;
+	}
+	snprintf(path, sizeof(path), "%s/scale.csv", outdir);
+	if (!(f = fopen(path, "w"))) {
+		zc_err("plot: %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	fprintf(f, "# workers,gbps,gbps_min,gbps_max,gbps_per_core,efficiency; one block per curve\n");
+	for (int i = 0; i < n; i++) {
+		const struct zc_curve *c = &curves[i];
+
+		/* A curve is two points at least: one is a run, not a scaling line. */
+		if (c->npts < 2 || t + 160 > sizeof(titles))
+			continue;
+		t += snprintf(titles + t, sizeof(titles) - t, "%s%s:%s/%lldconn", nseries ? " " : "",
+			      c->role, c->mode, c->connections);
+		for (int k = 0; k < c->npts; k++) {
+			double e = zc_curve_efficiency(c, k);
+
+			fprintf(f, "%d,%.6g,%.6g,%.6g,%.6g,%.6g\n", c->pt[k].workers, c->pt[k].gbps,
+				c->pt[k].gbps_min, c->pt[k].gbps_max, c->pt[k].gpc, e == e ? e : 0);
+		}
+		fprintf(f, "\n\n");
+		nseries++;
+	}
+	if (!nseries)	/* gnuplot needs a point to draw its note over */
+		fprintf(f, "1,0,0,0,0,0\n");
+	fclose(f);
+	if (!scripts) {
+		find_scripts(dir, sizeof(dir));
+		scripts = dir;
+	}
+	gp_quote(q_in, sizeof(q_in), path);
+	gp_quote(q_dir, sizeof(q_dir), scripts);
+	gp_quote(q_cap, sizeof(q_cap), caption ? caption : "");
+	for (size_t k = 0; k < ZC_ARRAY_SIZE(terms); k++) {
+		char out[PATH_MAX], script[PATH_MAX + 16];
+		char *argv[] = { "gnuplot", "-e", vars, script, NULL };
+
+		snprintf(out, sizeof(out), "%s/scale.%s", outdir, terms[k][1]);
+		gp_quote(q_out, sizeof(q_out), out);
+		snprintf(script, sizeof(script), "%s/scale.gp", scripts);
+		snprintf(vars, sizeof(vars), "infile=%s; outfile=%s; term='%s'; caption=%s; "
+			 "scriptdir=%s; nseries=%d; titles='%s'", q_in, q_out, terms[k][0], q_cap,
+			 q_dir, nseries, titles);
+		if ((ret = zc_run_argv(argv, NULL))) {
+			zc_err("plot: gnuplot %s for %s failed (%s %d)", script, out,
+			       ret < 0 ? "errno" : "exit", ret < 0 ? -ret : ret);
+			return ret;
+		}
+	}
+	return 0;
+}

@@ -65,7 +65,7 @@ done
 			continue
 		fi
 		jq -r '"accel \(.accel); base \(.base.release); new \(.new.release)\(if (.new.sysctls|length) > 0 then " with " + (.new.sysctls|to_entries|map("sysctl.\(.key)=\(.value)")|join(" ")) else "" end)",
-			(.base, .new | "  \(.release): \(.boot_run_s | floor) s boot to power-off, image sha256 \(.build.image.sha256 // "(no kernel-build record)" | .[0:16])")' "$d/kernel-ab.json"
+			(.base, .new | "  \(.release): \(.boot_run_s | floor) s boot to power-off, \(.build.image.sha256 // null | if . then "image sha256 " + .[0:16] + "..." else "no kernel-build record beside the image" end)")' "$d/kernel-ab.json"
 		echo "-- fingerprint entries that differ (base | new):"
 		grep '^\*' "$d/fingerprints.txt" | grep -v -e '^\* verdicts ' -e '^\* label ' -e '^\* kernel_release ' ||
 			echo "   (none besides the release)"

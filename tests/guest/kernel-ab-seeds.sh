@@ -45,6 +45,9 @@ for p in "${pairs[@]}"; do
 		echo "kernel-ab $p: kept (both sides already in $OUT/$p/ from these images)"
 		continue
 	fi
+	# What an earlier attempt left (a side that came back then but not now)
+	# must not pass for this attempt's results.
+	rm -rf "${OUT:?}/$p" "$OUT/$p.log"
 	t0=$(date +%s)
 	# shellcheck disable=SC2086 # extra is a list of words
 	"$ZCBENCH" kernel-ab --base "$K/stock-bzImage" --new "$K/${new[$p]}-bzImage" ${extra[$p]} \

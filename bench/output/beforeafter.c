@@ -339,10 +339,18 @@ int zc_cmd_before_after(int argc, char **argv)
 		json_t *r = i < ntcp ? tcp[i] : i < ntcp + npipe ? pipes[i - ntcp] :
 			    i < ntcp + npipe + nafter ? after[i - ntcp - npipe] :
 			    after_pipes[i - ntcp - npipe - nafter];
-		json_t *fp = json_object_get(r, "fingerprint");
+		const char *label = json_string_value(json_object_get(json_object_get(r, "fingerprint"),
+									"label"));
+		bool is_after = i >= ntcp + npipe;
+		static char prev[1024];
+		static bool prev_after;
 
-		printf("  %s%s\n", i >= ntcp + npipe ? "after: " : "",
-		       json_string_value(json_object_get(fp, "label")) ?: "no fingerprint in this file");
+		/* A kernel's runs and its pipebench file carry one label: once. */
+		if (label && i && is_after == prev_after && !strcmp(prev, label))
+			continue;
+		snprintf(prev, sizeof(prev), "%s", label ?: "");
+		prev_after = is_after;
+		printf("  %s%s\n", is_after ? "after: " : "", label ?: "no fingerprint in this file");
 	}
 out:
 	for (int i = 0; i < ntcp; i++)

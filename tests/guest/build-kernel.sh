@@ -13,6 +13,10 @@ ZCBENCH=${ZCBENCH:-bench/zcbench}
 # kbuild is its own make: not silenced (-s), nor given variables or a
 # jobserver, by the make that runs this script.
 unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL
+# The source is unpacked under KERNELS/src, beside the trees hard-linked
+# from it (cp -al needs one filesystem; and KERNELS=/elsewhere must not fill
+# the repository's build/ with a 1.7 GB unpack).
+export ZC_KERNEL_SOURCE_DIR=${ZC_KERNEL_SOURCE_DIR:-$K/src}
 src=$(bash tests/guest/kernel-source.sh --install) || exit 1
 tree=$K/trees/$name
 want=$(cat "$src/.zcbench-origin"; [ -z "$series" ] || sha256sum "$series"/*)

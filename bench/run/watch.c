@@ -54,6 +54,7 @@ struct zc_watch {
 	struct zc_live_map map[ZC_ROLE_NR];
 	struct tick *ticks;
 	size_t nticks, maxticks;
+	double t_open, t_close;		/* the window's planned edges */
 	struct zc_profile *prof;
 	char profdir[PATH_MAX], rundir[PATH_MAX - 64], pid[24], prof_why[1024];
 	json_t *profile;		/* the last sample's, until sample_done */
@@ -281,11 +282,15 @@ static json_t *interval_json(const struct tick *a, const struct tick *b, double 
 int zc_watch_window(struct zc_ctl *c, struct zc_child **live, int n, double t_close)
 {
 	struct zc_watch *w = c->watch;
-	double t_open = zc_now(), next;
+	double t_open, next;
 	int ret;
 
 	if (!w || !w->armed)
 		return zc_children_wait(live, n, t_close);
+	/* The planned edge: the roles' timers, not this loaded controller's wake-up. */
+	t_open = t_close - w->cfg->duration_s;
+	w->t_open = t_open;
+	w->t_close = t_close;
 	if (w->prof && zc_profile_start(w->prof))
 		zc_warn("profile: cannot switch the events on at the window's opening edge");
 	if (w->o.interval_s <= 0 || !w->maxticks)
@@ -295,7 +300,7 @@ int zc_watch_window(struct zc_ctl *c, struct zc_child **live, int n, double t_cl
 		json_t *iv;
 
 		/* A stretch shorter than a quarter interval joins the last one. */
-		next = w->ticks[0].t + (double)w->nticks * w->o.interval_s;
+		next = t_open + (double)w->nticks * w->o.interval_s;
 		if (next > t_close - w->o.interval_s / 4 || w->nticks + 1 >= w->maxticks)
 			break;
 		ret = zc_children_wait(live, n, next);
@@ -360,8 +365,12 @@ static json_t *intervals(struct zc_watch *w)
 			t[k].bytes[i] = t[k].bytes[i] < t[k - 1].bytes[i] ? t[k - 1].bytes[i] :
 					t[k].bytes[i] > hi ? hi : t[k].bytes[i];
 	}
+	/* The outer bytes are the roles' edges: so are the outer times (planned). */
+	t[0].t = w->t_open;
+	if (t[n - 1].t > w->t_close)
+		t[n - 1].t = w->t_close;
 	for (size_t k = 1; k < n; k++)
-		json_array_append_new(out, interval_json(&t[k - 1], &t[k], t[0].t, (int)k - 1));
+		json_array_append_new(out, interval_json(&t[k - 1], &t[k], w->t_open, (int)k - 1));
 	return out;
 }
 

@@ -11,6 +11,7 @@ set multiplot layout 2,1 title 'Live intervals of the window, per run (a line pe
 set key outside right top font ',9'
 set rmargin 30
 set yrange [0:*]
+set xrange [0:*]
 set xlabel 'seconds into the window'
 set bmargin 4
 set ylabel 'Gbit/s at the sink'

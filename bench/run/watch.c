@@ -28,7 +28,8 @@
 #include <unistd.h>
 
 struct tick {
-	double t;			/* zc_now() */
+	double t;			/* zc_now(); the outer ones become the planned edges */
+	double t_read;			/* when /proc/stat was read */
 	uint64_t bytes[2];		/* sink, DUT: every connection's so far */
 	bool bytes_ok[2];
 	double busy_s;			/* the DUT's CPUs' busy seconds so far (/proc/stat) */
@@ -234,7 +235,7 @@ static void tick(struct zc_watch *w, struct tick *t)
 {
 	const int role[2] = { ZC_ROLE_SINK, w->dut };
 
-	t->t = zc_now();
+	t->t = t->t_read = zc_now();
 	for (int i = 0; i < 2; i++) {
 		if (!w->map[role[i]].base && w->livepath[role[i]][0])
 			zc_live_open(&w->map[role[i]], w->livepath[role[i]]);
@@ -270,11 +271,14 @@ static json_t *interval_json(const struct tick *a, const struct tick *b, double 
 	}
 	if (a->bytes_ok[1] && b->bytes_ok[1])
 		json_object_set_new(o, "dut_bytes", json_integer((json_int_t)dut));
-	if (a->busy_ok && b->busy_ok) {
+	/* Busy time over the span of its own reads; bytes over the interval's. */
+	if (a->busy_ok && b->busy_ok && b->t_read > a->t_read) {
+		double cores = busy / (b->t_read - a->t_read);
+
 		json_object_set_new(o, "dut_busy_s", json_real(busy));
-		json_object_set_new(o, "dut_busy_cores", json_real(busy / dur));
-		if (a->bytes_ok[1] && b->bytes_ok[1] && busy > 0)
-			json_object_set_new(o, "gbps_per_core", json_real(dut * 8 / busy / 1e9));
+		json_object_set_new(o, "dut_busy_cores", json_real(cores));
+		if (a->bytes_ok[1] && b->bytes_ok[1] && cores > 0)
+			json_object_set_new(o, "gbps_per_core", json_real(dut * 8 / dur / 1e9 / cores));
 	}
 	return o;
 }

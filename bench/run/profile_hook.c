@@ -141,7 +141,8 @@ void zc_run_profile_merge(json_t *run, json_t *sample, const char *resdir, const
 			dir);
 		goto out;
 	}
-	sum = json_pack("{s:O,s:O?,s:O,s:O,s:O?,s:O,s:O,s:f,s:I,s:O?,s:s,s:s,s:I}",
+	/* O?: a hand-made or older sample profile may lack a key. */
+	sum = json_pack("{s:O?,s:O?,s:O?,s:O?,s:O?,s:O?,s:O?,s:f,s:I,s:O?,s:s,s:s,s:I}",
 			"backend", json_object_get(first, "backend"),
 			"backend_note", json_object_get(first, "backend_note"),
 			"event", json_object_get(first, "event"),

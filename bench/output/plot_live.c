@@ -44,10 +44,14 @@ int zc_plot_intervals(struct plot_ctx *c)
 		if (nseries)
 			fputs("\n\n", f);
 		json_array_foreach(json_object_get(run, "samples"), j, s) {
-			json_array_foreach(json_object_get(s, "intervals"), k, iv)
-				/* Each interval at its middle. */
-				fprintf(f, "%.6g,%.6g,%.6g\n", num(iv, "t_s") - num(iv, "dur_s") / 2,
-					num(iv, "gbps"), num(iv, "gbps_per_core"));
+			json_array_foreach(json_object_get(s, "intervals"), k, iv) {
+				/* Each interval at its middle; a point without a time is none. */
+				double x = num(iv, "t_s") - num(iv, "dur_s") / 2;
+
+				if (isfinite(x))
+					fprintf(f, "%.6g,%.6g,%.6g\n", x, num(iv, "gbps"),
+						num(iv, "gbps_per_core"));
+			}
 			fputs("\n", f);
 		}
 		zc_an_label(run, lab, sizeof(lab));

@@ -11,7 +11,9 @@
 #include "run/role_int.h"
 #include "run/watch.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -164,4 +166,24 @@ void zc_live_close(struct zc_live_map *m)
 	if (m->base)
 		munmap(m->base, m->len);
 	m->base = NULL;
+}
+
+void zc_live_reap_stale(void)
+{
+	DIR *d = opendir("/dev/shm");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		int pid, role;
+		char path[300];
+
+		if (sscanf(e->d_name, "zcbench-live-%d-%d", &pid, &role) != 2 || pid <= 0 ||
+		    !(kill(pid, 0) && errno == ESRCH))
+			continue;
+		snprintf(path, sizeof(path), "/dev/shm/%.200s", e->d_name);
+		unlink(path);
+	}
+	closedir(d);
 }

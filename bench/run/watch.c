@@ -91,6 +91,12 @@ int zc_watch_init(struct zc_ctl *c, const struct zc_watch_opts *o)
 	if (!w)
 		return -ENOMEM;
 	w->o = *o;
+	if (w->o.interval_s > 0 && w->o.interval_s < 0.05) {
+		/* /proc/stat counts 10 ms ticks: shorter intervals would be noise. */
+		zc_warn("--interval %g: 0.05 s used (the shortest that /proc/stat can tell)",
+			w->o.interval_s);
+		w->o.interval_s = 0.05;
+	}
 	w->t0 = zc_now();
 	w->saved_stdout = -1;
 	w->tty = isatty(2);
@@ -111,6 +117,7 @@ int zc_watch_init(struct zc_ctl *c, const struct zc_watch_opts *o)
 		}
 		w->saved_stdout = dup(fd);
 	}
+	zc_live_reap_stale();
 	c->watch = w;
 	return 0;
 }
@@ -190,9 +197,11 @@ void zc_watch_prepare(struct zc_ctl *c, const struct zc_cfg *cfg, const struct z
 	w->rep = rep;
 	w->dut_local = !zc_host_remote(&c->host, dut);
 	w->nticks = 0;
+	/* Both sides have it mapped now (the role before READY): the name can
+	 * go, so a killed controller leaves nothing in /dev/shm. */
 	for (int r = 0; r < ZC_ROLE_NR; r++)
-		if (w->livepath[r][0])
-			zc_live_open(&w->map[r], w->livepath[r]);
+		if (w->livepath[r][0] && !zc_live_open(&w->map[r], w->livepath[r]))
+			unlink(w->livepath[r]);
 	if (w->o.interval_s > 0) {
 		size_t need = (size_t)(cfg->duration_s / w->o.interval_s) + 4;
 

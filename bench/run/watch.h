@@ -85,6 +85,8 @@ int zc_live_open(struct zc_live_map *m, const char *path);
 int zc_live_bytes(const struct zc_live_map *m, uint64_t *bytes);
 int zc_live_edge(const struct zc_live_map *m, int phase, uint64_t *bytes);
 void zc_live_close(struct zc_live_map *m);
+/* Remove the files of controllers that died between making one and mapping it. */
+void zc_live_reap_stale(void);
 
 /* The role (role.c): its io and edge arrays in the file named by
  * $ZCBENCH_LIVE_FILE, else on the heap. 0 or -ENOMEM. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `zcbench run` with every run's DUT core profiled, until run's window edges
-# call the profile library themselves: runs WORKLOAD with the flags given,
+# `zcbench run` with every run's DUT core profiled from OUTSIDE (how the
+# profile fixture was made before `zcbench run --profile` called the profile
+# library at the window edges itself; use that): runs WORKLOAD with the flags given,
 # profiles the DUT of each run's first repetition from outside
 # (tests/profile_dut.sh: `zcbench profile`, the DUT's own process), and
 # writes OUTDIR/results.json, the results file with each run's summary as

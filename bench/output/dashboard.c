@@ -227,6 +227,8 @@ int zc_write_index(struct plot_ctx *c, const int *order)
 			  "kernel-copied bytes per payload byte, syscalls per MB (latest results)" },
 		{ "ratio", "Headline ratios with their 95% intervals against 1.0 (latest results)" },
 		{ "profile", "Core time per GB moved by profile bucket (latest results, profiled runs)" },
+		{ "intervals", "Live intervals: Gbps and Gbps per core over each window, a line per "
+			       "repetition (latest results, runs with intervals)" },
 		{ "before_after", "Before and after: native path against its emulated after mode" },
 		{ "history", "History: Gbps per core of every results file, a line per host and kernel" },
 		{ "scale", "Scaling: Gbps and Gbps per core against the DUT's workers (latest results)" },

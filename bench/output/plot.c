@@ -544,7 +544,8 @@ int zc_cmd_plot(int argc, char **argv)
 	snprintf(c.history_caption, sizeof(c.history_caption), "%d results files; hosts %s; "
 		 "kernels %s; zcbench %s", c.nfiles, hosts, kernels, shas);
 	if (plot_bars(&c) || plot_chunk(&c) || zc_plot_core(&c) || zc_plot_ratio(&c) ||
-	    zc_plot_profile(&c) || zc_plot_flames(&c) || plot_before_after(&c) ||
+	    zc_plot_profile(&c) || zc_plot_flames(&c) || zc_plot_intervals(&c) ||
+	    plot_before_after(&c) ||
 	    plot_history(&c, order) ||
 	    zc_plot_scale(c.roots[c.latest], c.outdir, c.scripts, c.caption) ||
 	    zc_write_index(&c, order)) {

@@ -49,5 +49,7 @@ int zc_plot_core(struct plot_ctx *c);		/* core.{png,svg}: per run, where the cor
 int zc_plot_ratio(struct plot_ctx *c);		/* ratio.{png,svg}: headline intervals vs 1.0 */
 int zc_plot_profile(struct plot_ctx *c);	/* profile.{png,svg}: only with profiled runs */
 int zc_plot_flames(struct plot_ctx *c);		/* flame-RUNINDEX.svg per profiled run */
+/* plot_live.c: intervals.{png,svg}, only when a run has intervals: 0, or -1 (said). */
+int zc_plot_intervals(struct plot_ctx *c);
 
 #endif

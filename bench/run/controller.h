@@ -20,6 +20,7 @@ struct zc_ctl {
 	char quoted[8192];			/* the role command as one string (ssh) */
 	cpu_set_t affinity;			/* the controller's own, restored at the end */
 	bool affinity_ok;
+	struct zc_watch *watch;			/* --profile, --interval, --progress, --json-stream (watch.h) */
 };
 
 /* place.c: the run's placement, once up front (into run's "placement"; the

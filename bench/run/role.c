@@ -22,6 +22,7 @@
 #include "lib/pattern.h"
 #include "run/role.h"
 #include "run/role_int.h"
+#include "run/watch.h"
 #include "lib/cpu.h"
 
 #include <errno.h>
@@ -100,9 +101,9 @@ static int role_workers(struct zc_role_args *ra, int *cpus, int max)
 
 static int alloc_role(struct role *r, int nworkers)
 {
-	r->io = calloc(r->nconn, sizeof(*r->io));
+	/* io and edge: where a watching controller can read them (watch.h). */
+	zc_live_role_alloc(r);
 	r->cbuf = calloc(r->nconn, sizeof(*r->cbuf));
-	r->edge = calloc(r->nconn, sizeof(*r->edge));
 	r->owner = calloc(r->nconn, sizeof(*r->owner));
 	r->shift = calloc(r->nconn, sizeof(*r->shift));
 	r->w = calloc(nworkers, sizeof(*r->w));
@@ -124,9 +125,8 @@ static void free_role(struct role *r)
 {
 	for (int i = 0; r->w && i < r->nworkers; i++)
 		free(r->w[i].set.io);
-	free(r->io);
+	zc_live_role_free(r);
 	free(r->cbuf);
-	free(r->edge);
 	free(r->owner);
 	free(r->shift);
 	free(r->w);

@@ -49,12 +49,8 @@ static void progress(struct zc_ctl *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!c->tty)
-		return;
 	va_start(ap, fmt);
-	fputs("\r\033[K", stdout);
-	vfprintf(stdout, fmt, ap);
-	fflush(stdout);
+	zc_watch_progress(c, fmt, ap);
 	va_end(ap);
 }
 
@@ -205,6 +201,20 @@ static const struct zc_opt run_opts[] = {
 	EXEC(ZC_ROLE_SOURCE, "source"),
 	EXEC(ZC_ROLE_PROXY, "proxy"),
 	EXEC(ZC_ROLE_SINK, "sink"),
+	{ "profile", ZC_OPT_BOOL, "no", AT(watch.profile),
+	  .help = "sample the DUT's CPUs over each window with call chains (perf, else our "
+		  "perf_event_open sampler; cpu-clock without a PMU): each sample's and run's profile" },
+	{ "profile-backend", ZC_OPT_CHOICE, "auto", AT(watch.profile_backend),
+	  .choices = "auto|perf|perf_event_open", .help = "who samples for --profile" },
+	{ "interval", ZC_OPT_DOUBLE, "1", 0, 3600, AT(watch.interval_s), .meta = "S",
+	  .help = "the sink's and DUT's bytes and the DUT's busy time every S seconds of the "
+		  "window, read from the controller's core (a sample's intervals); 0: none" },
+	{ "progress", ZC_OPT_CHOICE, "auto", AT(watch.progress), .choices = "auto|always|never",
+	  .help = "progress line on stderr: on a terminal only, always (a line each, for CI "
+		  "logs), never" },
+	{ "json-stream", ZC_OPT_BOOL, "no", AT(watch.json_stream),
+	  .help = "one JSON event per line on stdout (start, interval, sample, run, end); "
+		  "the tables go to stderr" },
 };
 
 /* A workload key on the command line overrides every run. */
@@ -285,6 +295,7 @@ static json_t *take_sample(void *user, size_t i, long rep, long round, long nrou
 	zc_host_run_begin(&c->host, dut, &st->pl[i], place);
 	s = zc_run_sample(c, cfg, (int)rep, &st->pl[i]);
 	zc_host_run_end(&c->host);
+	zc_watch_sample_done(c, st->sr[i].run, s);
 	st->done++;
 	return s;
 }
@@ -410,6 +421,8 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 		return zc_interrupted ? ZC_EXIT_INTR : ZC_EXIT_FAIL;
 	}
 	c.tty = isatty(1);
+	if ((ret = zc_watch_init(&c, &a->watch)))
+		zc_warn("--progress/--json-stream: %s", strerror(-ret));
 	c.affinity_ok = sched_getaffinity(0, sizeof(c.affinity), &c.affinity) == 0;
 
 	cmd = json_array();
@@ -458,12 +471,14 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 	if (ret)
 		zc_err("%s: cannot create a results file: %s", c.outdir, strerror(-ret));
 	if (ret || save(&c, "running")) {
+		zc_watch_end(&c, "failed", ZC_EXIT_FAIL);
 		zc_tune_restore(&tune);
 		if (c.host.transport->teardown)
 			c.host.transport->teardown(&c.host);
 		json_decref(c.root);
 		return ZC_EXIT_FAIL;
 	}
+	zc_watch_start(&c, st.total);
 	ret = zc_sched_go(&st.sched);
 	if (ret)
 		zc_err("the run order: %s", strerror(-ret));
@@ -478,8 +493,6 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 	}
 	json_object_set_new(c.root, "schedule", zc_sched_json(&st.sched));
 	progress(&c, "%s", "");
-	if (c.tty)
-		fputs("\r\033[K", stdout);
 	ret = save(&c, zc_interrupted ? "interrupted" : "complete") || ret;
 	if (c.host.transport->teardown)
 		c.host.transport->teardown(&c.host);
@@ -492,10 +505,10 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 	printf("\nresults: %s%s\n", c.path, zc_interrupted ? " (interrupted)" : "");
 	if (path_out)
 		snprintf(path_out, path_len, "%s", c.path);
+	ret = zc_interrupted ? ZC_EXIT_INTR : ret || failed ? ZC_EXIT_FAIL : 0;
+	zc_watch_end(&c, zc_interrupted ? "interrupted" : "complete", ret);
 	json_decref(c.root);
-	if (zc_interrupted)
-		return ZC_EXIT_INTR;
-	return ret || failed ? ZC_EXIT_FAIL : 0;
+	return ret;
 }
 
 int zc_cmd_run(int argc, char **argv)

@@ -4,6 +4,7 @@
 
 #include "config/workload.h"
 #include "lib/zcbench.h"
+#include "run/watch.h"
 
 /* zcbench run's own options (its table in run.c); workload keys given as
  * flags go into the overrides section. */
@@ -15,6 +16,7 @@ struct zc_run_args {
 	int nonly;
 	const char *exec[ZC_ROLE_NR];	/* --exec-ROLE: a foreign program as the role */
 	bool aa;			/* zcbench noise: every run twice (A and B) */
+	struct zc_watch_opts watch;	/* --profile, --interval, --progress, --json-stream */
 };
 
 int zc_cmd_run(int argc, char **argv);

@@ -7,6 +7,7 @@
 #include "run/controller.h"
 #include "run/report_parse.h"
 #include "run/role.h"
+#include "run/watch.h"
 #include "counters/counters.h"
 #include "lib/proc.h"
 #include "metrics/metrics.h"
@@ -125,6 +126,7 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 			continue;
 		ret = role_argv(c, cfg, r, pl, connect[0] ? connect : NULL, argv, store,
 				sizeof(store), 64);
+		zc_watch_role_env(c, r);
 		if (!ret || ret < 0 || (ret = zc_child_spawn(&kids[r], argv))) {
 			snprintf(reason, sizeof(reason), "%s: cannot start: %s", zc_role_names[r],
 				 strerror(ret ? -ret : E2BIG));
@@ -144,6 +146,7 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 		if (r != ZC_ROLE_SOURCE)
 			snprintf(connect, sizeof(connect), "%s:%d", c->host.address[r], port);
 	}
+	zc_watch_prepare(c, cfg, pl, dut, kids[dut].pid, rep);
 	for (int i = 0; i < nlive; i++)
 		zc_child_send(live[i], "GO\n");
 	t_go = zc_now();
@@ -156,7 +159,7 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 	if (ret == -ETIMEDOUT) {
 		/* A DUT on another machine: this /proc/stat is not its. */
 		ctl_ok = !zc_host_remote(&c->host, dut) && zc_cpu_edge_read(&e0) == 0;
-		ret = zc_children_wait(live, nlive, t_go + cfg->warmup_s + cfg->duration_s);
+		ret = zc_watch_window(c, live, nlive, t_go + cfg->warmup_s + cfg->duration_s);
 		if (ret == -ETIMEDOUT) {
 			ctl_ok &= zc_cpu_edge_read(&e1) == 0;
 			deadline = t_go + cfg->warmup_s + cfg->duration_s + cfg->tail_s + cfg->timeout_s;
@@ -247,5 +250,6 @@ out:
 	json_object_set_new(sample, "roles", roles);
 	if (!strcmp(status, "ok"))
 		zc_sample_derive(sample, dut, cfg->duration_s);
+	zc_watch_finish(c, sample);
 	return sample;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The dashboard page in headless Chromium, from file:// with no network:
 # the headline table (with each interval's verdict against 1.0) and every
-# image render, the profile fixture's pictures and flame graphs too, no
+# image render, the profile fixture's pictures and flame graphs too, the
+# live fixture's intervals, no
 # console message, and a screenshot comes out.
 . "$(dirname "$0")/../lib.sh"
 command -v gnuplot >/dev/null || skip "gnuplot missing (make deps installs gnuplot-nox)"
@@ -56,6 +57,16 @@ grep -q '<table id="profiles">' "$TMP/pdom.html" || fail "no profiles table"
 browse --virtual-time-budget=3000 --dump-dom "file://$TMP/prof/flame-0.svg" >"$TMP/flame.dom" 2>/dev/null
 [ "$(grep -o '<rect' "$TMP/flame.dom" | wc -l)" -gt 20 ] || fail "flame graph does not render"
 grep -q '<title>[^<]*copy[^<]*samples' "$TMP/flame.dom" || fail "flame graph: no copy frame with its samples"
+# A run's live intervals (zcbench run --interval): their time series on the page.
+"$ZCBENCH" plot --out "$TMP/live" results/fixtures/live.json >/dev/null 2>&1 || fail "plot exit (live)"
+browse --enable-logging=stderr --v=0 --virtual-time-budget=5000 --dump-dom "file://$TMP/live/index.html" \
+	>"$TMP/ldom.html" 2>"$TMP/lconsole.log"
+grep -q ':CONSOLE' "$TMP/lconsole.log" && { grep ':CONSOLE' "$TMP/lconsole.log"; fail "console messages (live)"; }
+grep -q '<img src="intervals.png"' "$TMP/ldom.html" || fail "no intervals picture on the page"
+grep -Eq 'data-images-loaded="([5-9])/\1"' "$TMP/ldom.html" ||
+	fail "live page: images not all loaded: $(grep -o 'data-images-loaded="[^"]*"' "$TMP/ldom.html")"
+[ "$(grep -c '^$' "$TMP/live/intervals.csv")" -ge 4 ] || fail "intervals.csv: not a line per repetition"
+grep -q '<img src="intervals.png"' "$TMP/dom.html" && fail "intervals picture drawn for files without intervals"
 browse --window-size=1300,2400 --screenshot="$TMP/shot.png" "$url" >/dev/null 2>&1
 [ -s "$TMP/shot.png" ] || fail "no screenshot"
 [ "$(head -c8 "$TMP/shot.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "screenshot not PNG"

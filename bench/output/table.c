@@ -189,6 +189,9 @@ void zc_print_headline(FILE *f, json_t *headline)
 		fprintf(f, "  %-27s chunk %-5s pipe %-5s ", name, chunk, pipe);
 		if (json_is_number(v))
 			print_ratio(f, h);
+		else if (zc_an_int(h, "disturbed_left_out"))
+			fprintf(f, "   n/a  (a side has no undisturbed sample: %lld disturbed left out, "
+				"foreign_max = 100%% keeps them)\n", zc_an_int(h, "disturbed_left_out"));
 		else
 			fprintf(f, "   n/a  (a side has no successful sample)\n");
 	}

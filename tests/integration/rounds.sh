@@ -17,6 +17,8 @@ repetitions = 3
 chunk = 64k
 pipe_size = 256k
 timeout = 10
+; order and pairing, not disturbance (disturbed.sh): keep every sample
+foreign_max = 100%
 [run proxy-copy]
 topology = proxy
 proxy = copy

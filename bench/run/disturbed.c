@@ -74,6 +74,7 @@ int zc_tasks_read(struct zc_task_edge *e)
 	DIR *proc = opendir("/proc");
 	struct dirent *d;
 
+	e->t_s = zc_now();
 	e->n = 0;
 	e->truncated = false;
 	if (!proc)
@@ -193,6 +194,14 @@ void zc_disturbed_json(json_t *sample, const struct zc_cpu_edge *a, const struct
 		unknown(sample, "the DUT has no placed CPU");
 		return;
 	}
+	/* A DUT that had exited by the end edge (the controller read late)
+	 * leaves its time out of the tasks: unknown rather than all foreign. */
+	if (role_pid[dut] <= 0 || !find(ta, role_pid[dut]) || !find(tb, role_pid[dut])) {
+		unknown(sample, "the DUT's process was not there at both window edges");
+		return;
+	}
+	if (tb->t_s - ta->t_s > window_s)
+		window_s = tb->t_s - ta->t_s;
 	for (int i = 0; i < ncpus; i++) {
 		struct zc_cpustat d;
 		int cpu = cpus[i];
@@ -241,10 +250,10 @@ void zc_disturbed_json(json_t *sample, const struct zc_cpu_edge *a, const struct
 	cj = json_array();
 	for (int i = 0; i < ncpus; i++)
 		json_array_append_new(cj, json_integer(cpus[i]));
-	fb = json_pack("{s:o,s:o,s:f,s:o,s:f,s:f,s:f,s:f,s:b,s:o}",
+	fb = json_pack("{s:o,s:o,s:f,s:f,s:o,s:f,s:f,s:f,s:f,s:b,s:o}",
 		       "busy_s", isfinite(f.busy_s) ? json_real(f.busy_s) : json_null(),
 		       "share", isfinite(f.share) ? json_real(f.share) : json_null(),
-		       "threshold_share", threshold_share, "cpus", cj,
+		       "threshold_share", threshold_share, "window_s", window_s, "cpus", cj,
 		       "core_busy_s", core_busy_s, "dut_threads_s", dut_s, "irq_softirq_s", irq_s,
 		       "roles_s", roles_s, "tasks_truncated", ta->truncated || tb->truncated,
 		       "others", list);

@@ -28,6 +28,7 @@ struct zc_task_time {
 };
 
 struct zc_task_edge {
+	double t_s;			/* zc_now() when the reading began */
 	int n;
 	bool truncated;			/* more tasks than ZC_TASKS_MAX */
 	struct zc_task_time t[ZC_TASKS_MAX];	/* sorted by tid */
@@ -38,7 +39,9 @@ int zc_tasks_read(struct zc_task_edge *e);
 
 /*
  * The sample's "foreign_busy" and "disturbed" from the CPU edges a, b and the
- * task edges ta, tb of one window: role_pid[r] is each role's process (0: not
+ * task edges ta, tb of one window (read right after them: the share is of the
+ * time between the task edges, which a late controller stretches beyond the
+ * configured window_s, kept as a floor): role_pid[r] is each role's process (0: not
  * in the run), the DUT's threads are those of role_pid[dut] and its
  * descendants; threshold_share is the share of the DUT cores' window above
  * which the sample is disturbed. With a or ta missing (NULL) the figure is

@@ -81,6 +81,9 @@ static char *peer_key(json_t *run, const char *role, const char *mode)
 	json_array_append_new(a, json_integer(zc_an_int(k, "chunk")));
 	json_array_append_new(a, json_integer(zc_an_int(k, "pipe_size")));
 	json_array_append_new(a, json_integer(zc_an_int(k, "connections")));
+	/* As zc_an_peer: workers absent = 1, and an A/A ratio within its side. */
+	json_array_append_new(a, json_integer(zc_an_int(k, "workers") ?: 1));
+	json_array_append_new(a, json_string(zc_an_str(run, "aa_side")));
 	s = json_dumps(a, JSON_COMPACT);
 	json_decref(a);
 	return s;

@@ -302,8 +302,9 @@ size_t zc_an_disturbed_count(json_t *run)
 	json_t *smp;
 	size_t i, n = 0;
 
+	/* A failed sample is out anyway: only ok ones are left out for it. */
 	json_array_foreach(json_object_get(run, "samples"), i, smp)
-		n += zc_an_disturbed(smp);
+		n += zc_an_disturbed(smp) && !strcmp(zc_an_str(smp, "status"), "ok");
 	return n;
 }
 

@@ -85,6 +85,9 @@ static void disturbed_left_out(void **state)
 	json_array_append_new(json_object_get(splice, "samples"),
 			      json_pack("{s:i,s:s,s:f,s:b}", "rep", 7, "status", "ok",
 					"gbps_per_core", 50.0, "disturbed", 1));
+	/* A failed sample that was disturbed too is out for failing: not counted. */
+	json_array_append_new(json_object_get(splice, "samples"),
+			      json_pack("{s:i,s:s,s:b}", "rep", 8, "status", "failed", "disturbed", 1));
 	hl = zc_headline(runs);
 	h = json_array_get(hl, 0);
 	assert_int_equal(json_integer_value(json_object_get(h, "n")), 7);

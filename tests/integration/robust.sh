@@ -27,10 +27,19 @@ check "kill: second sample still measured" jq -e '.runs[0].samples[1].status == 
 check "kill: run marked partial" [ "$(jq -r '.runs[0].status' "$f")" = partial ]
 check "kill: later run still ran" [ "$(jq -r '.runs[1].status' "$f")" = ok ]
 
-$ZCBENCH run "$TMP/w.ini" --out "$TMP/i" >"$TMP/iout" 2>&1 &
+# Sequential: p's two repetitions back to back (interleaved, the default,
+# would take q's between them and the signal would land in q).
+$ZCBENCH run "$TMP/w.ini" --out "$TMP/i" --order=sequential >"$TMP/iout" 2>&1 &
 ctl=$!
-# Interrupt during run p's second repetition: its first sample is kept.
-sleep 3.4
+# Interrupt during run p's second repetition: its first sample is kept. The
+# file is rewritten after every sample: wait for the first, not a guess of
+# its length (a loaded machine starts roles slowly).
+for _ in $(seq 600); do
+	g=$(result_in "$TMP/i")
+	[ -n "$g" ] && jq -e '.runs[0].samples | length >= 1' "$g" >/dev/null 2>&1 && break
+	sleep 0.05
+done
+sleep 0.8
 kill -INT "$ctl"
 wait "$ctl"
 rc=$?

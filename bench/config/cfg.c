@@ -114,6 +114,11 @@ const struct zc_opt zc_opts[] = {
 		  "interleaved rounds, runs shuffled within each (order_seed)" },
 	{ "order_seed", ZC_OPT_LONG, "1", 0, 1e15, AT(order_seed),
 	  .help = "order = random: seed of the shuffle (the same seed, the same order)" },
+	{ "foreign_max", .def = "2%", .type = ZC_OPT_CUSTOM, AT(foreign_max_pct), .parse = parse_pct,
+	  .format = format_pct, .meta = "PCT",
+	  .help = "a sample is disturbed (left out of summaries and headlines, counted) when "
+		  "other tasks took more than this share of the DUT's cores in its window; "
+		  "100%: keep every sample" },
 	{ "tune", ZC_OPT_CHOICE, "off", AT(tune), .choices = "off|on",
 	  .help = "on: performance governor and no deep idle states on the DUT cores during the "
 		  "runs, restored afterwards (also by the next run after a killed one); "

@@ -32,6 +32,7 @@ struct zc_cfg {
 	int order;			/* enum zc_order (lib/order.h): how repetitions are taken */
 	long order_seed;		/* order = random: the shuffle's seed */
 	double ci_target_pct;		/* repetitions = auto: interval half-width wanted, percent */
+	double foreign_max_pct;		/* a sample is disturbed above this foreign share, percent */
 	long max_repetitions;		/* repetitions = auto: at most this many rounds */
 	int tune;			/* 1: performance governor, no deep idle on the DUT cores */
 	long seed, sink_seed;		/* sink_seed < 0: same as seed */

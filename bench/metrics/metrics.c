@@ -194,11 +194,12 @@ const struct zc_metric zc_metrics[] = {
 	  .source = "counters.bpf.tx_copied_per_payload_byte", .optional = true,
 	  .col = { ZC_COL_PRESENT, "cpTx/B", 6, "%.3f" } },
 	{ .key = "dut_bpf_cost_share", .unit = "cores", .better = ZC_BETTER_LOWER,
-	  .help = "DUT CPU time in every role's accounting programs / DUT busy time "
+	  .help = "DUT CPU time in the DUT's accounting programs / DUT busy time "
 		  "(ZC_BPF_STATS=1)",
 	  .derive = d_bpf_cost_share, .optional = true,
-	  .how = "the programs' mean run time (`counters.bpf.self_cost`, only with "
-		 "ZC_BPF_STATS=1: make bench-overhead) times how often the DUT's CPU ran "
-		 "them, over the DUT's busy s" },
+	  .how = "the sum of the DUT's programs' run time (`counters.bpf.self_cost.programs.*.time_ns`, "
+		 "only with ZC_BPF_STATS=1: make bench-overhead), over the DUT's busy s; the "
+		 "tracepoint dispatch and other roles' sets are not in the BPF stats "
+		 "(make bench-overhead adds them)" },
 };
 const size_t zc_nmetrics = ZC_ARRAY_SIZE(zc_metrics);

@@ -228,11 +228,12 @@ static void count_lost(struct walk *w, const char *key, json_t **runs)
 			continue;
 		w->lost++;
 		if (!isnan(w->o->fail_pct))
-			zc_err("compare: FAILED %s: %s (%s): no ok sample in this file (status %s%s%s)",
+			zc_err("compare: FAILED %s: %s (%s): no ok sample in this file (status %s%s%s; "
+			       "%zu disturbed left out)",
 			       w->c.paths[fi], key, zc_an_str(runs[fi], "name"),
 			       zc_an_str(runs[fi], "status"),
 			       json_is_string(json_object_get(runs[fi], "reason")) ? ": " : "",
-			       zc_an_str(runs[fi], "reason"));
+			       zc_an_str(runs[fi], "reason"), zc_an_disturbed_count(runs[fi]));
 	}
 }
 

@@ -144,7 +144,7 @@ static void print_ratio(FILE *f, json_t *h)
 {
 	json_t *lo = json_object_get(h, "lo"), *hi = json_object_get(h, "hi");
 	double v = json_number_value(json_object_get(h, "value"));
-	char ci[48] = "", how[96] = "";
+	char ci[48] = "", how[160] = "";
 
 	if (json_is_number(lo) && json_is_number(hi)) {
 		double l = json_number_value(lo), u = json_number_value(hi);
@@ -156,6 +156,9 @@ static void print_ratio(FILE *f, json_t *h)
 		snprintf(how, sizeof(how), "%s n=%lld: too few repetitions for an interval",
 			 zc_an_str(h, "method"), zc_an_int(h, "n"));
 	}
+	if (zc_an_int(h, "disturbed_left_out"))
+		snprintf(how + strlen(how), sizeof(how) - strlen(how), "%s%lld disturbed left out",
+			 how[0] ? ", " : "", zc_an_int(h, "disturbed_left_out"));
 	fprintf(f, "%6.2fx %-13s (%.2f vs %.2f Gbps/core%s%s)\n", v, ci,
 		json_number_value(json_object_get(h, "numerator_gbps_per_core")),
 		json_number_value(json_object_get(h, "denominator_gbps_per_core")),
@@ -189,11 +192,15 @@ void zc_print_headline(FILE *f, json_t *headline)
 		fprintf(f, "  %-27s chunk %-5s pipe %-5s ", name, chunk, pipe);
 		if (json_is_number(v))
 			print_ratio(f, h);
+		else if (zc_an_int(h, "disturbed_left_out"))
+			fprintf(f, "   n/a  (a side has no undisturbed sample: %lld disturbed left out, "
+				"foreign_max = 100%% keeps them)\n", zc_an_int(h, "disturbed_left_out"));
 		else
 			fprintf(f, "   n/a  (a side has no successful sample)\n");
 	}
+	/* Per ratio: a run in two ratios (send, the sources' denominator) counts in each. */
 	if (intervals)
-		fprintf(f, "disturbed samples left out: %lld\n", disturbed);
+		fprintf(f, "disturbed samples left out: %lld (summed over the ratios)\n", disturbed);
 }
 
 void zc_print_schedule(FILE *f, json_t *sched)

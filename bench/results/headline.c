@@ -81,6 +81,9 @@ static char *peer_key(json_t *run, const char *role, const char *mode)
 	json_array_append_new(a, json_integer(zc_an_int(k, "chunk")));
 	json_array_append_new(a, json_integer(zc_an_int(k, "pipe_size")));
 	json_array_append_new(a, json_integer(zc_an_int(k, "connections")));
+	/* As zc_an_peer: workers absent = 1, and an A/A ratio within its side. */
+	json_array_append_new(a, json_integer(zc_an_int(k, "workers") ?: 1));
+	json_array_append_new(a, json_string(zc_an_str(run, "aa_side")));
 	s = json_dumps(a, JSON_COMPACT);
 	json_decref(a);
 	return s;
@@ -299,8 +302,9 @@ size_t zc_an_disturbed_count(json_t *run)
 	json_t *smp;
 	size_t i, n = 0;
 
+	/* A failed sample is out anyway: only ok ones are left out for it. */
 	json_array_foreach(json_object_get(run, "samples"), i, smp)
-		n += zc_an_disturbed(smp);
+		n += zc_an_disturbed(smp) && !strcmp(zc_an_str(smp, "status"), "ok");
 	return n;
 }
 

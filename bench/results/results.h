@@ -142,7 +142,7 @@ void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r);
 
 /* Was the sample left out as disturbed (another task on the DUT's cores)? */
 bool zc_an_disturbed(json_t *sample);
-/* How many of run's samples are disturbed (and so left out). */
+/* How many of run's ok samples are disturbed (and so left out). */
 size_t zc_an_disturbed_count(json_t *run);
 /*
  * Can repetition i of a pair up with repetition i of b? Only when both were

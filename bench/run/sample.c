@@ -5,6 +5,7 @@
  * role's report and blame the right role when one fails.
  */
 #include "run/controller.h"
+#include "run/disturbed.h"
 #include "run/report_parse.h"
 #include "run/role.h"
 #include "run/watch.h"
@@ -113,6 +114,8 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 	char connect[300] = "", reason[1024] = "";
 	double deadline, t_go;
 	static struct zc_cpu_edge e0, e1;
+	static struct zc_task_edge t0, t1;	/* every task's CPU time: disturbed.c */
+	pid_t role_pid[ZC_ROLE_NR] = { 0 };
 	bool ctl_ok = false;
 	const char *status = "ok";
 	int ret = 0;
@@ -158,18 +161,23 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 	ret = zc_children_wait(live, nlive, t_go + cfg->warmup_s);
 	if (ret == -ETIMEDOUT) {
 		/* A DUT on another machine: this /proc/stat is not its. */
-		ctl_ok = !zc_host_remote(&c->host, dut) && zc_cpu_edge_read(&e0) == 0;
+		ctl_ok = !zc_host_remote(&c->host, dut) && zc_cpu_edge_read(&e0) == 0 &&
+			 zc_tasks_read(&t0) == 0;
 		ret = zc_watch_window(c, live, nlive, t_go + cfg->warmup_s + cfg->duration_s);
 		if (ret == -ETIMEDOUT) {
-			ctl_ok &= zc_cpu_edge_read(&e1) == 0;
+			ctl_ok &= zc_cpu_edge_read(&e1) == 0 && zc_tasks_read(&t1) == 0;
 			deadline = t_go + cfg->warmup_s + cfg->duration_s + cfg->tail_s + cfg->timeout_s;
 			ret = zc_children_wait(live, nlive, deadline);
 		} else {
 			ctl_ok = false;
 		}
 	}
+	for (int r = 0; r < ZC_ROLE_NR; r++)
+		role_pid[r] = spawned[r] ? kids[r].pid : 0;
 	if (ctl_ok)
 		zc_cpu_edges_json(sample, &e0, &e1, c, pl, dut, cfg->duration_s);
+	zc_disturbed_json(sample, ctl_ok ? &e0 : NULL, &e1, ctl_ok ? &t0 : NULL, &t1, role_pid, pl,
+			  dut, cfg->duration_s, cfg->foreign_max_pct / 100);
 	if (ret == -ETIMEDOUT)
 		snprintf(reason, sizeof(reason), "timed out %.0f s after the window (a role stalled)",
 			 cfg->timeout_s);

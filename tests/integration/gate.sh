@@ -3,7 +3,8 @@
 # A/A pair taken in rounds passes, a real 10% drop fails, a floor above the
 # drop stops it; paired (Wilcoxon) only within one invocation; the Holm/BH
 # correction and the within-file floor are said; and a NEW whose every sample
-# failed fails the gate instead of reporting "0 regressions".
+# failed (or was left out as disturbed) fails the gate instead of reporting
+# "0 regressions".
 . "$(dirname "$0")/../lib.sh"
 command -v python3 >/dev/null || skip "python3 missing (make deps)"
 B=results/fixtures/base.json N=results/fixtures/new.json
@@ -59,6 +60,13 @@ for r in d["runs"]:
     r["summary"] = {}
     r["samples"] = [{"rep": s["rep"], "status": "failed", "reason": "proxy: killed"} for s in r["samples"]]
 json.dump(d, open(out + "/failed.json", "w"))
+# Every sample of NEW ok but disturbed (another task on the DUT's core): left out.
+dd = json.load(open(sys.argv[1].replace("base.json", "new.json")))
+for r in dd["runs"]:
+    r["summary"] = {}
+    for smp in r["samples"]:
+        smp["disturbed"] = True
+json.dump(dd, open(out + "/disturbed.json", "w"))
 d["runs"] = []
 json.dump(d, open(out + "/empty.json", "w"))
 PY
@@ -101,8 +109,11 @@ check "--pairing rep pairs anyway" grep -q 'W p=' "$TMP/r.out"
 # Every sample of NEW failed: exit 1, and why; an empty NEW too.
 "$ZCBENCH" compare "$B" "$TMP/failed.json" --fail-on-regression 5 >"$TMP/fl.out" 2>"$TMP/fl.err"
 check "all failed in NEW fails the gate (exit $?)" [ $? -eq 1 ]
-check "says no ok sample" grep -q 'FAILED .*failed.json: proxy send>copy>recv.*no ok sample in this file (status failed: proxy: killed)' "$TMP/fl.err"
+check "says no ok sample" grep -q 'FAILED .*failed.json: proxy send>copy>recv.*no ok sample in this file (status failed: proxy: killed; 0 disturbed left out)' "$TMP/fl.err"
 check "summary counts the runs" grep -q 'runs with no ok sample in NEW: FAIL' "$TMP/fl.out"
+"$ZCBENCH" compare "$B" "$TMP/disturbed.json" --fail-on-regression 5 >"$TMP/di.out" 2>"$TMP/di.err"
+check "all disturbed in NEW fails the gate (exit $?)" [ $? -eq 1 ]
+check "says how many were left out" grep -Eq 'FAILED .*disturbed.json: .*no ok sample in this file \(status ok; [1-9][0-9]* disturbed left out\)' "$TMP/di.err"
 "$ZCBENCH" compare "$B" "$TMP/empty.json" --fail-on-regression 5 >"$TMP/em.out" 2>&1
 check "an empty NEW fails the gate (exit $?)" [ $? -eq 1 ]
 check "says nothing compared" grep -q 'nothing compared' "$TMP/em.out"

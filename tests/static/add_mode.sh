@@ -70,6 +70,8 @@ tail = 0.1
 repetitions = 1
 timeout = 10
 chunk = 64k
+; the headline's figure, not disturbance: keep samples other tasks disturbed
+foreign_max = 100%
 [run twin]
 topology = direct
 source = send-twin

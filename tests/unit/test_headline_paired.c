@@ -85,6 +85,9 @@ static void disturbed_left_out(void **state)
 	json_array_append_new(json_object_get(splice, "samples"),
 			      json_pack("{s:i,s:s,s:f,s:b}", "rep", 7, "status", "ok",
 					"gbps_per_core", 50.0, "disturbed", 1));
+	/* A failed sample that was disturbed too is out for failing: not counted. */
+	json_array_append_new(json_object_get(splice, "samples"),
+			      json_pack("{s:i,s:s,s:b}", "rep", 8, "status", "failed", "disturbed", 1));
 	hl = zc_headline(runs);
 	h = json_array_get(hl, 0);
 	assert_int_equal(json_integer_value(json_object_get(h, "n")), 7);
@@ -151,6 +154,35 @@ static void tight(void **state)
 	json_decref(runs);
 }
 
+/* An A/A file (zcbench noise): every run twice, sides a and b; each side's
+ * ratio over its own side's denominator, never the other side's. */
+static void aa_sides_apart(void **state)
+{
+	static const double b_den[] = { 20.0, 20.2, 20.6, 19.8, 19.2, 20.4, 20.8 };
+	const char *names[] = { "proxy-copy:a", "proxy-splice:a", "proxy-copy:b", "proxy-splice:b" };
+	json_t *runs = json_pack("[o,o,o,o]", mkrun(names[0], "copy", "interleaved", r7_den, 7),
+				 mkrun(names[1], "splice", "interleaved", r7_num, 7),
+				 mkrun(names[2], "copy", "interleaved", b_den, 7),
+				 mkrun(names[3], "splice", "interleaved", r7_num, 7));
+	json_t *hl, *h;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		json_object_set_new(json_array_get(runs, i), "aa_side", json_string(i < 2 ? "a" : "b"));
+	hl = zc_headline(runs);
+	assert_int_equal(json_array_size(hl), 2);
+	json_array_foreach(hl, i, h) {
+		bool b = !strcmp(json_string_value(json_object_get(h, "aa_side")), "b");
+
+		assert_string_equal(json_string_value(json_object_get(h, "denominator")),
+				    names[b ? 2 : 0]);
+		assert_close(json_number_value(json_object_get(h, "value")), b ? 0.51 : 1.02, 1e-9);
+	}
+	json_decref(hl);
+	json_decref(runs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +191,7 @@ int main(void)
 		cmocka_unit_test(sequential_unpaired),
 		cmocka_unit_test(paired_across_files),
 		cmocka_unit_test(tight),
+		cmocka_unit_test(aa_sides_apart),
 	};
 
 	return zc_run_tests(tests, NULL, NULL);

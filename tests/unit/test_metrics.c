@@ -176,6 +176,31 @@ static void test_derive(void **st)
 	json_decref(s);
 }
 
+/* The DUT's programs' run time summed, kprobes without a per-event count
+ * included; another role's set is not the DUT's. */
+static void test_bpf_cost_share(void **st)
+{
+	json_t *roles = json_pack(
+		"{s:{s:{s:f},s:{s:{s:{s:{s:{s:I,s:I,s:f},s:{s:I,s:I,s:f}}},s:I}}},"
+		"s:{s:{s:{s:{s:{s:{s:I,s:I,s:f}}}}}}}",
+		"proxy", "window", "busy_s", 0.5, "counters", "bpf", "self_cost", "programs",
+		"sys_exit", "runs", (json_int_t)1000, "time_ns", (json_int_t)2000000, "mean_ns", 2000.0,
+		"copy_to_iter", "runs", (json_int_t)10, "time_ns", (json_int_t)1000000, "mean_ns", 1e5,
+		"syscalls_total", (json_int_t)10,
+		"sink", "counters", "bpf", "self_cost", "programs",
+		"sys_exit", "runs", (json_int_t)1000, "time_ns", (json_int_t)9000000, "mean_ns", 9000.0);
+
+	(void)st;
+	assert_non_null(roles);
+	assert_float_equal(zc_counters_bpf_cost_share(roles, "proxy"), 3e6 / 1e9 / 0.5, 1e-15);
+	/* No stats, or no busy time: no figure. */
+	assert_true(isnan(zc_counters_bpf_cost_share(roles, "source")));
+	json_object_set_new(json_object_get(json_object_get(roles, "proxy"), "window"), "busy_s",
+			    json_real(0));
+	assert_true(isnan(zc_counters_bpf_cost_share(roles, "proxy")));
+	json_decref(roles);
+}
+
 static void test_summary(void **st)
 {
 	json_t *samples = json_pack("[{s:s,s:f,s:f,s:f},{s:s,s:f,s:f,s:f},{s:s,s:f}]",
@@ -301,6 +326,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_readme_section),
 		cmocka_unit_test(test_derive),
+		cmocka_unit_test(test_bpf_cost_share),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_registries),

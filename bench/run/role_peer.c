@@ -125,8 +125,15 @@ static int sleep_until(struct peer_role *pr, double t)
 			continue;
 		}
 		k = poll(&pfd, 1, (int)ceil(left * 1000));
-		if (k > 0)
-			return zc_peer_alive(&pr->p) ? 0 : -ECHILD;
+		/* Readable: it exited (checked, and reaped, by zc_peer_alive);
+		 * otherwise time passed or a signal came: look at the clock again. */
+		if (k > 0 && !zc_peer_alive(&pr->p))
+			return -ECHILD;
+		if (k > 0) {
+			struct timespec nap = { .tv_nsec = 10 * 1000000L };
+
+			nanosleep(&nap, NULL);
+		}
 	}
 }
 
@@ -238,6 +245,9 @@ static json_t *window_json(const struct peer_role *pr)
 		"the program's TCP sockets: tcpi_bytes_received - receive queue (sock_diag)" :
 		"the program's TCP sockets: tcpi_bytes_acked + send queue (sock_diag)"));
 	json_object_set_new(o, "sockets", json_integer(b->tcp.nsocks));
+	json_object_set_new(o, "sockets_at_start", json_integer(a->tcp.nsocks));
+	json_object_set_new(o, "tcp_edges", json_pack("[I,I,I,I]", (json_int_t)a->tcp.written,
+		(json_int_t)b->tcp.written, (json_int_t)a->tcp.read, (json_int_t)b->tcp.read));
 	/* The program's own CPU time stands where a role's getrusage would. */
 	if (a->cpu_ok && b->cpu_ok) {
 		json_object_set_new(o, "rusage_user_s", json_real(b->user_s - a->user_s));
@@ -325,8 +335,10 @@ int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const in
 	}
 	json_object_set_new(out, "peer", peer);
 	if (why) {
-		json_object_set_new(out, "status", json_string("unavailable"));
-		json_object_set_new(out, "error", json_string(why));
+		/* A program that is missing fails the run (exit 1), unlike a data
+		 * path this kernel lacks: its runs were asked for by name. */
+		json_object_set_new(out, "status", json_string("error"));
+		json_object_set_new(out, "error", json_sprintf("%s unavailable: %s", m->name, why));
 		emit(out);
 		return ZC_EXIT_FAIL;
 	}
@@ -377,6 +389,15 @@ int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const in
 			}
 			take(&pr, &pr.e[e]);
 		}
+	}
+	/* Byte counts only grow while the sockets live: less at the window's
+	 * end means a socket the program held at its start was gone. */
+	if (!ret && (pr.e[E_WINDOW].tcp.written < pr.e[E_WARMUP].tcp.written ||
+		     pr.e[E_WINDOW].tcp.read < pr.e[E_WARMUP].tcp.read)) {
+		ret = -EPROTO;
+		snprintf(err, sizeof(err), "%s's socket byte counts went back over the window (%d "
+			 "sockets at its start, %d at its end): a connection closed inside it", pr.what,
+			 pr.e[E_WARMUP].tcp.nsocks, pr.e[E_WINDOW].tcp.nsocks);
 	}
 	if (!ret) {
 		json_t *thr = json_array();

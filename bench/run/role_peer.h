@@ -16,4 +16,8 @@ const struct zc_mode *zc_role_peer_mode(const struct zc_role_args *ra, const str
 int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus, int nw,
 		      json_t *out);
 
+/* peer_run.c, the controller: the run's "peer" (programs by role) and, for
+ * a mode no sink can check, "verified": false with "unverified". */
+void zc_run_peer_json(json_t *run, const struct zc_cfg *cfg);
+
 #endif

@@ -18,6 +18,7 @@
 #include "run/role_peer.h"
 #include "lib/cpu.h"
 #include "lib/zcbench.h"
+#include "counters/counters.h"
 #include "peers/haproxy.h"
 #include "peers/iperf3.h"
 
@@ -57,6 +58,11 @@ struct peer_role {
 	int lport, rport;
 	bool count_read;		/* the sink: bytes read, else bytes written */
 	struct edge e[E_NR];
+	/* --counters on the program's main thread (all of HAProxy's work with
+	 * nbthread 1, iperf3's) and its first CPU */
+	struct zc_counters ctr;
+	struct zc_counters_snap ctr_snap[E_NR];
+	bool ctr_open;
 };
 
 const struct zc_mode *zc_role_peer_mode(const struct zc_role_args *ra, const struct zc_mode *m)
@@ -93,14 +99,30 @@ static int proc_times(pid_t pid, double *user_s, double *sys_s)
 	return 0;
 }
 
+/* Counters from here on, on the program's main thread (0 when none asked). */
+static void counters_open(struct peer_role *pr)
+{
+	int mask = zc_counters_parse(pr->ra->cfg.counters);
+
+	if (mask <= 0 || pr->ctr_open)
+		return;
+	zc_counters_open_tid(&pr->ctr, mask, pr->cpus[0], pr->p.pid);
+	pr->ctr_open = true;
+}
+
 static void take(struct peer_role *pr, struct edge *e)
 {
+	/* Counters innermost, as a zcbench role reads them. */
+	if (pr->ctr_open && e == &pr->e[E_WINDOW])
+		zc_counters_snap(&pr->ctr, &pr->ctr_snap[E_WINDOW], true);
 	e->t = zc_now();
 	e->cs_ok = true;
 	for (int i = 0; i < pr->ncpus; i++)
 		e->cs_ok &= pr->cpus[i] >= 0 && zc_cpustat_read(pr->cpus[i], &e->cs[i]) == 0;
 	e->tcp_ret = zc_peer_tcp_bytes(pr->p.pid, pr->lport, pr->rport, &e->tcp);
 	e->cpu_ok = proc_times(pr->p.pid, &e->user_s, &e->sys_s) == 0;
+	if (pr->ctr_open && e == &pr->e[E_WARMUP])
+		zc_counters_snap(&pr->ctr, &pr->ctr_snap[E_WARMUP], false);
 }
 
 /* Sleep until t, or until the program exits: 0 at t, -ECHILD when it exited. */
@@ -365,6 +387,8 @@ int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const in
 		snprintf(err, sizeof(err), "%s", pr.p.reason);
 		goto out;
 	}
+	if (!client)
+		counters_open(&pr);
 	printf("READY port=%d\n", port);
 	fflush(stdout);
 	if ((ret = wait_go())) {
@@ -375,6 +399,8 @@ int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const in
 		snprintf(err, sizeof(err), "%s", pr.p.reason);
 		goto out;
 	}
+	if (client)
+		counters_open(&pr);	/* in its warm-up: loading costs no window time */
 	json_object_set_new(peer, "pid", json_integer(pr.p.pid));
 	pr.pidfd = (int)syscall(SYS_pidfd_open, pr.p.pid, 0);
 	{
@@ -410,6 +436,28 @@ int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const in
 								     "cpu_s", pc.thread_s[i]));
 		json_object_set_new(peer, "threads", thr);
 		json_object_set_new(out, "window", window_json(&pr));
+		if (pr.ctr_open) {
+			json_t *w = json_object_get(out, "window");
+
+			json_object_set_new(out, "counters", zc_counters_json(&pr.ctr,
+				&pr.ctr_snap[E_WARMUP], &pr.ctr_snap[E_WINDOW],
+				json_integer_value(json_object_get(w, "bytes")),
+				json_real_value(json_object_get(w, "window_s"))));
+			/* The program refreshes the CPU's softirq tick only on the counted
+			 * thread's own edge calls, which a peer never makes: not a figure
+			 * here (window.cpustat.softirq_s has the CPU's softirq time). */
+			json_t *sirq = json_object_get(json_object_get(json_object_get(out,
+				"counters"), "bpf"), "softirq");
+
+			if (json_is_object(sirq)) {
+				json_object_del(sirq, "share_of_core");
+				json_object_set_new(sirq, "time_ns", json_null());
+				json_object_set_new(sirq, "time_reason", json_string(
+					"not read for a peer: see window.cpustat.softirq_s"));
+			}
+			json_object_set_new(out, "counters_scope", json_sprintf(
+				"the program's main thread (%d) and CPU %d", (int)pr.p.pid, pr.cpus[0]));
+		}
 	}
 	/* The tail: the stream ends, then the program is stopped. */
 	if (!ret && ra->role == ZC_ROLE_PROXY) {
@@ -446,6 +494,8 @@ int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const in
 				res.omit_s, "duration_s", res.duration_s));
 	}
 out:
+	if (pr.ctr_open)
+		zc_counters_close(&pr.ctr);
 	/* Stopped and reaped on every path: nothing of it outlives the sample. */
 	zc_peer_stop(&pr.p, 2);
 	if (pr.pidfd >= 0)

@@ -14,9 +14,9 @@ jq -r '
 	def run($name; $chunk): [$runs[] | select(.name == $name and .key.chunk == $chunk)][0];
 	def byround($run): [$run.samples[]? | select(.status == "ok" and (.disturbed | not))
 		| {key: (.round // .rep | tostring), value: .gbps_per_core}] | from_entries;
-	"  \("ratio" | pad(38)) \("chunk" | pad(6)) \("median [95% CI]" | pad(22)) \("per-round min-max" | pad(18)) n",
+	"  \("ratio" | pad(44)) \("chunk" | pad(6)) \("median [95% CI]" | pad(22)) \("per-round min-max" | pad(18)) n",
 	(.headline[] | . as $h |
 	 byround(run($h.numerator; $h.chunk)) as $a | byround(run($h.denominator; $h.chunk)) as $b |
 	 [$a | keys[] | select($b[.] != null and $b[.] > 0) | $a[.] / $b[.]] as $per |
-	 "  \($h.ratio | pad(38)) \(($h.chunk / 1024 | tostring) + "k" | pad(6)) \(("\($h.value | r2)x" + (if $h.lo then " [\($h.lo | r2)-\($h.hi | r2)]" else "" end)) | pad(22)) \((if ($per | length) > 0 then "\($per | min | r2)-\($per | max | r2)" else "n/a" end) | pad(18)) \($per | length)")
+	 "  \($h.ratio | pad(44)) \((if $h.chunk % 1048576 == 0 then "\($h.chunk / 1048576)M" else "\($h.chunk / 1024)k" end) | pad(6)) \(("\($h.value | r2)x" + (if $h.lo then " [\($h.lo | r2)-\($h.hi | r2)]" else "" end)) | pad(22)) \((if ($per | length) > 0 then "\($per | min | r2)-\($per | max | r2)" else "n/a" end) | pad(18)) \($per | length)")
 ' "$f"

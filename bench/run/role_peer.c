@@ -22,7 +22,9 @@
 #include "peers/haproxy.h"
 #include "peers/iperf3.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <math.h>
 #include <poll.h>
 #include <stdio.h>
@@ -157,6 +159,40 @@ static int sleep_until(struct peer_role *pr, double t)
 			nanosleep(&nap, NULL);
 		}
 	}
+}
+
+/* A peer's folder and the files the programs leave there. */
+static void remove_dir(const char *dir)
+{
+	char path[128];
+
+	for (const char *f = "haproxy.cfg\0haproxy.log\0iperf3-server.log\0iperf3-client.log\0"
+			     "iperf3-client.json\0"; *f; f += strlen(f) + 1) {
+		snprintf(path, sizeof(path), "%s/%s", dir, f);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/* Folders of roles that were SIGKILLed (the controller's Ctrl-C, a timeout)
+ * before they could remove theirs: the role's pid is in the name. */
+static void remove_stale_dirs(void)
+{
+	DIR *d = opendir("/tmp");
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[128];
+		int pid;
+
+		if (sscanf(e->d_name, "zcbench-peer-%d-", &pid) != 1 || pid <= 0 ||
+		    !(kill(pid, 0) && errno == ESRCH))
+			continue;
+		snprintf(path, sizeof(path), "/tmp/%.100s", e->d_name);
+		remove_dir(path);
+	}
+	if (d)
+		closedir(d);
 }
 
 static void emit(json_t *out)
@@ -376,7 +412,8 @@ int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const in
 	 * it only wakes at the edges. */
 	if (cpus[0] >= 0)
 		zc_pin_cpu(cpus[0]);
-	snprintf(pr.dir, sizeof(pr.dir), "/tmp/zcbench-peer-XXXXXX");
+	remove_stale_dirs();
+	snprintf(pr.dir, sizeof(pr.dir), "/tmp/zcbench-peer-%d-XXXXXX", (int)getpid());
 	if (!mkdtemp(pr.dir)) {
 		ret = -errno;
 		snprintf(err, sizeof(err), "mkdtemp %s: %s", pr.dir, strerror(errno));
@@ -512,14 +549,7 @@ out:
 		zc_peer_log_tail(pr.p.log_path, tail, sizeof(tail));
 		json_object_set_new(peer, "log_tail", json_string(tail));
 		/* Its configuration and log were kept in the report; the folder goes. */
-		char cmd_path[128];
-
-		for (const char *f = "haproxy.cfg\0haproxy.log\0iperf3-server.log\0iperf3-client.log\0"
-				     "iperf3-client.json\0"; *f; f += strlen(f) + 1) {
-			snprintf(cmd_path, sizeof(cmd_path), "%s/%s", pr.dir, f);
-			unlink(cmd_path);
-		}
-		rmdir(pr.dir);
+		remove_dir(pr.dir);
 	}
 	json_object_set_new(out, "status", json_string(ret ? "error" : "ok"));
 	if (ret)

@@ -100,6 +100,28 @@ check "kill: first sample failed, saying haproxy died in the window" jq -e \
 check "kill: second sample still measured" jq -e '.runs[0].samples[1].status == "ok" and .runs[0].samples[1].gbps > 0' "$f"
 check "kill: run partial" [ "$(jq -r '.runs[0].status' "$f")" = partial ]
 
+# 4b. Ctrl-C mid-window: exit 130, HAProxy gone (the SIGKILLed role's
+# PDEATHSIG), and its folder removed by the next peer role.
+"$ZCBENCH" run "$TMP/k.ini" --out "$TMP/c" >"$TMP/c.log" 2>&1 &
+ctl=$!
+h=""
+for _ in $(seq 200); do
+	h=$(for p in $(pgrep -f '^haproxy -db -f /tmp/zcbench-peer-'); do
+		pp=$(ps -o ppid= "$p" | tr -d ' '); [ "$(ps -o ppid= "$pp" | tr -d ' ')" = "$ctl" ] && echo "$p"; done | head -n1)
+	[ -n "$h" ] && break
+	sleep 0.05
+done
+dir=$(tr '\0' ' ' <"/proc/$h/cmdline" 2>/dev/null | sed -n 's|.* -f \(/tmp/zcbench-peer-[^/]*\)/.*|\1|p')
+sleep 1
+kill -INT "$ctl"
+wait "$ctl"
+rc=$?
+sleep 0.3
+check "ctrl-c: exit 130 (got $rc)" [ "$rc" -eq 130 ]
+check "ctrl-c: haproxy $h is gone" [ ! -d "/proc/$h" ]
+"$ZCBENCH" run "$TMP/w.ini" --only hcopy --out "$TMP/c2" >/dev/null 2>&1
+check "ctrl-c: the next peer role removed the folder ${dir:-none} left behind" [ -n "$dir" -a ! -e "$dir" ]
+
 # 5. iperf3: its own payload, measured alike, said unverified.
 if command -v iperf3 >/dev/null; then
 	printf '[workload]\nwarmup = 0.3\nduration = 1\ntail = 0.3\nchunk = 64k\nrepetitions = 1\n\n[run i]\ntopology = direct\nsource = iperf3-send\n\n[run z]\ntopology = direct\nsource = iperf3-sendfile\n' >"$TMP/i.ini"

@@ -208,6 +208,15 @@ before-after: deps
 # throwaway sshd; jq: the tests and the side-by-side headline; iptables:
 # netem_loss where the kernel has no sch_netem.
 DEB_PKGS += ethtool openssh-client openssh-server jq iptables
+.PHONY: bench-peers
+# workloads/peers.ini: zcbench's copy and splice proxies against HAProxy
+# (nosplice / splice), send and sendfile against iperf3 (and -Z), same source,
+# sink and accounting, interleaved; then the ratios with their spread. haproxy
+# and iperf3 are optional packages: without one, its runs are skipped with why.
+bench-peers: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@bash tests/bench-peers.sh
+
 .PHONY: bench-netns
 # workloads/netns.ini on loopback and across network namespaces (root),
 # headline ratios side by side.

@@ -48,6 +48,9 @@ static const struct { uint32_t type; uint64_t config; } perf_defs[ZC_PERF_NR] = 
 	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
 };
 
+/* The thread counted (zc_counters_open_tid): 0, the calling one. */
+static pid_t perf_tid;
+
 static int perf_open_attr(struct perf_event_attr *a, bool user_only)
 {
 	int fd;
@@ -60,7 +63,7 @@ static int perf_open_attr(struct perf_event_attr *a, bool user_only)
 	a->inherit = 0;
 	/* This thread, any CPU: a role is one thread; counting starts now, the
 	 * window is the difference of the reads at its edges. */
-	fd = (int)syscall(SYS_perf_event_open, a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = (int)syscall(SYS_perf_event_open, a, perf_tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : fd;
 }
 
@@ -229,6 +232,11 @@ static bool kernel_bpf_stats_on(void)
 
 void zc_counters_open(struct zc_counters *c, int mask, int cpu)
 {
+	zc_counters_open_tid(c, mask, cpu, 0);
+}
+
+void zc_counters_open_tid(struct zc_counters *c, int mask, int cpu, pid_t tid)
+{
 	const char *st = getenv("ZC_BPF_STATS");
 
 	memset(c, 0, sizeof(*c));
@@ -241,10 +249,12 @@ void zc_counters_open(struct zc_counters *c, int mask, int cpu)
 	}
 	snprintf(c->bpf_why, sizeof(c->bpf_why), "off (--counters)");
 	snprintf(c->copy_iter_why, sizeof(c->copy_iter_why), "off (--counters)");
+	perf_tid = tid;
 	if (mask & ZC_CTR_PERF)
 		perf_open_all(c);
+	perf_tid = 0;
 	if (mask & ZC_CTR_BPF) {
-		if (zc_bpf_open(&c->bpf, (uint32_t)gettid(), cpu, c->bpf_why, sizeof(c->bpf_why),
+		if (zc_bpf_open(&c->bpf, (uint32_t)(tid > 0 ? tid : gettid()), cpu, c->bpf_why, sizeof(c->bpf_why),
 				c->copy_iter_why, sizeof(c->copy_iter_why), c->bpf_missing,
 				sizeof(c->bpf_missing)) == 0)
 			c->bpf_why[0] = 0;

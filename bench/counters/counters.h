@@ -12,6 +12,7 @@
 #include "lib/zcbench.h"
 
 #include <jansson.h>
+#include <sys/types.h>
 #include <linux/types.h>
 
 #include "counters/bpf.h"
@@ -64,6 +65,8 @@ struct zc_counters_snap {
 /* Open what mask asks for on the calling thread (pinned to cpu, -1: any).
  * Never fails: what cannot be had is recorded with its reason. */
 void zc_counters_open(struct zc_counters *c, int mask, int cpu);
+/* The same for another thread tid (a peer program's), from any thread. */
+void zc_counters_open_tid(struct zc_counters *c, int mask, int cpu, pid_t tid);
 /* Window edge: read every counter (perf reads + a memcpy of BPF memory);
  * closing: the window's end (the BPF copy goes first, not last). */
 void zc_counters_snap(const struct zc_counters *c, struct zc_counters_snap *s, bool closing);

@@ -6,6 +6,7 @@
 #include "lib/zcbench.h"
 #include "guest/guest.h"
 #include "guest/initramfs.h"
+#include "peers/peer.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -155,6 +156,20 @@ int zc_build_initramfs(const struct zc_guest_opts *o, const char *cpio_path,
 	}
 	if ((ret = zc_copy_with_libs(exe, root, "/usr/local/bin/zcbench", err, errlen)))
 		return ret;
+	/* The peer programs (issue 12), when installed, at their own paths: a
+	 * kernel A/B then measures HAProxy and iperf3 too. Optional: a missing
+	 * one leaves its modes unavailable in the guest, with the reason. */
+	for (const char *const *prog = (const char *const[]){ "haproxy", "iperf3", NULL }; *prog;
+	     prog++) {
+		char found[PATH_MAX], why[256];
+		size_t n = strlen(note);
+
+		if (zc_peer_which(*prog, found, sizeof(found)))
+			continue;
+		if (zc_copy_with_libs(found, root, found, why, sizeof(why)))
+			snprintf(note + n, nlen - n, "%s%s not in the guest: %s", n ? "; " : "", *prog,
+				 why);
+	}
 	snprintf(path, sizeof(path), "%s/bin/busybox", root);
 	if ((ret = zc_copy_file("/bin/busybox", path))) {
 		snprintf(err, errlen, "/bin/busybox: %s (install busybox-static)", strerror(-ret));

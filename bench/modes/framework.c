@@ -110,7 +110,8 @@ void zc_mode_teardown(const struct zc_mode *m, struct zc_io *io)
 
 const char *zc_conns_unsupported(const struct zc_mode *m, size_t n)
 {
-	if (n <= 1)
+	/* A peer's program serves its connections itself (run/role_peer.c). */
+	if (n <= 1 || (m->flags & ZC_MODE_PEER))
 		return NULL;
 	if (m->single_conn)
 		return m->single_conn;

@@ -26,6 +26,12 @@ struct json_t;
 /* Its step needs sockets (send, recv): the probe, which hands a step pipes,
  * leaves it out. */
 #define ZC_MODE_SOCKET_STEP	0x20
+/* A real program (HAProxy, iperf3) in the role's place (.program): the role
+ * starts, measures and stops it (run/role_peer.c); it has no data path here. */
+#define ZC_MODE_PEER		0x40
+/* Its bytes cannot be checked by any sink (iperf3's own payload): the run
+ * says "verified": false, with .unverified_why. */
+#define ZC_MODE_UNVERIFIED	0x80
 
 struct zc_conns;
 
@@ -110,6 +116,12 @@ struct zc_mode {
 	/* NULL-terminated: the native modes whose patched-kernel behaviour this
 	 * (emulated) mode stands for. Its runs are their "after" side. */
 	const struct zc_mode *const *after_of;
+	/* A peer mode (ZC_MODE_PEER): the zcbench mode that does its job, same
+	 * role; the headline gives imitated_by's Gbps per core over this one's
+	 * ("splice/haproxy-splice proxy"). */
+	const struct zc_mode *imitated_by;
+	const char *program;		/* a peer mode's program: "haproxy", "iperf3" */
+	const char *unverified_why;	/* ZC_MODE_UNVERIFIED: why no sink can check it */
 
 	/* --- options and state --------------------------------------------- */
 	const struct zc_mode_opt *opts;	/* NULL, or ended by a { NULL } row */

@@ -29,6 +29,10 @@
 	X(tee_as_writev, "tee-as-writev")		\
 	X(sendfile_as_copy, "sendfile-as-copy")		\
 	X(sendfile_bounce, "sendfile-bounce")		\
-	X(splice_as_copy, "splice-as-copy")
+	X(splice_as_copy, "splice-as-copy")		\
+	X(iperf3_send, "iperf3-send")			\
+	X(iperf3_sendfile, "iperf3-sendfile")		\
+	X(haproxy_copy, "haproxy-copy")			\
+	X(haproxy_splice, "haproxy-splice")
 
 #endif

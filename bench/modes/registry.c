@@ -61,6 +61,8 @@ static void list_details(FILE *f, const struct zc_mode *m)
 	const struct zc_mode *afters[ZC_AFTERS_MAX];
 	size_t na = zc_mode_afters(m, afters, ZC_ARRAY_SIZE(afters));
 
+	if (m->flags & ZC_MODE_UNVERIFIED)
+		fprintf(f, "  %-18s   unverified: %s\n", "", m->unverified_why);
 	if (m->vs || na) {
 		fprintf(f, "  %-18s   ", "");
 		if (m->vs)
@@ -71,6 +73,9 @@ static void list_details(FILE *f, const struct zc_mode *m)
 				afters[i]->name);
 		fprintf(f, "\n");
 	}
+	if (m->imitated_by)
+		fprintf(f, "  %-18s   headline: %s/%s %s (zcbench against the real program)\n", "",
+			m->imitated_by->name, m->name, zc_role_names[m->role]);
 	if (m->after_of) {
 		fprintf(f, "  %-18s   after-mode of:", "");
 		for (const struct zc_mode *const *a = m->after_of; *a; a++)
@@ -94,8 +99,9 @@ void zc_modes_list(FILE *f, bool with_availability)
 			if (m->role != (enum zc_role)r)
 				continue;
 			why = with_availability && m->unavailable ? m->unavailable() : NULL;
-			fprintf(f, "  %-18s %s%s%s\n", m->name,
-				m->flags & ZC_MODE_EMULATED ? "[emulated] " : "", m->summary,
+			fprintf(f, "  %-18s %s%s%s%s\n", m->name,
+				m->flags & ZC_MODE_EMULATED ? "[emulated] " : "",
+				m->flags & ZC_MODE_PEER ? "[peer] " : "", m->summary,
 				m->role == ZC_ROLE_SINK && !(m->flags & ZC_MODE_VERIFIES) ?
 					" (does not verify)" : "");
 			/* Right under the name: scripts read it with grep -A1. */

@@ -128,7 +128,8 @@ void zc_print_table(FILE *f, json_t *runs)
 			fprintf(f, " %9s", cw);
 		}
 		print_cells(f, run, present);
-		fprintf(f, "  %s%s%s", zc_an_str(run, "status"),
+		fprintf(f, "  %s%s%s%s", zc_an_str(run, "status"),
+			json_object_get(run, "peer") ? " peer" : "",
 			json_is_true(json_object_get(run, "emulated")) ? " emulated" : "",
 			json_is_false(json_object_get(run, "verified")) ? " unverified" : "");
 		if (zc_an_int(run, "disturbed_left_out"))

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #define ZC_PEER_MAX_CPUS 64
@@ -87,5 +88,16 @@ void zc_peer_log_tail(const char *path, char *out, size_t len);
  * line (another process may take it before they bind: rare, and then the
  * peer fails to listen with its reason). 0 or -errno. */
 int zc_peer_pick_port(const char *addr, int *port);
+
+/* Bytes through a peer's TCP sockets, from the kernel (tcpbytes.c). */
+struct zc_peer_tcp {
+	uint64_t written;		/* by the program: bytes acked + send queue */
+	uint64_t read;			/* by the program: bytes received - receive queue */
+	int nsocks;
+};
+/* Sum over this network namespace's TCP sockets (not listening, not in
+ * TIME_WAIT) with local port lport and remote port rport (0: any), held by
+ * pid (0: anyone's). 0 or -errno (no sock_diag: -EPROTONOSUPPORT ...). */
+int zc_peer_tcp_bytes(pid_t pid, int lport, int rport, struct zc_peer_tcp *out);
 
 #endif

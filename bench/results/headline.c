@@ -199,9 +199,9 @@ static struct zc_pair *push_like(struct pairs *p, size_t i, enum zc_pair_kind ki
 	return q;
 }
 
-/* The headline rows of mode m (and their after rows) into p. */
+/* The headline rows of mode m over den (and their after rows) into p. */
 static void headline_of(struct pairs *p, json_t *runs, struct zc_run_index *x,
-			const struct zc_mode *m, unsigned flags)
+			const struct zc_mode *m, const struct zc_mode *den_mode, unsigned flags)
 {
 	const char *role = zc_role_names[m->role];
 	const struct zc_mode *afters[ZC_AFTERS_MAX];
@@ -209,18 +209,20 @@ static void headline_of(struct pairs *p, json_t *runs, struct zc_run_index *x,
 	json_t *run;
 
 	json_array_foreach(runs, i, run) {
-		json_t *den = run_of(run, m) ? zc_run_index_peer(x, run, role, m->vs->name) : NULL;
+		json_t *den = run_of(run, m) ? zc_run_index_peer(x, run, role, den_mode->name) : NULL;
 		struct zc_pair *q;
 		size_t h, found = 0;
 
 		if (!den || !(q = push(p, ZC_PAIR_HEADLINE, m)))
 			continue;
 		q->mode = m;
-		q->peer = m->vs;
+		q->peer = den_mode;
 		q->run = run;
 		q->peer_run = den;
-		q->principal = m->principal;
-		snprintf(q->name, sizeof(q->name), "%s/%s %s", m->name, m->vs->name, role);
+		q->principal = m->principal && den_mode == m->vs;
+		/* A real program on either side is marked wherever the pair is shown. */
+		snprintf(q->name, sizeof(q->name), "%s/%s %s%s", m->name, den_mode->name, role,
+			 (m->flags | den_mode->flags) & ZC_MODE_PEER ? " [peer]" : "");
 		h = p->n - 1;
 		for (size_t a = 0; (flags & ZC_PAIRS_AFTER) && a < na; a++) {
 			json_t *ar = zc_run_index_peer(x, run, role, afters[a]->name);
@@ -249,7 +251,13 @@ size_t zc_headline_pairs(json_t *runs, unsigned flags, struct zc_pair **out)
 	for (int pass = 0; pass < 3; pass++)
 		for (size_t i = 0; i < zc_nmodes; i++)
 			if (in_pass(zc_modes[i], pass))
-				headline_of(&p, runs, x, zc_modes[i], flags);
+				headline_of(&p, runs, x, zc_modes[i], zc_modes[i]->vs, flags);
+	/* Then zcbench against the real programs: each peer mode's imitator
+	 * over it (splice/haproxy-splice), without after rows. */
+	for (size_t i = 0; i < zc_nmodes; i++)
+		if (zc_modes[i]->imitated_by)
+			headline_of(&p, runs, x, zc_modes[i]->imitated_by, zc_modes[i],
+				    flags & ~ZC_PAIRS_AFTER);
 	zc_run_index_free(x);
 	return done(&p, out);
 }

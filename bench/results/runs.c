@@ -71,6 +71,9 @@ void zc_an_label(json_t *run, char *out, size_t len)
 		snprintf(out, len, "%s>%s", zc_an_str(k, "source"), zc_an_str(k, "sink"));
 	else
 		snprintf(out, len, "%s", zc_an_str(k, "source"));
+	/* A real program (HAProxy, iperf3) in a role's place is marked as such. */
+	if (json_object_get(run, "peer") && strlen(out) + 8 < len)
+		strcat(out, " [peer]");
 }
 
 size_t zc_an_values(json_t *run, const char *metric, double *out, size_t max)

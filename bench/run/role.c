@@ -23,6 +23,7 @@
 #include "run/role.h"
 #include "run/role_int.h"
 #include "run/watch.h"
+#include "run/role_peer.h"
 #include "lib/cpu.h"
 
 #include <errno.h>
@@ -209,6 +210,12 @@ int zc_role_main(int argc, char **argv)
 	json_object_set_new(out, "cpu", json_integer(cpus[0]));
 	if (!r.m)
 		return fail(out, "mode", -ENOENT);
+	/* A real program in this role's place (HAProxy, iperf3): role_peer.c. */
+	if (zc_role_peer_mode(&ra, r.m)) {
+		ret = zc_role_peer_main(&ra, zc_role_peer_mode(&ra, r.m), cpus, nw, out);
+		json_decref(out);
+		return ret;
+	}
 	why = r.m->unavailable ? r.m->unavailable() : NULL;
 	if (!why)
 		why = zc_conns_unsupported(r.m, (r.nconn + nw - 1) / nw);

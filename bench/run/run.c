@@ -15,6 +15,7 @@
 #include "lib/proc.h"
 #include "results/results.h"
 #include "run/run.h"
+#include "run/role_peer.h"
 #include "run/controller.h"
 #include "lib/cpu.h"
 #include "config/workload.h"
@@ -96,6 +97,7 @@ static bool run_prepare(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_pl
 	json_object_set_new(run, "dut", json_string(zc_role_names[dut]));
 	json_object_set_new(run, "emulated", json_boolean(run_emulated(cfg)));
 	json_object_set_new(run, "verified", json_boolean(sink->flags & ZC_MODE_VERIFIES));
+	zc_run_peer_json(run, cfg);	/* peer modes: "peer", and iperf3 unverified */
 	json_object_set_new(run, "options", zc_cfg_json(cfg));
 	if (zc_run_place(c, cfg, pl, run)) {
 		json_decref(samples);

@@ -43,9 +43,20 @@ static void declarations(void **state)
 		/* Names are unique: one name, one mode, whatever the role. */
 		assert_ptr_equal(zc_mode_find_any(m->name), m);
 		assert_non_null(m->summary);
-		/* A pump of its own, or exactly one of step and fill. */
-		if (!m->pump && ways != 1)
+		/* A pump of its own, or exactly one of step and fill; a peer mode
+		 * (a real program) has none, its program and an imitator of its role. */
+		if (m->flags & ZC_MODE_PEER) {
+			if (ways || m->pump || !m->program || !m->unavailable)
+				fail_msg("%s: a peer has a program and unavailable(), no data path",
+					 m->name);
+			if (m->imitated_by && (m->imitated_by->role != m->role ||
+					       (m->imitated_by->flags & ZC_MODE_PEER)))
+				fail_msg("%s: imitated by a zcbench mode of its role", m->name);
+		} else if (!m->pump && ways != 1) {
 			fail_msg("%s: needs exactly one of step and fill (or a pump)", m->name);
+		}
+		if ((m->flags & ZC_MODE_UNVERIFIED) && !m->unverified_why)
+			fail_msg("%s: unverified without saying why", m->name);
 		if (m->fill && m->step)
 			fail_msg("%s: both step and fill", m->name);
 		if (m->vs) {

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * source iperf3-send: the iperf3 client as the device under test, pinned to
+ * the DUT's CPU, send() of -l chunk bytes, against an iperf3 server in the
+ * sink's place (run/role_peer.c). iperf3 sends its own payload: unverified.
+ */
+#include "modes/mode.h"
+#include "modes/peer_program.h"
+
+static const char *iperf3_send_unavailable(void)
+{
+	static char why[256];
+	static const char *cached;
+	static bool done;
+
+	if (!done)
+		cached = zc_peer_program_why("iperf3", "--version", NULL, NULL, why, sizeof(why));
+	done = true;
+	return cached;
+}
+
+ZC_MODE(iperf3_send, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE_UNVERIFIED,
+	.program = "iperf3",
+	.summary = "iperf3's client (send() of chunk bytes, -P connections) to iperf3 -s in the "
+		   "sink's place",
+	.path = "iperf3 send()",
+	.imitated_by = ZC_MODE_REF(send),
+	.unverified_why = "iperf3 sends its own payload, not zcbench's pattern: no sink can "
+			  "check its bytes",
+	.unavailable = iperf3_send_unavailable);

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# make bench-peers: workloads/peers.ini (zcbench copy/splice against HAProxy,
+# send/sendfile against iperf3, interleaved rounds), then the ratios with
+# their spread. A missing haproxy or iperf3 leaves its runs out, saying why
+# (zcbench list's reason). Extra arguments go to zcbench run (e.g.
+# --repetitions=7 --duration=5 --counters=bpf).
+set -u
+cd "$(dirname "$0")/.."
+ZCBENCH=${ZCBENCH:-bench/zcbench}
+OUT=${OUT:-results}
+WORKLOAD=${WORKLOAD:-workloads/peers.ini}
+
+# Which peer modes cannot run here, and why.
+list=$("$ZCBENCH" list)
+only=()
+skipped=0
+for r in $(sed -n 's/^\[run \(.*\)\]$/\1/p' "$WORKLOAD"); do
+	mode=$(awk -v r="[run $r]" '$0 == r { on = 1; next } /^\[/ { on = 0 }
+		on && $1 ~ /^(source|proxy)$/ && $3 ~ /^(haproxy|iperf3)/ { print $3 }' "$WORKLOAD")
+	why=""
+	[ -n "$mode" ] && why=$(printf '%s\n' "$list" | grep -A1 "^  $mode " |
+		sed -n 's/^ *unavailable: //p')
+	if [ -n "$why" ]; then
+		echo "bench-peers: skipping run $r ($mode): $why"
+		skipped=$((skipped + 1))
+	else
+		only+=("--only=$r")
+	fi
+done
+[ ${#only[@]} -gt 0 ] || { echo "bench-peers: nothing to run" >&2; exit 1; }
+[ "$skipped" -gt 0 ] || only=()
+
+echo "load average before: $(cat /proc/loadavg)"
+log=$(mktemp)
+"$ZCBENCH" run "$WORKLOAD" --out "$OUT" "${only[@]}" "$@" | tee "$log"
+rc=${PIPESTATUS[0]}
+f=$(sed -n 's/^results: \([^ ]*\).*/\1/p' "$log")
+rm -f "$log"
+echo "load average after: $(cat /proc/loadavg)"
+[ -n "$f" ] || { echo "bench-peers: the run wrote no results (exit $rc)" >&2; exit 1; }
+[ "$rc" -eq 130 ] && exit 130
+bash tests/peers-ratios.sh "$f"
+exit "$rc"

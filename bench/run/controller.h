@@ -20,6 +20,10 @@ struct zc_ctl {
 	char quoted[8192];			/* the role command as one string (ssh) */
 	cpu_set_t affinity;			/* the controller's own, restored at the end */
 	bool affinity_ok;
+	/* rescue.c: the results file's last write (0 or -errno), failed writes,
+	 * and the samples in it when it last succeeded. */
+	int save_err, save_failures;
+	long saved_samples;
 };
 
 /* place.c: the run's placement, once up front (into run's "placement"; the

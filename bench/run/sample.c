@@ -7,6 +7,7 @@
 #include "run/controller.h"
 #include "run/report_parse.h"
 #include "run/role.h"
+#include "run/verify.h"
 #include "counters/counters.h"
 #include "lib/proc.h"
 #include "metrics/metrics.h"
@@ -242,6 +243,8 @@ out:
 		status = "failed";
 	if (reason[0] && !strcmp(status, "ok"))
 		status = "failed";
+	if (!strcmp(status, "ok"))
+		zc_sample_verified(sample, roles);
 	json_object_set_new(sample, "status", json_string(status));
 	json_object_set_new(sample, "reason", reason[0] ? json_string(reason) : json_null());
 	json_object_set_new(sample, "roles", roles);

@@ -7,12 +7,15 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/fuzz/seeds.sh
 SECONDS_EACH=${FUZZ_SECONDS:-60}
+# FUZZ_BIN_DIR: where the harnesses are (default build/fuzz); a long run can
+# use a copy so that a rebuild meanwhile does not replace a running binary.
+BIN_DIR=${FUZZ_BIN_DIR:-build/fuzz}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 failed=()
 mkdir -p build/fuzz/artifacts build/fuzz/logs
 for name in "$@"; do
-	bin=build/fuzz/fuzz_$name corpus=build/fuzz/corpus/$name seeds=build/fuzz/seeds/$name
+	bin=$BIN_DIR/fuzz_$name corpus=build/fuzz/corpus/$name seeds=build/fuzz/seeds/$name
 	log=build/fuzz/logs/$name.log
 	[ -x "$bin" ] || { echo "$name: $bin not built (make fuzz-build)"; failed+=("$name"); continue; }
 	rm -rf "$seeds"

@@ -128,9 +128,12 @@ void zc_print_table(FILE *f, json_t *runs)
 			fprintf(f, " %9s", cw);
 		}
 		print_cells(f, run, present);
+		/* Unverified where there are figures (a failed run has none). */
 		fprintf(f, "  %s%s%s", zc_an_str(run, "status"),
 			json_is_true(json_object_get(run, "emulated")) ? " emulated" : "",
-			json_is_false(json_object_get(run, "verified")) ? " unverified" : "");
+			json_is_false(json_object_get(run, "verified")) &&
+			strcmp(zc_an_str(run, "status"), "failed") &&
+			strcmp(zc_an_str(run, "status"), "unavailable") ? " unverified" : "");
 		if (zc_an_int(run, "disturbed_left_out"))
 			fprintf(f, " (%lld disturbed left out)", zc_an_int(run, "disturbed_left_out"));
 		fprintf(f, "\n");
@@ -187,6 +190,9 @@ void zc_print_headline(FILE *f, json_t *headline)
 		snprintf(name, sizeof(name), "%s%s%s", zc_an_str(h, "ratio"),
 			 *zc_an_str(h, "aa_side") ? " " : "", zc_an_str(h, "aa_side"));
 		fprintf(f, "  %-27s chunk %-5s pipe %-5s ", name, chunk, pipe);
+		/* A ratio from a sink that did not check the bytes says so first. */
+		if (json_is_false(json_object_get(h, "verified")))
+			fprintf(f, "UNVERIFIED ");
 		if (json_is_number(v))
 			print_ratio(f, h);
 		else

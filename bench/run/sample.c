@@ -8,6 +8,7 @@
 #include "run/report_parse.h"
 #include "run/role.h"
 #include "run/verify.h"
+#include "run/stall.h"
 #include "counters/counters.h"
 #include "lib/proc.h"
 #include "metrics/metrics.h"
@@ -168,9 +169,11 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 	}
 	if (ctl_ok)
 		zc_cpu_edges_json(sample, &e0, &e1, c, pl, dut, cfg->duration_s);
-	if (ret == -ETIMEDOUT)
+	if (ret == -ETIMEDOUT) {
 		snprintf(reason, sizeof(reason), "timed out %.0f s after the window (a role stalled)",
 			 cfg->timeout_s);
+		zc_roles_stopped(kids, spawned, ZC_ROLE_NR, reason, sizeof(reason));
+	}
 	if (ret == 1) {
 		/*
 		 * One role failed. Its peers usually fail because of it, but the

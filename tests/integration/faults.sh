@@ -28,8 +28,8 @@ cc -std=gnu11 -O2 -Wall -D_GNU_SOURCE -o "$TMP/tamper" tests/tamper_proxy.c || f
 
 # --- 1. kill and stop each role at warm-up and mid-window -------------------
 # One invocation, 13 samples: 12 faults in turn, then one left alone.
-WARM=1.0 DUR=1.6
-printf '[workload]\nwarmup = %s\nduration = %s\ntail = 0.3\ntimeout = 3\nchunk = 64k\n\n[run p]\ntopology = proxy\nproxy = copy\nrepetitions = 13\n' \
+WARM=0.8 DUR=1.2
+printf '[workload]\nwarmup = %s\nduration = %s\ntail = 0.3\ntimeout = 2\nchunk = 64k\n\n[run p]\ntopology = proxy\nproxy = copy\nrepetitions = 13\n' \
 	"$WARM" "$DUR" >"$TMP/f.ini"
 plan=()
 for sig in KILL STOP; do
@@ -85,7 +85,7 @@ for k in "${!plan[@]}"; do
 	else
 		# A stopped role stalls its peers: the controller's deadline ends it.
 		check "SIG$sig $role at $phase: the stall named: the $role was stopped ($reason)" \
-			grep -q "timed out .* the $role was stopped (state T, SIGSTOP)" <<<"$reason"
+			grep -q "timed out 2 s after the window .* the $role was stopped (state T, SIGSTOP)" <<<"$reason"
 	fi
 	check "SIG$sig $role at $phase: no figure kept" jqe "$s | .gbps_per_core == null" "$f"
 done
@@ -183,6 +183,32 @@ else
 		check "$how: the rescue copy is named on stdout" grep -q "^everything measured: $rescue" "$TMP/$how.out"
 		check "$how: no temporary file left" [ -z "$(ls -A "$M/r" | grep '^\.')" ]
 	done
+	# Full, then the controller SIGKILLed: the rescue copy written after each
+	# failed write holds what the stale file lacks.
+	rm -rf "${M:?}"/* "$TMP"/zcbench-rescue-*
+	sed 's/repetitions = 3/repetitions = 20/' "$TMP/s.ini" >"$TMP/s20.ini"
+	"$ZCBENCH" run "$TMP/s20.ini" --out "$M/r" >"$TMP/fk.out" 2>"$TMP/fk.err" &
+	ctl=$!
+	for _ in $(seq 1 300); do
+		f=$(result_in "$M/r")
+		[ -n "$f" ] && jqe '.runs[0].samples | length >= 1' "$f" && break
+		sleep 0.05
+	done
+	dd if=/dev/zero of="$M/filler" bs=64k 2>/dev/null
+	rescue=
+	for _ in $(seq 1 300); do
+		rescue=$(ls "$TMP"/zcbench-rescue-* 2>/dev/null | head -n1)
+		[ -n "$rescue" ] && [ "$(jq '.runs[0].samples | length' "$rescue" 2>/dev/null || echo 0)" -gt \
+			"$(jq '.runs[0].samples | length' "$f")" ] && break
+		sleep 0.1
+	done
+	kill -9 "$ctl"
+	wait "$ctl" 2>/dev/null
+	check "full, then killed: warned at the first failed write, naming the rescue copy" \
+		grep -q "cannot be written: every sample goes to $rescue until it can" "$TMP/fk.err"
+	check "full, then killed: the rescue copy holds more samples than the stale file" \
+		[ "$(jq '.runs[0].samples | length' "${rescue:-/dev/null}" 2>/dev/null || echo 0)" -gt \
+		  "$(jq '.runs[0].samples | length' "$f")" ]
 	# Full from the start: the run cannot save its first write; no empty file stays.
 	rm -rf "${M:?}"/*
 	mkdir -p "$M/r"
@@ -196,8 +222,8 @@ else
 fi
 
 # --- 4. a tampering proxy ----------------------------------------------------
-printf '[workload]\nwarmup = 0.2\nduration = 1.0\ntail = 0.3\ntimeout = 5\nchunk = 64k\nrepetitions = 1\n\n[run p]\ntopology = proxy\nproxy = copy\n' >"$TMP/t.ini"
-printf '[workload]\nwarmup = 0.2\nduration = 1.0\ntail = 0.3\ntimeout = 5\nchunk = 64k\nrepetitions = 1\n\n[run t]\ntopology = proxy\nsource = tee\nproxy = copy\n' >"$TMP/tee.ini"
+printf '[workload]\nwarmup = 0.1\nduration = 0.6\ntail = 0.3\ntimeout = 5\nchunk = 64k\nrepetitions = 1\n\n[run p]\ntopology = proxy\nproxy = copy\n' >"$TMP/t.ini"
+printf '[workload]\nwarmup = 0.1\nduration = 0.6\ntail = 0.3\ntimeout = 5\nchunk = 64k\nrepetitions = 1\n\n[run t]\ntopology = proxy\nsource = tee\nproxy = copy\n' >"$TMP/tee.ini"
 # name|workload|how|offset|length|what the reason must say
 while IFS='|' read -r name ini how off len want; do
 	ZC_TAMPER_HOW=$how ZC_TAMPER_CONN=1 ZC_TAMPER_OFF=$off ZC_TAMPER_LEN=$len \

@@ -10,14 +10,16 @@
  */
 #include "run/controller.h"
 
-/* After each write of c->root to c->path: ret is its result (0 or -errno). */
+/* After each write of c->root to c->path: ret is its result (0 or -errno).
+ * A failed one writes the rescue copy ($TMPDIR or /tmp) at once. */
 void zc_results_written(struct zc_ctl *c, int ret);
 
 /*
  * The closing "results: PATH" line on stdout. When the last write failed:
- * the whole results written to a rescue copy ($TMPDIR or /tmp, else
- * stderr), and the line says that PATH is stale, with how many samples it
- * holds and where the rest is. 0, or the last write's -errno.
+ * the line says that PATH is stale, with how many samples it holds, and
+ * names the rescue copy (stderr gets the JSON when that cannot be written
+ * either). When PATH caught up, the rescue copy is removed. 0, or the last
+ * write's -errno.
  */
 int zc_results_final_line(struct zc_ctl *c, bool interrupted);
 

@@ -277,7 +277,8 @@ check "splice-null: the run table says unverified" [ "$(grep -c ' ok unverified$
 "$ZCBENCH" report "$f" >"$TMP/n.report" 2>&1
 check "report: the ratio says UNVERIFIED" grep -q 'splice/copy proxy .*before, measured.*UNVERIFIED' "$TMP/n.report"
 "$ZCBENCH" export --format csv "$f" >"$TMP/n.csv"
-check "csv: a verified column, false" [ "$(python3 -c 'import csv,sys; print(" ".join(r["verified"] for r in csv.DictReader(open(sys.argv[1]))))' "$TMP/n.csv")" = "false false" ]
+check "csv: a verified column" grep -q ',emulated,verified,rep,status,' "$TMP/n.csv"
+check "csv: false in both rows" [ "$(grep -c ',false,false,0,ok,' "$TMP/n.csv")" -eq 2 ]
 check "prometheus: a verified label, false" grep -q 'verified="false"' <("$ZCBENCH" export --format prometheus "$f")
 check "bmf: keys of their own" jqe 'keys | length == 2 and all(endswith(" unverified"))' <("$ZCBENCH" export --format bmf "$f")
 check "gab: names of their own" jqe 'all(.name | test(" unverified ")) and all(.extra | test("UNVERIFIED"))' \

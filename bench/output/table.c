@@ -92,6 +92,18 @@ static void print_cells(FILE *f, json_t *run, bool present)
 }
 
 /* The run's key columns, then one column per metric of the list that has one. */
+/* The run has figures: at least one ok sample. */
+static bool has_ok(json_t *run)
+{
+	json_t *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "samples"), i, s)
+		if (!strcmp(zc_an_str(s, "status"), "ok"))
+			return true;
+	return false;
+}
+
 void zc_print_table(FILE *f, json_t *runs)
 {
 	size_t i;
@@ -128,12 +140,11 @@ void zc_print_table(FILE *f, json_t *runs)
 			fprintf(f, " %9s", cw);
 		}
 		print_cells(f, run, present);
-		/* Unverified where there are figures (a failed run has none). */
+		/* Unverified where there are figures (a run without an ok sample has none). */
 		fprintf(f, "  %s%s%s", zc_an_str(run, "status"),
 			json_is_true(json_object_get(run, "emulated")) ? " emulated" : "",
-			json_is_false(json_object_get(run, "verified")) &&
-			strcmp(zc_an_str(run, "status"), "failed") &&
-			strcmp(zc_an_str(run, "status"), "unavailable") ? " unverified" : "");
+			json_is_false(json_object_get(run, "verified")) && has_ok(run) ? " unverified"
+											 : "");
 		if (zc_an_int(run, "disturbed_left_out"))
 			fprintf(f, " (%lld disturbed left out)", zc_an_int(run, "disturbed_left_out"));
 		fprintf(f, "\n");

@@ -2,6 +2,8 @@
 /* export --format bmf: Bencher Metric Format, median, min and max per metric,
  * and the profile's buckets (profile_BUCKET_pct) of profiled runs. */
 #include "output/export.h"
+
+#include <string.h>
 #include "output/breakdown.h"
 
 static int write_bmf(FILE *f, json_t *root) /* 0/-EIO */
@@ -14,6 +16,9 @@ static int write_bmf(FILE *f, json_t *root) /* 0/-EIO */
 		char key[512];
 
 		zc_an_key(run, key, sizeof(key));
+		/* Unverified figures never join a verified series. */
+		if (!json_is_true(json_object_get(run, "verified")))
+			strncat(key, " unverified", sizeof(key) - strlen(key) - 1);
 		zc_for_each_summary_metric(m) {
 			struct zc_summary s;
 

@@ -29,7 +29,8 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 	char fp[8192], fpid[512];
 	const char *cols[] = { "date",	 "kernel", "host",	  "fingerprint", "run",
 			       "topology", "source", "proxy", "sink",	       "chunk",
-			       "pipe_size", "connections", "emulated", "rep", "status" };
+			       "pipe_size", "connections", "emulated", "verified", "rep",
+			       "status" };
 
 	bool profiled = zc_an_any_profile(json_object_get(root, "runs"));
 
@@ -55,9 +56,12 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 					fputc(',', f);
 				csv_field(f, strs[c]);
 			}
-			fprintf(f, ",%lld,%lld,%lld,%s,%lld,", zc_an_int(k, "chunk"),
+			/* verified: the sample's own (1.3), else the run's. */
+			fprintf(f, ",%lld,%lld,%lld,%s,%s,%lld,", zc_an_int(k, "chunk"),
 				zc_an_int(k, "pipe_size"), zc_an_int(k, "connections"),
 				json_is_true(json_object_get(run, "emulated")) ? "true" : "false",
+				json_is_true(json_object_get(smp, "verified") ?: json_object_get(run,
+					"verified")) ? "true" : "false",
 				zc_an_int(smp, "rep"));
 			csv_field(f, zc_an_str(smp, "status"));
 			zc_for_each_summary_metric(m) {

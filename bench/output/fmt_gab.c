@@ -2,6 +2,8 @@
 /* export --format gab: github-action-benchmark's customBiggerIsBetter array. */
 #include "output/export.h"
 
+#include <string.h>
+
 static int write_gab(FILE *f, json_t *root) /* 0/-EIO */
 {
 	json_t *out = json_array(), *run;
@@ -11,6 +13,9 @@ static int write_gab(FILE *f, json_t *root) /* 0/-EIO */
 		char key[512], name[600], range[64], extra[512];
 
 		zc_an_key(run, key, sizeof(key));
+		/* Unverified figures never join a verified series. */
+		if (!json_is_true(json_object_get(run, "verified")))
+			strncat(key, " unverified", sizeof(key) - strlen(key) - 1);
 		zc_for_each_summary_metric(m) {
 			struct zc_summary s;
 
@@ -20,8 +25,10 @@ static int write_gab(FILE *f, json_t *root) /* 0/-EIO */
 			snprintf(name, sizeof(name), "%s %s", key, m->key);
 			snprintf(range, sizeof(range), "± %.4g", s.stddev);
 			snprintf(extra, sizeof(extra),
-				 "median of %zu repetitions, min %.4g max %.4g; run %s; kernel %s",
-				 s.n, s.min, s.max, zc_an_str(run, "name"), zc_an_kernel(root));
+				 "median of %zu repetitions, min %.4g max %.4g; run %s; kernel %s%s",
+				 s.n, s.min, s.max, zc_an_str(run, "name"), zc_an_kernel(root),
+				 json_is_true(json_object_get(run, "verified")) ? ""
+				 : "; UNVERIFIED: the sink did not check the bytes");
 			json_array_append_new(out, json_pack("{s:s,s:s,s:f,s:s,s:s}", "name", name,
 							     "unit", m->unit, "value", s.median,
 							     "range", range, "extra", extra));

@@ -126,6 +126,9 @@ static int write_prometheus(FILE *f, json_t *root) /* 0 */
 			prom_label(f, "emulated",
 				   json_is_true(json_object_get(run, "emulated")) ? "true" : "false",
 				   false);
+			prom_label(f, "verified",
+				   json_is_true(json_object_get(run, "verified")) ? "true" : "false",
+				   false);
 			host_labels(f, root, false);
 			fp_labels(f, root);
 			fprintf(f, "} %.10g\n", s.median * scale);

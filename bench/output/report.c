@@ -35,8 +35,10 @@ static void print_ratio(FILE *f, const char *name, const char *side, json_t *num
 	}
 	if (!isnan(r.lo))
 		snprintf(ci, sizeof(ci), "[%.2f-%.2f]", r.lo, r.hi);
-	fprintf(f, "  %-26s %-16s %-5s %-5s %6.2fx  %-17s %7.2f / %-7.2f %zu/%zu  %s\n", name, side,
-		chunk, pipe, r.value, ci, r.num_gpc, r.den_gpc, r.nn, r.nd, mode);
+	fprintf(f, "  %-26s %-16s %-5s %-5s %6.2fx  %-17s %7.2f / %-7.2f %zu/%zu  %s%s\n", name, side,
+		chunk, pipe, r.value, ci, r.num_gpc, r.den_gpc, r.nn, r.nd, mode,
+		json_is_true(json_object_get(num, "verified")) &&
+		json_is_true(json_object_get(den, "verified")) ? "" : "  UNVERIFIED");
 }
 
 /* A principal ratio whose after-modes have no run in the file: say which. */

@@ -71,7 +71,10 @@ int zc_curves(json_t *const *roots, int nroots, struct zc_curve *out, int max)
 			p.gpc = med(run, "gbps_per_core", "median");
 			p.gpc_min = med(run, "gbps_per_core", "min");
 			p.gpc_max = med(run, "gbps_per_core", "max");
-			p.n = (size_t)med(run, "gbps", "n");
+			/* A count from the file: NaN (absent) or out of range is 0,
+			 * never a float-to-integer conversion that is undefined (fuzzed). */
+			p.n = med(run, "gbps", "n") >= 0 && med(run, "gbps", "n") < 1e9
+			      ? (size_t)med(run, "gbps", "n") : 0;
 			p.shared = json_is_false(json_object_get(json_object_get(run, "placement"),
 								 "dut_alone"));
 			/* More workers than connections: the extra ones idled, the run

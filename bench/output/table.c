@@ -92,6 +92,18 @@ static void print_cells(FILE *f, json_t *run, bool present)
 }
 
 /* The run's key columns, then one column per metric of the list that has one. */
+/* The run has figures: at least one ok sample. */
+static bool has_ok(json_t *run)
+{
+	json_t *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(run, "samples"), i, s)
+		if (!strcmp(zc_an_str(s, "status"), "ok"))
+			return true;
+	return false;
+}
+
 void zc_print_table(FILE *f, json_t *runs)
 {
 	size_t i;
@@ -128,10 +140,12 @@ void zc_print_table(FILE *f, json_t *runs)
 			fprintf(f, " %9s", cw);
 		}
 		print_cells(f, run, present);
+		/* Unverified where there are figures (a run without an ok sample has none). */
 		fprintf(f, "  %s%s%s%s", zc_an_str(run, "status"),
 			json_object_get(run, "peer") ? " peer" : "",
 			json_is_true(json_object_get(run, "emulated")) ? " emulated" : "",
-			json_is_false(json_object_get(run, "verified")) ? " unverified" : "");
+			json_is_false(json_object_get(run, "verified")) && has_ok(run) ? " unverified"
+											 : "");
 		if (zc_an_int(run, "disturbed_left_out"))
 			fprintf(f, " (%lld disturbed left out)", zc_an_int(run, "disturbed_left_out"));
 		fprintf(f, "\n");
@@ -191,6 +205,9 @@ void zc_print_headline(FILE *f, json_t *headline)
 		snprintf(name, sizeof(name), "%s%s%s", zc_an_str(h, "ratio"),
 			 *zc_an_str(h, "aa_side") ? " " : "", zc_an_str(h, "aa_side"));
 		fprintf(f, "  %-27s chunk %-5s pipe %-5s ", name, chunk, pipe);
+		/* A ratio from a sink that did not check the bytes says so first. */
+		if (json_is_false(json_object_get(h, "verified")))
+			fprintf(f, "UNVERIFIED ");
 		if (json_is_number(v))
 			print_ratio(f, h);
 		else if (zc_an_int(h, "disturbed_left_out"))

@@ -443,6 +443,10 @@ json_t *zc_headline(json_t *runs)
 		json_object_set_new(row, "half_width_pct",
 				    num_or_null(100 * zc_ci_half_width_rel(r.lo, r.hi, r.value)));
 		json_object_set_new(row, "disturbed_left_out", json_integer((json_int_t)r.disturbed));
+		/* 1.3: both sides' sinks checked every byte (run "verified"). */
+		json_object_set_new(row, "verified",
+				    json_boolean(json_is_true(json_object_get(pv[i].run, "verified")) &&
+						 json_is_true(json_object_get(pv[i].peer_run, "verified"))));
 		if (*side)
 			json_object_set_new(row, "aa_side", json_string(side));
 		json_array_append_new(out, row);

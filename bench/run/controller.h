@@ -21,6 +21,10 @@ struct zc_ctl {
 	cpu_set_t affinity;			/* the controller's own, restored at the end */
 	bool affinity_ok;
 	struct zc_watch *watch;			/* --profile, --interval, --progress, --json-stream (watch.h) */
+	/* rescue.c: the results file's last write (0 or -errno), failed writes,
+	 * and the samples in it when it last succeeded. */
+	int save_err, save_failures;
+	long saved_samples;
 };
 
 /* place.c: the run's placement, once up front (into run's "placement"; the

@@ -24,6 +24,7 @@
 #include "run/role_int.h"
 #include "run/watch.h"
 #include "run/role_peer.h"
+#include "run/verify.h"
 #include "lib/cpu.h"
 
 #include <errno.h>
@@ -247,8 +248,6 @@ int zc_role_main(int argc, char **argv)
 	 * window; they count from here, the window is the edges' difference. */
 	zc_counters_open(&r.ctr, zc_counters_parse(ra.cfg.counters), cpus[0]);
 	json_object_set_new(out, "period", json_integer(ra.cfg.period));
-	json_object_set_new(out, "verified", json_boolean(ra.role == ZC_ROLE_SINK &&
-							   (r.m->flags & ZC_MODE_VERIFIES)));
 	if ((ret = zc_role_conns_open(&r, &port, err, sizeof(err))))
 		return fail(out, err, ret);
 	printf("READY port=%d\n", port);
@@ -304,6 +303,7 @@ int zc_role_main(int argc, char **argv)
 	json_object_set_new(out, "rlimit_nofile", json_incref(r.rlimit));
 	json_object_set_new(out, "workers", zc_role_workers_json(&r));
 	json_object_set_new(out, "connections", zc_role_conns_json(&r));
+	zc_role_verified_json(&r, out);
 	if ((mopts = zc_role_mode_report(&r)))
 		json_object_set_new(out, "mode_report", mopts);
 	if (json_object_get(out, "status")) {

@@ -23,6 +23,8 @@
 #include "output/table.h"
 #include "run/schedule.h"
 #include "run/tune.h"
+#include "run/verify.h"
+#include "run/rescue.h"
 #include "output/scale.h"
 
 #include <errno.h>
@@ -87,7 +89,6 @@ static bool run_prepare(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_pl
 			json_t **out)
 {
 	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
-	const struct zc_mode *sink = zc_mode_find(ZC_ROLE_SINK, cfg->mode[ZC_ROLE_SINK]);
 	json_t *run = json_object(), *samples = json_array();
 
 
@@ -96,8 +97,9 @@ static bool run_prepare(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_pl
 	json_object_set_new(run, "key", key_json(cfg));
 	json_object_set_new(run, "dut", json_string(zc_role_names[dut]));
 	json_object_set_new(run, "emulated", json_boolean(run_emulated(cfg)));
-	json_object_set_new(run, "verified", json_boolean(sink->flags & ZC_MODE_VERIFIES));
-	zc_run_peer_json(run, cfg);	/* peer modes: "peer", and iperf3 unverified */
+	/* What the sinks measured, sample by sample (run_update): none yet. */
+	json_object_set_new(run, "verified", json_false());
+	zc_run_peer_json(run, cfg);	/* peer modes: "peer", and why iperf3 is unverified */
 	json_object_set_new(run, "options", zc_cfg_json(cfg));
 	if (zc_run_place(c, cfg, pl, run)) {
 		json_decref(samples);
@@ -141,6 +143,7 @@ static void run_update(json_t *run, long planned, bool closed, bool final)
 	json_object_set_new(run, "status", json_string(status));
 	json_object_set_new(run, "disturbed_left_out", json_integer((json_int_t)zc_an_disturbed_count(run)));
 	json_object_set_new(run, "summary", zc_run_summary(samples));
+	zc_run_verified(run);
 }
 
 static int results_path(struct zc_ctl *c, json_t *meta) /* 0 or -errno */
@@ -185,6 +188,7 @@ static int save(struct zc_ctl *c, const char *status)
 	ret = zc_json_write_atomic(c->root, c->path);
 	if (ret)
 		zc_err("writing %s: %s", c->path, strerror(-ret));
+	zc_results_written(c, ret);
 	return ret;
 }
 
@@ -473,6 +477,9 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 	if (ret)
 		zc_err("%s: cannot create a results file: %s", c.outdir, strerror(-ret));
 	if (ret || save(&c, "running")) {
+		/* The name claimed but nothing written: no empty file left behind. */
+		if (!ret)
+			unlink(c.path);
 		zc_watch_end(&c, "failed", ZC_EXIT_FAIL);
 		zc_tune_restore(&tune);
 		if (c.host.transport->teardown)
@@ -504,7 +511,7 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 	zc_print_headline(stdout, json_object_get(c.root, "headline"));
 	zc_print_schedule(stdout, json_object_get(c.root, "schedule"));
 	zc_fingerprint_print_brief(stdout, json_object_get(c.root, "fingerprint"));
-	printf("\nresults: %s%s\n", c.path, zc_interrupted ? " (interrupted)" : "");
+	zc_results_final_line(&c, zc_interrupted);
 	if (path_out)
 		snprintf(path_out, path_len, "%s", c.path);
 	ret = zc_interrupted ? ZC_EXIT_INTR : ret || failed ? ZC_EXIT_FAIL : 0;

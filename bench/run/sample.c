@@ -9,6 +9,8 @@
 #include "run/report_parse.h"
 #include "run/role.h"
 #include "run/watch.h"
+#include "run/verify.h"
+#include "run/stall.h"
 #include "counters/counters.h"
 #include "lib/proc.h"
 #include "metrics/metrics.h"
@@ -178,9 +180,11 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 		zc_cpu_edges_json(sample, &e0, &e1, c, pl, dut, cfg->duration_s);
 	zc_disturbed_json(sample, ctl_ok ? &e0 : NULL, &e1, ctl_ok ? &t0 : NULL, &t1, role_pid, pl,
 			  dut, cfg->duration_s, cfg->foreign_max_pct / 100);
-	if (ret == -ETIMEDOUT)
+	if (ret == -ETIMEDOUT) {
 		snprintf(reason, sizeof(reason), "timed out %.0f s after the window (a role stalled)",
 			 cfg->timeout_s);
+		zc_roles_stopped(kids, spawned, ZC_ROLE_NR, reason, sizeof(reason));
+	}
 	if (ret == 1) {
 		/*
 		 * One role failed. Its peers usually fail because of it, but the
@@ -253,6 +257,8 @@ out:
 		status = "failed";
 	if (reason[0] && !strcmp(status, "ok"))
 		status = "failed";
+	if (!strcmp(status, "ok"))
+		zc_sample_verified(sample, roles);
 	json_object_set_new(sample, "status", json_string(status));
 	json_object_set_new(sample, "reason", reason[0] ? json_string(reason) : json_null());
 	json_object_set_new(sample, "roles", roles);

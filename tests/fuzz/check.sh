@@ -7,6 +7,7 @@
 secs=${ZC_FUZZ_CHECK_SECONDS:-4}
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+fixtures_before=$(ls -A results/fixtures)
 targets=$(sed -n 's/^FUZZ_TARGETS *:= *//p' Makefile)
 [ -n "$targets" ] || fail "no FUZZ_TARGETS in the Makefile"
 for name in $targets; do
@@ -28,4 +29,5 @@ for name in $targets; do
 	check "$name: fuzzed ${secs} s clean (${n:-?} executions)" [ $rc -eq 0 ] ||
 		{ grep -E -m3 'ERROR|SUMMARY|exited' "$TMP/$name.log"; cp "$TMP/$name-"* build/fuzz/ 2>/dev/null; }
 done
+check "results/fixtures untouched by the fuzzers" [ "$(ls -A results/fixtures)" = "$fixtures_before" ]
 finish

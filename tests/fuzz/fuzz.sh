@@ -7,12 +7,18 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/fuzz/seeds.sh
 SECONDS_EACH=${FUZZ_SECONDS:-60}
+# FUZZ_BIN_DIR: where the harnesses are (default build/fuzz); a long run can
+# use a copy so that a rebuild meanwhile does not replace a running binary.
+BIN_DIR=${FUZZ_BIN_DIR:-build/fuzz}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 failed=()
 mkdir -p build/fuzz/artifacts build/fuzz/logs
+# The seeds are copies: nothing a fuzzer writes may land among the fixtures
+# (a stray libFuzzer output once did).
+fixtures_before=$(ls -A results/fixtures)
 for name in "$@"; do
-	bin=build/fuzz/fuzz_$name corpus=build/fuzz/corpus/$name seeds=build/fuzz/seeds/$name
+	bin=$BIN_DIR/fuzz_$name corpus=build/fuzz/corpus/$name seeds=build/fuzz/seeds/$name
 	log=build/fuzz/logs/$name.log
 	[ -x "$bin" ] || { echo "$name: $bin not built (make fuzz-build)"; failed+=("$name"); continue; }
 	rm -rf "$seeds"
@@ -33,4 +39,8 @@ for name in "$@"; do
 		echo "ok   $name: ${execs:-?} executions in ${SECONDS_EACH} s (${rate:-?}/s), corpus $units inputs"
 	fi
 done
+if [ "$(ls -A results/fixtures)" != "$fixtures_before" ]; then
+	echo "FAIL: results/fixtures changed while fuzzing: $(diff <(echo "$fixtures_before") <(ls -A results/fixtures) | grep '^>' | tr '\n' ' ')"
+	failed+=(fixtures)
+fi
 [ ${#failed[@]} -eq 0 ] || { echo "failed: ${failed[*]} (logs in build/fuzz/logs)"; exit 1; }

@@ -277,6 +277,16 @@ int zc_cfg_expand(const struct zc_cfg *base, struct zc_cfg *out, int max)
 	return n;
 }
 
+/* Does this process hold CAP_SYS_RESOURCE (limits past the hard ones)? */
+static bool sys_resource(void)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = { 0 };
+
+	return !syscall(SYS_capget, &h, d) &&
+	       (d[CAP_SYS_RESOURCE / 32].effective & (1u << (CAP_SYS_RESOURCE % 32)));
+}
+
 /* Can this process have fds descriptors open (raising its soft limit, or as
  * root its hard one up to fs.nr_open)? The limit it may reach, in *limit. */
 static bool nofile_ok(uint64_t fds, uint64_t *limit)
@@ -290,7 +300,9 @@ static bool nofile_ok(uint64_t fds, uint64_t *limit)
 	*limit = rl.rlim_max;
 	if (rl.rlim_max == RLIM_INFINITY || fds <= rl.rlim_max)
 		return true;
-	if (geteuid() == 0 && !zc_read_file_trim("/proc/sys/fs/nr_open", buf, sizeof(buf)) &&
+	/* Raising the hard limit takes CAP_SYS_RESOURCE, not uid 0 (a container's
+	 * root may lack it: setrlimit's EPERM). */
+	if (sys_resource() && !zc_read_file_trim("/proc/sys/fs/nr_open", buf, sizeof(buf)) &&
 	    !zc_parse_long(buf, &nr_open) && (uint64_t)nr_open > *limit)
 		*limit = nr_open;
 	return fds <= *limit;
@@ -307,6 +319,20 @@ int zc_cfg_validate(const struct zc_cfg *cfg, char *err, size_t errlen, const ch
 			 "core(s) (%s)", cfg->workers, cores,
 			 cfg->smt ? "smt = on: every PU" : "smt = off: one PU per physical core");
 		*badkey = "workers";
+		return -EINVAL;
+	}
+	/* The source's and sink's workers take a core each as the DUT's do (they
+	 * share when the DUT leaves none, never two on one core of their own). */
+	for (int r = 0; r < ZC_ROLE_NR; r++) {
+		const char *key = r == ZC_ROLE_SOURCE ? "source_workers" : "sink_workers";
+		int n = zc_cfg_role_workers(cfg, r);
+
+		if (r == ZC_ROLE_PROXY || r == zc_cfg_dut(cfg) || n <= cores)
+			continue;
+		snprintf(err, errlen, "key '%s': %d workers, but this machine has %d usable "
+			 "core(s) (%s)", key, n, cores,
+			 cfg->smt ? "smt = on: every PU" : "smt = off: one PU per physical core");
+		*badkey = key;
 		return -EINVAL;
 	}
 	if (!nofile_ok(fds, &limit)) {
@@ -396,13 +422,10 @@ const char *zc_counters_for_role(const struct zc_cfg *cfg, int role)
  * no limit of ours with CAP_SYS_RESOURCE (the kernel's EPERM otherwise). */
 static uint64_t pipe_limit(void)
 {
-	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
-	struct __user_cap_data_struct d[2] = { 0 };
 	char v[32];
 	uint64_t max;
 
-	if (!syscall(SYS_capget, &h, d) &&
-	    (d[CAP_SYS_RESOURCE / 32].effective & (1u << (CAP_SYS_RESOURCE % 32))))
+	if (sys_resource())
 		return UINT64_MAX;
 	if (zc_read_file_trim("/proc/sys/fs/pipe-max-size", v, sizeof(v)) || zc_parse_size(v, &max))
 		return UINT64_MAX;	/* unknown: the mode's setup will say */

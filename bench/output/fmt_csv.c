@@ -29,7 +29,7 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 	char fp[8192], fpid[512];
 	const char *cols[] = { "date",	 "kernel", "host",	  "fingerprint", "run",
 			       "topology", "source", "proxy", "sink",	       "chunk",
-			       "pipe_size", "connections", "emulated", "verified", "rep",
+			       "pipe_size", "connections", "workers", "emulated", "verified", "rep",
 			       "status" };
 
 	bool profiled = zc_an_any_profile(json_object_get(root, "runs"));
@@ -56,9 +56,11 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 					fputc(',', f);
 				csv_field(f, strs[c]);
 			}
-			/* verified: the sample's own (1.3), else the run's. */
-			fprintf(f, ",%lld,%lld,%lld,%s,%s,%lld,", zc_an_int(k, "chunk"),
+			/* workers: runs of a sweep differ by it alone (absent before 1.3: 1);
+			 * verified: the sample's own (1.3), else the run's. */
+			fprintf(f, ",%lld,%lld,%lld,%lld,%s,%s,%lld,", zc_an_int(k, "chunk"),
 				zc_an_int(k, "pipe_size"), zc_an_int(k, "connections"),
+				zc_an_int(k, "workers") ?: 1,
 				json_is_true(json_object_get(run, "emulated")) ? "true" : "false",
 				json_is_true(json_object_get(smp, "verified") ?: json_object_get(run,
 					"verified")) ? "true" : "false",

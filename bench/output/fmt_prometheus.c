@@ -123,6 +123,9 @@ static int write_prometheus(FILE *f, json_t *root) /* 0 */
 			prom_label(f, "pipe_size", num, false);
 			snprintf(num, sizeof(num), "%lld", zc_an_int(k, "connections"));
 			prom_label(f, "connections", num, false);
+			/* Without it a workers sweep's runs would be duplicate series. */
+			snprintf(num, sizeof(num), "%lld", zc_an_int(k, "workers") ?: 1);
+			prom_label(f, "workers", num, false);
 			prom_label(f, "emulated",
 				   json_is_true(json_object_get(run, "emulated")) ? "true" : "false",
 				   false);

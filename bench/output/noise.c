@@ -73,7 +73,9 @@ static json_t *ratio_spreads(json_t *headline)
 			if (strcmp(zc_an_str(g, "aa_side"), "b") ||
 			    strcmp(zc_an_str(g, "ratio"), zc_an_str(h, "ratio")) ||
 			    zc_an_int(g, "chunk") != zc_an_int(h, "chunk") ||
-			    zc_an_int(g, "pipe_size") != zc_an_int(h, "pipe_size"))
+			    zc_an_int(g, "pipe_size") != zc_an_int(h, "pipe_size") ||
+			    zc_an_int(g, "connections") != zc_an_int(h, "connections") ||
+			    zc_an_int(g, "workers") != zc_an_int(h, "workers"))
 				continue;
 			a = json_is_number(va) ? json_number_value(va) : NAN;
 			b = json_is_number(vb) ? json_number_value(vb) : NAN;

@@ -154,7 +154,9 @@ void zc_plot_interval(json_t *root, const struct zc_pair *p, struct zc_ratio *r)
 
 		if (!strcmp(zc_an_str(h, "ratio"), p->name) &&
 		    zc_an_int(h, "chunk") == zc_an_int(k, "chunk") &&
-		    zc_an_int(h, "pipe_size") == zc_an_int(k, "pipe_size") && json_is_number(lo) &&
+		    zc_an_int(h, "pipe_size") == zc_an_int(k, "pipe_size") &&
+		    (zc_an_int(h, "connections") ?: 1) == (zc_an_int(k, "connections") ?: 1) &&
+		    (zc_an_int(h, "workers") ?: 1) == (zc_an_int(k, "workers") ?: 1) && json_is_number(lo) &&
 		    json_is_number(hi)) {
 			r->lo = json_number_value(lo);
 			r->hi = json_number_value(hi);

@@ -28,6 +28,10 @@ static void print_ratio(FILE *f, const char *name, const char *side, json_t *num
 	zc_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
 	zc_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
 	snprintf(mode, sizeof(mode), "%s/%s", zc_an_dut_mode(num), zc_an_dut_mode(den));
+	/* Many connections or workers: the pair is one point of a sweep, say which. */
+	if ((zc_an_int(k, "connections") ?: 1) > 1 || (zc_an_int(k, "workers") ?: 1) > 1)
+		snprintf(mode + strlen(mode), sizeof(mode) - strlen(mode), ", %lld conn, %lld workers",
+			 zc_an_int(k, "connections") ?: 1, zc_an_int(k, "workers") ?: 1);
 	if (isnan(r.value)) {
 		fprintf(f, "  %-26s %-16s %-5s %-5s %7s  %-17s %s\n", name, side, chunk, pipe, "n/a",
 			"", "(a side has no successful sample)");

@@ -9,6 +9,7 @@
 #include "output/scale.h"
 #include "results/results.h"
 #include "lib/opt.h"
+#include "lib/stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +20,35 @@ static double med(json_t *run, const char *metric, const char *stat)
 	json_t *v = json_object_get(json_object_get(json_object_get(run, "summary"), metric), stat);
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/*
+ * The DUT's own Gbit/s (dut_gbps: its bytes over its window, what its
+ * Gbit/s per core divides) over the ok, undisturbed samples. The run's gbps
+ * is the sink's, which on a machine whose sink shares the DUT's cores can be
+ * several times off the DUT's (window_agreement): a curve of the sink's rate
+ * against the DUT's cores mixes two windows. Files without dut_gbps: false.
+ */
+static bool dut_gbps(json_t *run, struct zc_summary *s)
+{
+	json_t *smp, *samples = json_object_get(run, "samples");
+	double v[256];
+	size_t i, n = 0;
+
+	json_array_foreach(samples, i, smp) {
+		json_t *x = json_object_get(smp, "dut_gbps");
+
+		if (strcmp(zc_an_str(smp, "status"), "ok") ||
+		    json_is_true(json_object_get(smp, "disturbed")))
+			continue;
+		if (!json_is_number(x) || n == ZC_ARRAY_SIZE(v))
+			return false;
+		v[n++] = json_number_value(x);
+	}
+	if (!n)
+		return false;
+	zc_summarize(v, n, s);
+	return true;
 }
 
 static bool same_curve(const struct zc_curve *c, const struct zc_curve *k)
@@ -46,6 +76,7 @@ int zc_curves(json_t *const *roots, int nroots, struct zc_curve *out, int max)
 			json_t *k = json_object_get(run, "key");
 			struct zc_curve key = { 0 }, *c = NULL;
 			struct zc_curve_pt p = { 0 };
+			struct zc_summary dg;
 			int at;
 
 			if (strcmp(zc_an_str(run, "status"), "ok") && strcmp(zc_an_str(run, "status"), "partial"))
@@ -64,9 +95,15 @@ int zc_curves(json_t *const *roots, int nroots, struct zc_curve *out, int max)
 			key.pipe_size = zc_an_int(k, "pipe_size");
 			key.connections = zc_an_int(k, "connections") ?: 1;
 			p.workers = (int)(zc_an_int(k, "workers") ?: 1);
-			p.gbps = med(run, "gbps", "median");
-			p.gbps_min = med(run, "gbps", "min");
-			p.gbps_max = med(run, "gbps", "max");
+			if (dut_gbps(run, &dg)) {
+				p.gbps = dg.median;
+				p.gbps_min = dg.min;
+				p.gbps_max = dg.max;
+			} else {
+				p.gbps = med(run, "gbps", "median");
+				p.gbps_min = med(run, "gbps", "min");
+				p.gbps_max = med(run, "gbps", "max");
+			}
 			p.cores = med(run, "dut_busy_cores", "median");
 			p.gpc = med(run, "gbps_per_core", "median");
 			p.gpc_min = med(run, "gbps_per_core", "min");
@@ -190,8 +227,8 @@ int zc_cmd_scale(int argc, char **argv)
 			return ZC_EXIT_USAGE;
 		}
 	n = zc_curves(roots, a.npaths, curves, ZC_ARRAY_SIZE(curves));
-	printf("scaling: Gbit/s of the device under test against its workers (medians of the "
-	       "repetitions)\n");
+	printf("scaling: Gbit/s of the device under test (its own bytes over its window) against "
+	       "its workers (medians of the repetitions)\n");
 	for (int i = 0; i < n; i++)
 		if (curves[i].npts) {
 			print_curve(stdout, &curves[i]);

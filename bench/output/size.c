@@ -131,11 +131,14 @@ static json_t *size_json(const struct zc_size *s)
 static __attribute__((noinline)) void saves_text(char *buf, size_t len, const struct zc_curve *c, const struct zc_curve *d,
 		       double t, const struct zc_size *sm, const struct zc_size *sv)
 {
-	double saves = sv->cores - sm->cores;
+	double saves = sv->cores - sm->cores, lo = sv->lo - sm->hi, hi = sv->hi - sm->lo;
+	/* The interval in the words' sign: "costs 6.3 cores [-1.9, 6.6]", never
+	 * a cost with the savings' bounds. */
+	double sign = saves > -0.05 ? 1 : -1;	/* what prints as 0.0 saves nothing */
 
 	snprintf(buf, len, "%s %s %.1f cores [%.1f, %.1f] at %g Gbit/s over %s (%s on %s, %lld "
-		 "connection%s%s)", c->mode, saves >= 0 ? "saves" : "costs", fabs(saves),
-		 sv->lo - sm->hi, sv->hi - sm->lo, t, d->mode, c->role, c->host, c->connections,
+		 "connection%s%s)", c->mode, sign > 0 ? "saves" : "costs", fabs(saves),
+		 sign > 0 ? lo : -hi, sign > 0 ? hi : -lo, t, d->mode, c->role, c->host, c->connections,
 		 c->connections == 1 ? "" : "s",
 		 sm->extrapolated || sv->extrapolated ? "; extrapolated" : "");
 }

@@ -185,7 +185,7 @@ void zc_print_headline(FILE *f, json_t *headline)
 	json_t *h;
 	size_t i;
 	long long disturbed = 0;
-	bool intervals = false;
+	bool intervals = false, many = false;
 
 	if (!json_array_size(headline))
 		return;
@@ -196,6 +196,8 @@ void zc_print_headline(FILE *f, json_t *headline)
 	fprintf(f, "\nHeadline: Gbps per core, %s\n", intervals ?
 		"median of the per-repetition ratios (paired) or ratio of the medians "
 		"(unpaired), 95% bootstrap interval" : "median of repetitions");
+	json_array_foreach(headline, i, h)
+		many |= (zc_an_int(h, "connections") ?: 1) > 1 || (zc_an_int(h, "workers") ?: 1) > 1;
 	json_array_foreach(headline, i, h) {
 		char chunk[24], pipe[24], name[48];
 		json_t *v = json_object_get(h, "value");
@@ -205,6 +207,14 @@ void zc_print_headline(FILE *f, json_t *headline)
 		snprintf(name, sizeof(name), "%s%s%s", zc_an_str(h, "ratio"),
 			 *zc_an_str(h, "aa_side") ? " " : "", zc_an_str(h, "aa_side"));
 		fprintf(f, "  %-27s chunk %-5s pipe %-5s ", name, chunk, pipe);
+		if (many) {
+			char cw[32];
+
+			/* Pairs differ only by these when a file sweeps them. */
+			snprintf(cw, sizeof(cw), "%lld/%lld", zc_an_int(h, "connections") ?: 1,
+				 zc_an_int(h, "workers") ?: 1);
+			fprintf(f, "conn/wkrs %-9s ", cw);
+		}
 		/* A ratio from a sink that did not check the bytes says so first. */
 		if (json_is_false(json_object_get(h, "verified")))
 			fprintf(f, "UNVERIFIED ");

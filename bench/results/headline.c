@@ -81,7 +81,7 @@ static char *peer_key(json_t *run, const char *role, const char *mode)
 	json_array_append_new(a, json_integer(zc_an_int(k, "chunk")));
 	json_array_append_new(a, json_integer(zc_an_int(k, "pipe_size")));
 	json_array_append_new(a, json_integer(zc_an_int(k, "connections")));
-	/* As zc_an_peer: workers absent = 1, and an A/A ratio within its side. */
+	/* As zc_an_peer: the same workers (absent before 1.3: 1) and A/A side. */
 	json_array_append_new(a, json_integer(zc_an_int(k, "workers") ?: 1));
 	json_array_append_new(a, json_string(zc_an_str(run, "aa_side")));
 	s = json_dumps(a, JSON_COMPACT);
@@ -449,6 +449,9 @@ json_t *zc_headline(json_t *runs)
 						 json_is_true(json_object_get(pv[i].peer_run, "verified"))));
 		if (*side)
 			json_object_set_new(row, "aa_side", json_string(side));
+		/* 1.3: the pair's connections and workers (both runs share them). */
+		json_object_set_new(row, "connections", json_integer(zc_an_int(k, "connections") ?: 1));
+		json_object_set_new(row, "workers", json_integer(zc_an_int(k, "workers") ?: 1));
 		json_array_append_new(out, row);
 	}
 	free(pv);

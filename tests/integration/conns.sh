@@ -77,6 +77,13 @@ $ZCBENCH run workloads/smoke.ini --workers=$(( $(nproc) + 1 )) --out "$TMP/x" >"
 rc=$?
 check "more workers than cores: exit 2 (got $rc)" [ "$rc" -eq 2 ]
 check "... naming workers" grep -q -- "--workers: $(( $(nproc) + 1 )) workers, but this machine has" "$TMP/w.txt"
+for key in source_workers sink_workers; do
+	$ZCBENCH run workloads/smoke.ini --only proxy-copy --$key=$(( $(nproc) + 1 )) --out "$TMP/x" \
+		>"$TMP/w.txt" 2>&1
+	rc=$?
+	check "more $key than cores: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+	check "... naming $key" grep -q -- "--$key: $(( $(nproc) + 1 )) workers, but this machine has" "$TMP/w.txt"
+done
 $ZCBENCH run workloads/smoke.ini --connections=0 --out "$TMP/x" >"$TMP/c.txt" 2>&1
 check "connections = 0: exit 2 naming connections" [ $? -eq 2 ] && grep -q -- "--connections: 0 is out of range" "$TMP/c.txt"
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
@@ -86,6 +93,17 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	rc=$?
 	check "more connections than RLIMIT_NOFILE allows (not root): exit 2 (got $rc)" [ "$rc" -eq 2 ]
 	check "... naming connections" grep -q -- "--connections: 100 connections need about 864 file descriptors" "$TMP/n.txt"
+	# Past the hard limit, a root without CAP_SYS_RESOURCE cannot raise it
+	# either: refused up front, not a failed run.
+	if command -v capsh >/dev/null; then
+		# 100 connections need about 64 + 8 * 100 = 864 descriptors.
+		(ulimit -n 256; capsh --drop=cap_sys_resource -- -c \
+			"$ZCBENCH run workloads/smoke.ini --connections=100 --only src-send --out $TMP/x") \
+			>"$TMP/h.txt" 2>&1
+		rc=$?
+		check "past the hard fd limit without CAP_SYS_RESOURCE: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+		check "... naming connections" grep -q -- "--connections: 100 connections .* allows at most 256" "$TMP/h.txt"
+	fi
 	# As root a low soft limit is raised for the run and recorded.
 	(ulimit -S -n 200; $ZCBENCH run workloads/smoke.ini --connections=40 --only src-send --out "$TMP/r") \
 		>"$TMP/r.txt" 2>&1 || { cat "$TMP/r.txt"; bad "run with a low soft fd limit"; }

@@ -50,6 +50,8 @@ grep -q 'id="provenance">unknown (dirty tree)<' "$TMP/dom.html" || fail "provena
 browse --enable-logging=stderr --v=0 --virtual-time-budget=5000 --dump-dom "file://$TMP/prof/index.html" \
 	>"$TMP/pdom.html" 2>"$TMP/pconsole.log"
 grep -q ':CONSOLE' "$TMP/pconsole.log" && { grep ':CONSOLE' "$TMP/pconsole.log"; fail "console messages (profile)"; }
+# bars, before/after, chunk, core, history, profile, ratio and scale (issue
+# 11's figure, drawn with a note when no curve has two points).
 grep -Eq 'data-images-loaded="8/8"' "$TMP/pdom.html" ||
 	fail "profile page: images not all loaded: $(grep -o 'data-images-loaded="[^"]*"' "$TMP/pdom.html")"
 grep -q '<table id="profiles">' "$TMP/pdom.html" || fail "no profiles table"

@@ -3,7 +3,7 @@
 # measured and marks the file interrupted; two invocations side by side do
 # not collide; no role process is left behind.
 . "$(dirname "$0")/../lib.sh"
-printf '[workload]\nwarmup = 0.2\nduration = 2\ntail = 0.2\ntimeout = 5\nchunk = 64k\n\n[run p]\ntopology = proxy\nproxy = splice\nrepetitions = 2\n\n[run q]\ntopology = direct\nrepetitions = 1\nduration = 0.5\n' >"$TMP/w.ini"
+printf '[workload]\norder = sequential\nwarmup = 0.2\nduration = 2\ntail = 0.2\ntimeout = 5\nchunk = 64k\n\n[run p]\ntopology = proxy\nproxy = splice\nrepetitions = 2\n\n[run q]\ntopology = direct\nrepetitions = 1\nduration = 0.5\n' >"$TMP/w.ini"
 
 $ZCBENCH run "$TMP/w.ini" --out "$TMP/k" >"$TMP/kout" 2>&1 &
 ctl=$!

@@ -24,6 +24,11 @@ p='.pairs[] | select(.mode == "splice" and .vs == "copy" and .target_gbps == 100
 check "splice saves 12.5 - 6.25 = 6.25 cores at 100G" near "$(got "$p.saves_cores")" 6.25
 check "its interval: 11.76 - 6.67, 13.33 - 5.88" near "$(got "$p.saves_low")" 5.0980
 check "the sentence" grep -q '"splice saves 6.2 cores \[5.1, 7.5\] at 100 Gbit/s over copy' "$TMP/s.json"
+# The modes swapped: splice costs what it saved, its interval in the same sign.
+jq '.runs |= map(.key.proxy |= (if . == "copy" then "splice" elif . == "splice" then "copy" else . end))' \
+	"$F" >"$TMP/swap.json"
+"$ZCBENCH" size --target 100G "$TMP/swap.json" >"$TMP/swap.txt" || fail "size (swapped) exit"
+check "a cost reads with its own bounds" grep -q 'splice costs 6.2 cores \[5.1, 7.5\] at 100 Gbit/s' "$TMP/swap.txt"
 "$ZCBENCH" size --target 100G "$F" >"$TMP/t.txt" || fail "size table exit"
 check "table: extrapolated mark" grep -q '12.50 \[11.76, 13.33\]\*' "$TMP/t.txt"
 "$ZCBENCH" scale "$F" >"$TMP/scale.txt" || fail "scale exit"

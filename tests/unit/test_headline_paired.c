@@ -183,6 +183,43 @@ static void aa_sides_apart(void **state)
 	json_decref(runs);
 }
 
+/* A workers sweep: copy and splice at workers 1 and 2 (16 connections).
+ * Each ratio pairs the same workers (the merge's peer index once paired
+ * splice at 2 workers with copy at 1), and the row says which. */
+static void pairs_by_workers(void **state)
+{
+	static const double copy1[] = { 4, 4, 4 }, copy2[] = { 2, 2, 2 };
+	static const double splice1[] = { 6, 6, 6 }, splice2[] = { 5, 5, 5 };
+	struct { const char *name, *proxy; const double *v; int workers; } runs_of[] = {
+		{ "proxy-copy", "copy", copy1, 1 }, { "proxy-copy", "copy", copy2, 2 },
+		{ "proxy-splice", "splice", splice1, 1 }, { "proxy-splice", "splice", splice2, 2 },
+	};
+	json_t *runs = json_array(), *hl, *h;
+	size_t i, seen = 0;
+
+	(void)state;
+	for (i = 0; i < ZC_ARRAY_SIZE(runs_of); i++) {
+		json_t *run = mkrun(runs_of[i].name, runs_of[i].proxy, "interleaved", runs_of[i].v, 3);
+		json_t *k = json_object_get(run, "key");
+
+		json_object_set_new(k, "connections", json_integer(16));
+		json_object_set_new(k, "workers", json_integer(runs_of[i].workers));
+		json_array_append_new(runs, run);
+	}
+	hl = zc_headline(runs);
+	json_array_foreach(hl, i, h) {
+		json_int_t w = json_integer_value(json_object_get(h, "workers"));
+
+		assert_int_equal(json_integer_value(json_object_get(h, "connections")), 16);
+		assert_close(json_number_value(json_object_get(h, "value")), w == 1 ? 1.5 : 2.5, 1e-9);
+		seen |= 1u << w;
+	}
+	assert_int_equal(json_array_size(hl), 2);
+	assert_int_equal(seen, (1u << 1) | (1u << 2));
+	json_decref(hl);
+	json_decref(runs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +229,7 @@ int main(void)
 		cmocka_unit_test(paired_across_files),
 		cmocka_unit_test(tight),
 		cmocka_unit_test(aa_sides_apart),
+		cmocka_unit_test(pairs_by_workers),
 	};
 
 	return zc_run_tests(tests, NULL, NULL);

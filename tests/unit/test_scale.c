@@ -34,6 +34,36 @@ static void rates(void **state)
 	assert_int_equal(zc_parse_rate("10Q", &g), -EINVAL);
 }
 
+/* A curve's Gbit/s is the DUT's own (dut_gbps of the ok, undisturbed
+ * samples), not the sink's summary gbps; files without it keep the summary. */
+static void curve_uses_dut_gbps(void **state)
+{
+	json_t *root = json_pack(
+		"{s:{s:s},s:[{s:s,s:s,s:{s:s,s:s,s:s,s:s,s:i,s:i,s:i,s:i},"
+		"s:{s:{s:f,s:f,s:f,s:i},s:{s:f},s:{s:f,s:f,s:f}},"
+		"s:[{s:s,s:f},{s:s,s:f},{s:s,s:f,s:b},{s:s,s:f}]}]}",
+		"host", "name", "h", "runs", "status", "ok", "dut", "proxy", "key", "topology",
+		"proxy", "source", "send", "proxy", "copy", "sink", "recv", "chunk", 65536,
+		"pipe_size", 1048576, "connections", 16, "workers", 1, "summary", "gbps", "median",
+		1.0, "min", 1.0, "max", 1.0, "n", 3, "dut_busy_cores", "median", 1.0,
+		"gbps_per_core", "median", 5.0, "min", 4.0, "max", 6.0, "samples", "status", "ok",
+		"dut_gbps", 4.0, "status", "ok", "dut_gbps", 6.0, "status", "ok", "dut_gbps", 99.0,
+		"disturbed", true, "status", "ok", "dut_gbps", 5.0);
+	struct zc_curve c[2];
+	json_t *samples;
+
+	(void)state;
+	assert_non_null(root);
+	assert_int_equal(zc_curves(&root, 1, c, 2), 1);
+	assert_true(fabs(c[0].pt[0].gbps - 5) < 1e-9);
+	assert_true(fabs(c[0].pt[0].gbps_min - 4) < 1e-9 && fabs(c[0].pt[0].gbps_max - 6) < 1e-9);
+	samples = json_object_get(json_array_get(json_object_get(root, "runs"), 0), "samples");
+	json_array_clear(samples);
+	assert_int_equal(zc_curves(&root, 1, c, 2), 1);
+	assert_true(fabs(c[0].pt[0].gbps - 1) < 1e-9);
+	json_decref(root);
+}
+
 static void sizing(void **state)
 {
 	struct zc_curve c = { .npts = 3, .pt = {
@@ -149,6 +179,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rates),
 		cmocka_unit_test(sizing),
+		cmocka_unit_test(curve_uses_dut_gbps),
 		cmocka_unit_test(placement),
 		cmocka_unit_test(expansion),
 		cmocka_unit_test(masks),

@@ -67,8 +67,7 @@ int zc_gpc_of(json_t *run, struct gpc *g)
 	return g->n ? 0 : -ENODATA;
 }
 
-/* A gnuplot single-quoted string: only ' needs escaping (as ''). */
-static void gp_quote(char *out, size_t len, const char *s)
+void zc_gp_quote(char *out, size_t len, const char *s)
 {
 	size_t o = 0;
 
@@ -105,12 +104,12 @@ int zc_plot_both(struct plot_ctx *c, const char *script, const char *extra,
 	int ret;
 
 	snprintf(buf, sizeof(buf), "%s/%s.csv", c->outdir, script);
-	gp_quote(q_in, sizeof(q_in), buf);
-	gp_quote(q_cap, sizeof(q_cap), caption);
-	gp_quote(q_dir, sizeof(q_dir), c->scripts);
+	zc_gp_quote(q_in, sizeof(q_in), buf);
+	zc_gp_quote(q_cap, sizeof(q_cap), caption);
+	zc_gp_quote(q_dir, sizeof(q_dir), c->scripts);
 	for (size_t t = 0; t < ZC_ARRAY_SIZE(terms); t++) {
 		snprintf(buf, sizeof(buf), "%s/%s.%s", c->outdir, script, terms[t][1]);
-		gp_quote(q_out, sizeof(q_out), buf);
+		zc_gp_quote(q_out, sizeof(q_out), buf);
 		snprintf(vars, sizeof(vars), "infile=%s; outfile=%s; term='%s'; caption=%s; scriptdir=%s; %s",
 			 q_in, q_out, terms[t][0], q_cap, q_dir, extra);
 		ret = run_gnuplot(c, script, vars);
@@ -448,7 +447,7 @@ static int plot_history(struct plot_ctx *c, const int *order)
 	return zc_plot_both(c, "history", extra, c->history_caption);
 }
 
-static void default_scripts(char *out, size_t len)
+void zc_plot_scripts_dir(char *out, size_t len)
 {
 	char exe[PATH_MAX - 32];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -513,7 +512,7 @@ int zc_cmd_plot(int argc, char **argv)
 			 "from file://.\n",
 	};
 
-	default_scripts(scripts, sizeof(scripts));
+	zc_plot_scripts_dir(scripts, sizeof(scripts));
 	c.scripts = scripts;
 	if ((ret = zc_opt_main(&cmdline, argc, argv)) >= 0)
 		return ret;

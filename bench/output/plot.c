@@ -168,6 +168,25 @@ static int cmp_ll(const void *a, const void *b)
 }
 
 /* Clustered bars: one row per data path, one bar per chunk size, min/max whiskers. */
+/* The runs labelled label with this chunk: the one with the best median
+ * Gbps per core (the same path and chunk at several pipe sizes), or NaNs. */
+static struct gpc best_gpc(json_t *runs, const char *label, long long chunk)
+{
+	struct gpc best = { NAN, NAN, NAN, 0 }, g;
+	json_t *run;
+	size_t i;
+
+	json_array_foreach(runs, i, run) {
+		char lab[96];
+
+		zc_an_label(run, lab, sizeof(lab));
+		if (!strcmp(lab, label) && zc_an_int(json_object_get(run, "key"), "chunk") == chunk &&
+		    !zc_gpc_of(run, &g) && !(best.median >= g.median))
+			best = g;
+	}
+	return best;
+}
+
 static int plot_bars(struct plot_ctx *c)
 {
 	json_t *runs = json_object_get(c->roots[c->latest], "runs"), *run;
@@ -204,21 +223,8 @@ static int plot_bars(struct plot_ctx *c)
 	for (int l = 0; l < nlabels; l++) {
 		fprintf(f, "%s", labels[l]);
 		for (int k = 0; k < nchunks; k++) {
-			struct gpc best = { NAN, NAN, NAN, 0 };
+			struct gpc best = best_gpc(runs, labels[l], chunks[k]);
 
-			/* Same path and chunk at several pipe sizes: the best median. */
-			json_array_foreach(runs, i, run) {
-				struct gpc g;
-				char lab[96];
-
-				zc_an_label(run, lab, sizeof(lab));
-				if (strcmp(lab, labels[l]) ||
-				    zc_an_int(json_object_get(run, "key"), "chunk") != chunks[k] ||
-				    zc_gpc_of(run, &g))
-					continue;
-				if (!(best.median >= g.median))
-					best = g;
-			}
 			fprintf(f, ",%.6g,%.6g,%.6g", best.median, best.min, best.max);
 		}
 		fprintf(f, "\n");
@@ -309,18 +315,8 @@ static int plot_chunk(struct plot_ctx *c)
 		qsort(chunks, n, sizeof(*chunks), cmp_ll);
 		fprintf(f, "%s# %s\n", l ? "\n\n" : "", labels[l]);
 		for (int k = 0; k < n; k++) {
-			struct gpc best = { NAN, NAN, NAN, 0 };
+			struct gpc best = best_gpc(runs, labels[l], chunks[k]);
 
-			json_array_foreach(runs, i, run) {
-				struct gpc g;
-				char lab[96];
-
-				zc_an_label(run, lab, sizeof(lab));
-				if (!strcmp(lab, labels[l]) &&
-				    zc_an_int(json_object_get(run, "key"), "chunk") == chunks[k] &&
-				    !zc_gpc_of(run, &g) && !(best.median >= g.median))
-					best = g;
-			}
 			fprintf(f, "%lld,%.6g,%.6g,%.6g\n", chunks[k], best.median, best.min,
 				best.max);
 		}

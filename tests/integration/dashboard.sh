@@ -43,13 +43,14 @@ done
 grep -Eq '<td class="t (same|above|below)">(yes: no difference shown|no: above 1.0|no: below 1.0)</td>' \
 	"$TMP/dom.html" || fail "ratio table: no verdict against 1.0"
 grep -q 'id="provenance">unknown (dirty tree)<' "$TMP/dom.html" || fail "provenance not the results file's"
-# The profile fixture: every picture (chunk and profile too), the profiles
-# table, and a flame graph that renders as an SVG document in the browser.
+# The profile fixture: every picture (the six above, chunk and profile too:
+# 8), the profiles table, and a flame graph that renders as an SVG document
+# in the browser.
 "$ZCBENCH" plot --out "$TMP/prof" results/fixtures/profile.json >/dev/null 2>&1 || fail "plot exit (profile)"
 browse --enable-logging=stderr --v=0 --virtual-time-budget=5000 --dump-dom "file://$TMP/prof/index.html" \
 	>"$TMP/pdom.html" 2>"$TMP/pconsole.log"
 grep -q ':CONSOLE' "$TMP/pconsole.log" && { grep ':CONSOLE' "$TMP/pconsole.log"; fail "console messages (profile)"; }
-grep -Eq 'data-images-loaded="7/7"' "$TMP/pdom.html" ||
+grep -Eq 'data-images-loaded="8/8"' "$TMP/pdom.html" ||
 	fail "profile page: images not all loaded: $(grep -o 'data-images-loaded="[^"]*"' "$TMP/pdom.html")"
 grep -q '<table id="profiles">' "$TMP/pdom.html" || fail "no profiles table"
 [ "$(grep -o 'class="flame" href="flame-[0-9]*.svg"' "$TMP/pdom.html" | wc -l)" -eq 2 ] || fail "not 2 flame graph links"

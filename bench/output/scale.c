@@ -46,6 +46,7 @@ int zc_curves(json_t *const *roots, int nroots, struct zc_curve *out, int max)
 			json_t *k = json_object_get(run, "key");
 			struct zc_curve key = { 0 }, *c = NULL;
 			struct zc_curve_pt p = { 0 };
+			double nok;
 			int at;
 
 			if (strcmp(zc_an_str(run, "status"), "ok") && strcmp(zc_an_str(run, "status"), "partial"))
@@ -71,7 +72,9 @@ int zc_curves(json_t *const *roots, int nroots, struct zc_curve *out, int max)
 			p.gpc = med(run, "gbps_per_core", "median");
 			p.gpc_min = med(run, "gbps_per_core", "min");
 			p.gpc_max = med(run, "gbps_per_core", "max");
-			p.n = (size_t)med(run, "gbps", "n");
+			/* A count only when the file holds one: (size_t)NaN is undefined. */
+			nok = med(run, "gbps", "n");
+			p.n = nok >= 0 && nok <= ZC_SAMPLES_MAX ? (size_t)nok : 0;
 			p.shared = json_is_false(json_object_get(json_object_get(run, "placement"),
 								 "dut_alone"));
 			/* More workers than connections: the extra ones idled, the run

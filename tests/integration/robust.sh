@@ -29,7 +29,8 @@ check "kill: later run still ran" [ "$(jq -r '.runs[1].status' "$f")" = ok ]
 
 $ZCBENCH run "$TMP/w.ini" --out "$TMP/i" >"$TMP/iout" 2>&1 &
 ctl=$!
-# Interrupt during run p's second repetition: its first sample is kept.
+# Interrupt once p's first sample is done (about 2.6 s with start-up): it is
+# kept, and the sample then in flight is marked.
 sleep 3.4
 kill -INT "$ctl"
 wait "$ctl"
@@ -38,7 +39,10 @@ f=$(result_in "$TMP/i")
 check "ctrl-c: exit 130 (got $rc)" [ "$rc" -eq 130 ]
 check "ctrl-c: file marked interrupted" [ "$(jq -r .status "$f")" = interrupted ]
 check "ctrl-c: finished sample kept" jq -e '.runs[0].samples[0].status == "ok"' "$f"
-check "ctrl-c: interrupted sample marked" jq -e '.runs[0].samples[-1].status == "interrupted"' "$f"
+# Whichever run's sample it is: in the interleaved order (issue 14) q's
+# sample comes between p's two.
+check "ctrl-c: interrupted sample marked" \
+	jq -e '[.runs[].samples[] | select(.status == "interrupted")] | length == 1' "$f"
 sleep 0.2
 # Only this binary's roles: other checkouts may be running their own.
 check "no role left running" [ -z "$(pgrep -f "^$(readlink -f "$ZCBENCH") (source|proxy|sink) " || true)" ]

@@ -13,19 +13,7 @@ struct parse {
 	size_t errlen;
 };
 
-static int bad(struct parse *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(struct parse *p, int line, const char *fmt, ...)
-{
-	int n = snprintf(p->err, p->errlen, "%s:%d: ", p->w->path, line);
-	va_list ap;
-
-	if (n > 0 && (size_t)n < p->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(p->err + n, p->errlen - n, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
+#define bad(p, line, ...) zc_ini_fault((p)->err, (p)->errlen, (p)->w->path, line, __VA_ARGS__)
 
 /* 0, or -E2BIG when the section is full or key or value do not fit (never cut). */
 static int add_kv(struct zc_section *s, const char *key, const char *value, int line)

@@ -318,16 +318,3 @@ int zc_place_workers(enum zc_role dut, const int forced[ZC_ROLE_NR], int dut_nod
 		snprintf(p->note + len, sizeof(p->note) - len, "; the other roles share cores");
 	return 0;
 }
-
-int zc_place(enum zc_role dut, const int forced[ZC_ROLE_NR], struct zc_placement *p)
-{
-	return zc_place_on(dut, forced, -1, p);
-}
-
-int zc_place_on(enum zc_role dut, const int forced[ZC_ROLE_NR], int dut_node,
-		struct zc_placement *p)
-{
-	const int want[ZC_ROLE_NR] = { 1, 1, 1 };
-
-	return zc_place_workers(dut, forced, dut_node, want, false, 1, p);
-}

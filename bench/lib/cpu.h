@@ -69,10 +69,5 @@ int zc_usable_cpus(bool smt, int *cpus, int max);
  */
 int zc_place_workers(enum zc_role dut, const int forced[ZC_ROLE_NR], int dut_node,
 		     const int want[ZC_ROLE_NR], bool smt, int auto_cap, struct zc_placement *p);
-/* One worker per role (the single-connection layout). 0 or -errno */
-int zc_place(enum zc_role dut, const int forced[ZC_ROLE_NR], struct zc_placement *p);
-/* The same, with the DUT on a core of NUMA node dut_node (-1: any). */
-int zc_place_on(enum zc_role dut, const int forced[ZC_ROLE_NR], int dut_node,
-		struct zc_placement *p);
 
 #endif

@@ -21,20 +21,20 @@ struct ini {
 	int nsections, nkeys;
 };
 
-static int bad(struct ini *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int bad(struct ini *p, int line, const char *fmt, ...)
+int zc_ini_fault(char *err, size_t errlen, const char *name, int line, const char *fmt, ...)
 {
-	int n = line ? snprintf(p->err, p->errlen, "%s:%d: ", p->name, line)
-		     : snprintf(p->err, p->errlen, "%s: ", p->name);
+	int n = line ? snprintf(err, errlen, "%s:%d: ", name, line) : snprintf(err, errlen, "%s: ", name);
 	va_list ap;
 
-	if (n < 0 || (size_t)n >= p->errlen)
+	if (n < 0 || (size_t)n >= errlen)
 		return -EINVAL;
 	va_start(ap, fmt);
-	vsnprintf(p->err + n, p->errlen - n, fmt, ap);
+	vsnprintf(err + n, errlen - n, fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }
+
+#define bad(p, line, ...) zc_ini_fault((p)->err, (p)->errlen, (p)->name, line, __VA_ARGS__)
 
 static bool blank(char c)
 {

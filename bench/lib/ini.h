@@ -36,6 +36,10 @@ typedef int (*zc_ini_handler)(void *user, const char *section, const char *key,
 /* 0; -EINVAL with "path:line: why" (or "path: why") in err for a fault of the
  * file, or the handler's -EINVAL with err untouched. */
 int zc_ini_parse(const char *path, zc_ini_handler handler, void *user, char *err, size_t errlen);
+/* "name:line: " (line 0: "name: ") and the message into err, cut to fit:
+ * -EINVAL. Every reader of an INI file words its faults this way. */
+int zc_ini_fault(char *err, size_t errlen, const char *name, int line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 /* The same over text[0..len) (changed in place; text[len] must be writable),
  * named name in messages. */
 int zc_ini_parse_text(const char *name, char *text, size_t len, zc_ini_handler handler, void *user,

@@ -183,6 +183,26 @@ int zc_read_file_trim(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+int zc_write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+bool zc_pid_is_zcbench(long pid)
+{
+	char path[64], comm[64];
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	return !zc_read_file_trim(path, comm, sizeof(comm)) && !strncmp(comm, "zcbench", 7);
+}
+
 void zc_fmt_size(long long v, char *out, size_t len)
 {
 	if (v >= (1 << 20) && v % (1 << 20) == 0)

@@ -67,6 +67,12 @@ long zc_utf8_bad(const char *s, size_t len);
  * UTF-8)". */
 void zc_utf8_why(const char *s, size_t len, long off, char *why, size_t whylen);
 int zc_read_file_trim(const char *path, char *buf, size_t len); /* 0 or -errno */
+/* One write(2) of s to an existing file, as a sysfs or procfs knob takes
+ * it (no create, no truncate). 0 or -errno */
+int zc_write_str(const char *path, const char *s);
+/* Is pid a live zcbench? State files named after a pid are left alone
+ * while it runs and restored once it is gone. */
+bool zc_pid_is_zcbench(long pid);
 /* Write a whole buffer to path atomically (temp file in the same folder,
  * fsync, rename): a reader sees the old file or the new one. 0/-errno */
 int zc_write_atomic(const char *path, const char *data, size_t len);

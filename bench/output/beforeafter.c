@@ -168,9 +168,24 @@ static double calls_per_mb(json_t *r)
 	return m > 0 ? c / m : NAN;
 }
 
+/* One pattern's row: before r, after a, then tail (the kernels). */
+static void pipe_row(const char *name, json_t *r, json_t *a, const char *tail)
+{
+	double cb = med(r, "calls_per_s"), ca = med(a, "calls_per_s");
+	double mb = med(r, "mb_per_s_per_core"), ma = med(a, "mb_per_s_per_core");
+	char f[8][32], ch[24];
+
+	size_str(json_integer_value(json_object_get(r, "chunk")), ch, sizeof(ch));
+	printf("%-14s %5s %11s %11s %8s %10s %10s %8s %9s %9s  %s\n",
+	       name, ch, fig(cb, "%.0f", f[0], 32), fig(ca, "%.0f", f[1], 32),
+	       fig(change_pct(cb, ca), "%+.1f%%", f[2], 32), fig(mb, "%.0f", f[3], 32),
+	       fig(ma, "%.0f", f[4], 32), fig(change_pct(mb, ma), "%+.1f%%", f[5], 32),
+	       fig(calls_per_mb(r), "%.2f", f[6], 32), fig(calls_per_mb(a), "%.2f", f[7], 32), tail);
+}
+
 static void pipe_table(json_t **files, int nfiles, json_t **after, int nafter)
 {
-	char fpb[96], fpa[96], ch[24], kbuf[48];
+	char fpb[96], fpa[96], kbuf[48], tail[300];
 	int rows = 0;
 
 	printf("%-14s %5s %11s %11s %8s %10s %10s %8s %9s %9s  %s\n", "pattern", "chunk",
@@ -188,52 +203,28 @@ static void pipe_table(json_t **files, int nfiles, json_t **after, int nafter)
 			/* The same pattern measured on another kernel (--after). */
 			for (int k = 0; k < nafter; k++) {
 				json_array_foreach(json_object_get(after[k], "runs"), j, a) {
-					double cb, ca, mb, ma;
-					char f[8][32];
-
 					if (strcmp(json_string_value(json_object_get(a, "pattern")) ?: "", name) ||
 					    json_integer_value(json_object_get(a, "chunk")) !=
 						    json_integer_value(json_object_get(r, "chunk")))
 						continue;
-					cb = med(r, "calls_per_s");
-					ca = med(a, "calls_per_s");
-					mb = med(r, "mb_per_s_per_core");
-					ma = med(a, "mb_per_s_per_core");
-					size_str(json_integer_value(json_object_get(r, "chunk")), ch, sizeof(ch));
-					printf("%-14s %5s %11s %11s %8s %10s %10s %8s %9s %9s  %s -> %s (after %s)\n",
-					       name, ch, fig(cb, "%.0f", f[0], 32), fig(ca, "%.0f", f[1], 32),
-					       fig(change_pct(cb, ca), "%+.1f%%", f[2], 32), fig(mb, "%.0f", f[3], 32),
-					       fig(ma, "%.0f", f[4], 32), fig(change_pct(mb, ma), "%+.1f%%", f[5], 32),
-					       fig(calls_per_mb(r), "%.2f", f[6], 32),
-					       fig(calls_per_mb(a), "%.2f", f[7], 32),
-					       fp_short(files[f0], fpb, sizeof(fpb)),
-					       fp_short(after[k], fpa, sizeof(fpa)),
-					       measured_kind(after[k], kbuf, sizeof(kbuf)));
+					snprintf(tail, sizeof(tail), "%s -> %s (after %s)",
+						 fp_short(files[f0], fpb, sizeof(fpb)),
+						 fp_short(after[k], fpa, sizeof(fpa)),
+						 measured_kind(after[k], kbuf, sizeof(kbuf)));
+					pipe_row(name, r, a, tail);
 					rows++;
 				}
 			}
 			if (nafter)
 				continue;
 			json_array_foreach(runs, j, a) {
-				double cb, ca, mb, ma;
-
 				if (strcmp(json_string_value(json_object_get(a, "after_of")) ?: "", name) ||
 				    json_integer_value(json_object_get(a, "chunk")) !=
 					    json_integer_value(json_object_get(r, "chunk")))
 					continue;
-				cb = med(r, "calls_per_s");
-				ca = med(a, "calls_per_s");
-				mb = med(r, "mb_per_s_per_core");
-				ma = med(a, "mb_per_s_per_core");
-				size_str(json_integer_value(json_object_get(r, "chunk")), ch, sizeof(ch));
-				char f[8][32];
-
-				printf("%-14s %5s %11s %11s %8s %10s %10s %8s %9s %9s  %s (after emulated)\n",
-				       name, ch, fig(cb, "%.0f", f[0], 32), fig(ca, "%.0f", f[1], 32),
-				       fig(change_pct(cb, ca), "%+.1f%%", f[2], 32), fig(mb, "%.0f", f[3], 32),
-				       fig(ma, "%.0f", f[4], 32), fig(change_pct(mb, ma), "%+.1f%%", f[5], 32),
-				       fig(calls_per_mb(r), "%.2f", f[6], 32), fig(calls_per_mb(a), "%.2f", f[7], 32),
-				       fp_short(files[f0], fpb, sizeof(fpb)));
+				snprintf(tail, sizeof(tail), "%s (after emulated)",
+					 fp_short(files[f0], fpb, sizeof(fpb)));
+				pipe_row(name, r, a, tail);
 				rows++;
 			}
 		}

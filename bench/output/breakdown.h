@@ -3,13 +3,12 @@
  * Where a run's DUT core goes, read back from results: the profile's
  * buckets (runs[].profile, bench/profile/), the /proc/stat split of the
  * core's time, and what one path saves over another per byte. report,
- * plot, the dashboard and export read these; compare_profile.c adds the
- * perf-profile lines to compare.
+ * plot, the dashboard, export and compare's perf-profile lines
+ * (compare_profile.c) read these.
  */
 #ifndef ZC_BREAKDOWN_H
 #define ZC_BREAKDOWN_H
 
-#include "output/compare.h"
 #include "profile/profile.h"
 #include "results/results.h"
 
@@ -72,9 +71,5 @@ void zc_export_profile_buckets(json_t *run, json_t *measures);
 /* report's section: the buckets of each profiled run and, for each headline
  * pair with both runs profiled, "splice saves X% of the core: ...". */
 void zc_report_breakdown(FILE *f, json_t *root);
-
-/* compare's perf-profile lines of one run key (runs[i] NULL where missing),
- * after its metric rows, through the layout's row functions. How many rows. */
-int zc_cmp_profile_rows(FILE *f, const struct zc_cmp *c, json_t *const *runs, const char *name);
 
 #endif

@@ -27,6 +27,11 @@ struct zc_cmp_cell {
  * are the family's (compare.c). */
 void zc_cmp_judge(const struct zc_cmp_cell *in, struct zc_cmp_verdict *v);
 
+/* compare's perf-profile lines of one run key (runs[i] NULL where missing),
+ * after its metric rows, through the layout's row functions (compare_profile.c).
+ * How many rows. */
+int zc_cmp_profile_rows(FILE *f, const struct zc_cmp *c, json_t *const *runs, const char *name);
+
 /* compare --help's text: matching, exit codes, the layouts. */
 void zc_cmp_about(char *buf, size_t len);
 

@@ -11,6 +11,7 @@
  * run's (one value); a symbol outside a side's top list counts as 0 there.
  * Profile lines are never gated: a share moves when any other share does.
  */
+#include "output/compare_int.h"
 #include "output/breakdown.h"
 #include "lib/zcbench.h"
 

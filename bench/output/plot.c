@@ -67,8 +67,7 @@ int zc_gpc_of(json_t *run, struct gpc *g)
 	return g->n ? 0 : -ENODATA;
 }
 
-/* A gnuplot single-quoted string: only ' needs escaping (as ''). */
-static void gp_quote(char *out, size_t len, const char *s)
+void zc_gp_quote(char *out, size_t len, const char *s)
 {
 	size_t o = 0;
 
@@ -105,12 +104,12 @@ int zc_plot_both(struct plot_ctx *c, const char *script, const char *extra,
 	int ret;
 
 	snprintf(buf, sizeof(buf), "%s/%s.csv", c->outdir, script);
-	gp_quote(q_in, sizeof(q_in), buf);
-	gp_quote(q_cap, sizeof(q_cap), caption);
-	gp_quote(q_dir, sizeof(q_dir), c->scripts);
+	zc_gp_quote(q_in, sizeof(q_in), buf);
+	zc_gp_quote(q_cap, sizeof(q_cap), caption);
+	zc_gp_quote(q_dir, sizeof(q_dir), c->scripts);
 	for (size_t t = 0; t < ZC_ARRAY_SIZE(terms); t++) {
 		snprintf(buf, sizeof(buf), "%s/%s.%s", c->outdir, script, terms[t][1]);
-		gp_quote(q_out, sizeof(q_out), buf);
+		zc_gp_quote(q_out, sizeof(q_out), buf);
 		snprintf(vars, sizeof(vars), "infile=%s; outfile=%s; term='%s'; caption=%s; scriptdir=%s; %s",
 			 q_in, q_out, terms[t][0], q_cap, q_dir, extra);
 		ret = run_gnuplot(c, script, vars);
@@ -169,6 +168,25 @@ static int cmp_ll(const void *a, const void *b)
 }
 
 /* Clustered bars: one row per data path, one bar per chunk size, min/max whiskers. */
+/* The runs labelled label with this chunk: the one with the best median
+ * Gbps per core (the same path and chunk at several pipe sizes), or NaNs. */
+static struct gpc best_gpc(json_t *runs, const char *label, long long chunk)
+{
+	struct gpc best = { NAN, NAN, NAN, 0 }, g;
+	json_t *run;
+	size_t i;
+
+	json_array_foreach(runs, i, run) {
+		char lab[96];
+
+		zc_an_label(run, lab, sizeof(lab));
+		if (!strcmp(lab, label) && zc_an_int(json_object_get(run, "key"), "chunk") == chunk &&
+		    !zc_gpc_of(run, &g) && !(best.median >= g.median))
+			best = g;
+	}
+	return best;
+}
+
 static int plot_bars(struct plot_ctx *c)
 {
 	json_t *runs = json_object_get(c->roots[c->latest], "runs"), *run;
@@ -205,21 +223,8 @@ static int plot_bars(struct plot_ctx *c)
 	for (int l = 0; l < nlabels; l++) {
 		fprintf(f, "%s", labels[l]);
 		for (int k = 0; k < nchunks; k++) {
-			struct gpc best = { NAN, NAN, NAN, 0 };
+			struct gpc best = best_gpc(runs, labels[l], chunks[k]);
 
-			/* Same path and chunk at several pipe sizes: the best median. */
-			json_array_foreach(runs, i, run) {
-				struct gpc g;
-				char lab[96];
-
-				zc_an_label(run, lab, sizeof(lab));
-				if (strcmp(lab, labels[l]) ||
-				    zc_an_int(json_object_get(run, "key"), "chunk") != chunks[k] ||
-				    zc_gpc_of(run, &g))
-					continue;
-				if (!(best.median >= g.median))
-					best = g;
-			}
 			fprintf(f, ",%.6g,%.6g,%.6g", best.median, best.min, best.max);
 		}
 		fprintf(f, "\n");
@@ -310,18 +315,8 @@ static int plot_chunk(struct plot_ctx *c)
 		qsort(chunks, n, sizeof(*chunks), cmp_ll);
 		fprintf(f, "%s# %s\n", l ? "\n\n" : "", labels[l]);
 		for (int k = 0; k < n; k++) {
-			struct gpc best = { NAN, NAN, NAN, 0 };
+			struct gpc best = best_gpc(runs, labels[l], chunks[k]);
 
-			json_array_foreach(runs, i, run) {
-				struct gpc g;
-				char lab[96];
-
-				zc_an_label(run, lab, sizeof(lab));
-				if (!strcmp(lab, labels[l]) &&
-				    zc_an_int(json_object_get(run, "key"), "chunk") == chunks[k] &&
-				    !zc_gpc_of(run, &g) && !(best.median >= g.median))
-					best = g;
-			}
 			fprintf(f, "%lld,%.6g,%.6g,%.6g\n", chunks[k], best.median, best.min,
 				best.max);
 		}
@@ -448,7 +443,7 @@ static int plot_history(struct plot_ctx *c, const int *order)
 	return zc_plot_both(c, "history", extra, c->history_caption);
 }
 
-static void default_scripts(char *out, size_t len)
+void zc_plot_scripts_dir(char *out, size_t len)
 {
 	char exe[PATH_MAX - 32];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -513,7 +508,7 @@ int zc_cmd_plot(int argc, char **argv)
 			 "from file://.\n",
 	};
 
-	default_scripts(scripts, sizeof(scripts));
+	zc_plot_scripts_dir(scripts, sizeof(scripts));
 	c.scripts = scripts;
 	if ((ret = zc_opt_main(&cmdline, argc, argv)) >= 0)
 		return ret;

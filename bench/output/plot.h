@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Inside zcbench plot: what plot.c and dashboard.c share. */
+/* Inside zcbench plot: what plot.c, plot_core.c, plot_scale.c and dashboard.c share. */
 #ifndef ZC_PLOT_H
 #define ZC_PLOT_H
 
@@ -33,6 +33,14 @@ const char *zc_an_git_label(json_t *root, char *out, size_t len);
 /* plots/out/index.html: every picture drawn, with the ratios and runs of the
  * newest file (order: files by date). 0 or -errno. */
 int zc_write_index(struct plot_ctx *c, const int *order);
+
+/* s as a gnuplot single-quoted string into out (only ' is escaped, as ''),
+ * cut to fit len. plot.c and plot_scale.c. */
+void zc_gp_quote(char *out, size_t len, const char *s);
+
+/* The gnuplot scripts' folder: plots/ beside bench/ of this zcbench (also
+ * from build/asan/), else "plots". */
+void zc_plot_scripts_dir(char *out, size_t len);
 
 /* Run plots/SCRIPT.gp on OUTDIR/SCRIPT.csv for PNG and SVG: 0, else failed (said). */
 int zc_plot_both(struct plot_ctx *c, const char *script, const char *extra, const char *caption);

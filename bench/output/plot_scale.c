@@ -6,6 +6,7 @@
  * dashboard; zcbench scale --plot DIR on its own.
  */
 #include "output/scale.h"
+#include "output/plot.h"
 #include "lib/proc.h"
 
 #include <errno.h>
@@ -14,43 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* s in gnuplot's single quotes. */
-static void gp_quote(char *out, size_t len, const char *s)
-{
-	size_t o = 0;
-
-	out[o++] = '\'';
-	for (; *s && o + 3 < len; s++) {
-		if (*s == '\'')
-			out[o++] = '\'';
-		out[o++] = *s;
-	}
-	out[o++] = '\'';
-	out[o] = 0;
-}
-
-/* plots/ beside this zcbench (bench/zcbench, build/asan/zcbench), or ./plots. */
-static void find_scripts(char *out, size_t len)
-{
-	char exe[PATH_MAX - 32], *slash;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n > 0) {
-		exe[n] = 0;
-		if ((slash = strrchr(exe, '/'))) {
-			*slash = 0;
-			snprintf(out, len, "%s/../plots/scale.gp", exe);
-			if (!access(out, R_OK)) {
-				snprintf(out, len, "%s/../plots", exe);
-				return;
-			}
-			snprintf(out, len, "%s/../../plots", exe);
-			return;
-		}
-	}
-	snprintf(out, len, "plots");
-}
 
 int zc_plot_scale(json_t *root, const char *outdir, const char *scripts, const char *caption)
 {
@@ -93,18 +57,18 @@ int zc_plot_scale(json_t *root, const char *outdir, const char *scripts, const c
 		fprintf(f, "1,0,0,0,0,0\n");
 	fclose(f);
 	if (!scripts) {
-		find_scripts(dir, sizeof(dir));
+		zc_plot_scripts_dir(dir, sizeof(dir));
 		scripts = dir;
 	}
-	gp_quote(q_in, sizeof(q_in), path);
-	gp_quote(q_dir, sizeof(q_dir), scripts);
-	gp_quote(q_cap, sizeof(q_cap), caption ? caption : "");
+	zc_gp_quote(q_in, sizeof(q_in), path);
+	zc_gp_quote(q_dir, sizeof(q_dir), scripts);
+	zc_gp_quote(q_cap, sizeof(q_cap), caption ? caption : "");
 	for (size_t k = 0; k < ZC_ARRAY_SIZE(terms); k++) {
 		char out[PATH_MAX], script[PATH_MAX + 16];
 		char *argv[] = { "gnuplot", "-e", vars, script, NULL };
 
 		snprintf(out, sizeof(out), "%s/scale.%s", outdir, terms[k][1]);
-		gp_quote(q_out, sizeof(q_out), out);
+		zc_gp_quote(q_out, sizeof(q_out), out);
 		snprintf(script, sizeof(script), "%s/scale.gp", scripts);
 		snprintf(vars, sizeof(vars), "infile=%s; outfile=%s; term='%s'; caption=%s; "
 			 "scriptdir=%s; nseries=%d; titles='%s'", q_in, q_out, terms[k][0], q_cap,

@@ -300,15 +300,6 @@ int zc_tune_restore(struct zc_tune *t)
 	return bad;
 }
 
-/* Is pid a live zcbench (whose state is its own business)? */
-static bool zcbench_alive(long pid)
-{
-	char path[64], comm[64];
-
-	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-	return !zc_read_file_trim(path, comm, sizeof(comm)) && !strncmp(comm, "zcbench", 7);
-}
-
 int zc_tune_reap_stale(const struct zc_tune *t, int *pids)
 {
 	DIR *d = opendir(t->state_dir);
@@ -325,7 +316,7 @@ int zc_tune_reap_stale(const struct zc_tune *t, int *pids)
 		int done = 0;
 		FILE *f;
 
-		if (sscanf(e->d_name, "tune-%ld", &pid) != 1 || pid == getpid() || zcbench_alive(pid))
+		if (sscanf(e->d_name, "tune-%ld", &pid) != 1 || pid == getpid() || zc_pid_is_zcbench(pid))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", t->state_dir, e->d_name);
 		if (!(f = fopen(path, "re")))

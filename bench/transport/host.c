@@ -117,19 +117,7 @@ struct hparse {
 	int cpu_line[ZC_ROLE_NR];	/* where cpu = was set, for the check against this machine */
 };
 
-static int hbad(struct hparse *p, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int hbad(struct hparse *p, int line, const char *fmt, ...)
-{
-	int n = snprintf(p->err, p->errlen, "%s:%d: ", p->h->path, line);
-	va_list ap;
-
-	if (n > 0 && (size_t)n < p->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(p->err + n, p->errlen - n, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
+#define hbad(p, line, ...) zc_ini_fault((p)->err, (p)->errlen, (p)->h->path, line, __VA_ARGS__)
 
 /* The row for key: the host's, or the transport's (base: its state). */
 static const struct zc_opt *host_key(const struct zc_host *h, const char *key, bool *priv)

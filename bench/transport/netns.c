@@ -113,14 +113,6 @@ static int cmd(char *err, size_t errlen, const char *first, ...)
 	return cmdv(err, errlen, argv);
 }
 
-static bool pid_is_zcbench(long pid)
-{
-	char path[64], comm[64];
-
-	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-	return !zc_read_file_trim(path, comm, sizeof(comm)) && !strncmp(comm, "zcbench", 7);
-}
-
 int zc_netns_reap_stale(void)
 {
 	DIR *d = opendir(NETNS_DIR);
@@ -135,7 +127,7 @@ int zc_netns_reap_stale(void)
 		int used;
 
 		if (sscanf(e->d_name, "zcb-%ld-%3s%n", &pid, sfx, &used) != 2 ||
-		    e->d_name[used] || pid <= 0 || pid == getpid() || pid_is_zcbench(pid))
+		    e->d_name[used] || pid <= 0 || pid == getpid() || zc_pid_is_zcbench(pid))
 			continue;
 		if (!cmd(err, sizeof(err), "ip", "netns", "del", e->d_name, NULL)) {
 			zc_warn("removed network namespace %s left by a dead zcbench (pid %ld)",

@@ -65,18 +65,6 @@ int zc_host_dut_node(const struct zc_host *h, int dut, char *why, size_t len)
 	return -EOPNOTSUPP;
 }
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /* The CPU irq_cpu names, relative to the DUT's CPU; -errno with why. */
 static int irq_target(const struct zc_host *h, int dut_cpu, char *why, size_t len)
 {
@@ -147,22 +135,21 @@ int zc_host_irqs_reap_stale(void)
 	if (!d)
 		return 0;
 	while ((e = readdir(d))) {
-		char path[300], comm[64], aff[256], irqpath[64];
+		char path[300], aff[256], irqpath[64];
 		long pid;
 		int irq;
 		FILE *f;
 
 		if (sscanf(e->d_name, "irq-%ld", &pid) != 1 || pid == getpid())
 			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-		if (!zc_read_file_trim(path, comm, sizeof(comm)) && !strncmp(comm, "zcbench", 7))
+		if (zc_pid_is_zcbench(pid))
 			continue;
 		snprintf(path, sizeof(path), IRQ_STATE_DIR "/%s", e->d_name);
 		if (!(f = fopen(path, "re")))
 			continue;
 		while (fscanf(f, "%d %255s", &irq, aff) == 2) {
 			snprintf(irqpath, sizeof(irqpath), "/proc/irq/%d/smp_affinity_list", irq);
-			if (!write_str(irqpath, aff))
+			if (!zc_write_str(irqpath, aff))
 				n++;
 		}
 		fclose(f);
@@ -227,7 +214,7 @@ static json_t *irqs_pin(struct zc_host *h, int dut, const struct zc_placement *p
 			h->irq_cpus[h->nirq_cpus++] = atoi(cpu_s);
 		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", h->irq_saved[i].irq);
 		/* Some vectors (a virtio config IRQ, managed IRQs) refuse: say which. */
-		ret = write_str(path, cpu_s);
+		ret = zc_write_str(path, cpu_s);
 		json_array_append_new(list, json_pack("{s:i,s:s,s:s,s:s*}", "irq", h->irq_saved[i].irq,
 						      "affinity", cpu_s,
 						      "previous_affinity", h->irq_saved[i].affinity,
@@ -269,7 +256,7 @@ void zc_host_irqs_restore(struct zc_host *h)
 		char path[128];
 
 		snprintf(path, sizeof(path), "/proc/irq/%d/smp_affinity_list", h->irq_saved[i].irq);
-		if (write_str(path, h->irq_saved[i].affinity))
+		if (zc_write_str(path, h->irq_saved[i].affinity))
 			zc_warn("could not restore IRQ %d affinity to %s", h->irq_saved[i].irq,
 				h->irq_saved[i].affinity);
 	}

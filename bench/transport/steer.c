@@ -41,18 +41,6 @@ struct saved {
 static struct saved saved[256];
 static int nsaved;
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static void state_path(char *buf, size_t len, long pid)
 {
 	snprintf(buf, len, STEER_STATE_DIR "/steer-%ld", pid);
@@ -90,7 +78,7 @@ int zc_steer_write(const char *path, const char *value)
 		nsaved++;
 		state_save();
 	}
-	return write_str(path, value);
+	return zc_write_str(path, value);
 }
 
 void zc_steer_restore(void)
@@ -98,7 +86,7 @@ void zc_steer_restore(void)
 	char path[128];
 
 	for (int i = nsaved - 1; i >= 0; i--)
-		if (write_str(saved[i].path, saved[i].value))
+		if (zc_write_str(saved[i].path, saved[i].value))
 			zc_warn("could not restore %s to %s", saved[i].path, saved[i].value);
 	if (nsaved) {
 		state_path(path, sizeof(path), getpid());
@@ -117,20 +105,19 @@ int zc_steer_reap_stale(void)
 	if (!d)
 		return 0;
 	while ((e = readdir(d))) {
-		char path[300], comm[64], p[160], v[600];
+		char path[300], p[160], v[600];
 		long pid;
 		FILE *f;
 
 		if (sscanf(e->d_name, "steer-%ld", &pid) != 1 || pid == getpid())
 			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-		if (!zc_read_file_trim(path, comm, sizeof(comm)) && !strncmp(comm, "zcbench", 7))
+		if (zc_pid_is_zcbench(pid))
 			continue;
 		snprintf(path, sizeof(path), STEER_STATE_DIR "/%s", e->d_name);
 		if (!(f = fopen(path, "re")))
 			continue;
 		while (fscanf(f, "%159s %599[^\n]", p, v) == 2)
-			if (!write_str(p, v))
+			if (!zc_write_str(p, v))
 				n++;
 		fclose(f);
 		unlink(path);

@@ -46,8 +46,9 @@ f=$(result_in "$TMP/i")
 check "ctrl-c: exit 130 (got $rc)" [ "$rc" -eq 130 ]
 check "ctrl-c: file marked interrupted" [ "$(jq -r .status "$f")" = interrupted ]
 check "ctrl-c: finished sample kept" jq -e '.runs[0].samples[0].status == "ok"' "$f"
-check "ctrl-c: the sample taken last is marked interrupted" \
-	jq -e '[.runs[].samples[]] | sort_by(.slot) | .[-1].status == "interrupted"' "$f"
+# Whichever run's sample it is (the order may put q's between p's two).
+check "ctrl-c: interrupted sample marked" \
+	jq -e '[.runs[].samples[] | select(.status == "interrupted")] | length == 1' "$f"
 sleep 0.2
 # Only this binary's roles: other checkouts may be running their own.
 check "no role left running" [ -z "$(pgrep -f "^$(readlink -f "$ZCBENCH") (source|proxy|sink) " || true)" ]

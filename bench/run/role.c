@@ -70,13 +70,21 @@ static int parse_args(int argc, char **argv, struct zc_role_args *ra)
 	return ret;
 }
 
-static int wait_go(void)
+/* "GO" or "GO t=SECONDS" (the controller's CLOCK_MONOTONIC when it sent it,
+ * roles on its host only): how late we read it goes into *late_s. */
+static int wait_go(double *late_s)
 {
 	char line[64];
+	double t;
 
+	*late_s = 0;
 	if (!fgets(line, sizeof(line), stdin))
 		return -EPIPE;
-	return strncmp(line, "GO", 2) ? -EPROTO : 0;
+	if (strncmp(line, "GO", 2))
+		return -EPROTO;
+	if (sscanf(line, "GO t=%lf", &t) == 1 && t > 0 && zc_now() > t)
+		*late_s = zc_now() - t;
+	return 0;
 }
 
 /* Workers of this role: as the controller resolved them, else its own
@@ -268,7 +276,7 @@ int zc_role_main(int argc, char **argv)
 	}
 	if (!ret && (mopts = zc_mode_opts_json(r.m, &r.io[0])))
 		json_object_set_new(out, "mode_options", mopts);
-	if (!ret && (ret = wait_go())) {
+	if (!ret && (ret = wait_go(&r.go_late_s))) {
 		snprintf(msg, sizeof(msg), "waiting for GO: %s", strerror(-ret));
 		json_object_set_new(out, "status", json_string("error"));
 		json_object_set_new(out, "error", json_string(msg));

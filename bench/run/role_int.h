@@ -55,6 +55,7 @@ struct role {
 	int lfd;
 	json_t *rlimit;			/* what RLIMIT_NOFILE was and became */
 	char accept_how[160];
+	double go_late_s;		/* how long after the controller's GO we read it */
 };
 
 /* role_conn.c: 0 or -errno, what failed in err. */

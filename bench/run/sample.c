@@ -152,9 +152,24 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 			snprintf(connect, sizeof(connect), "%s:%d", c->host.address[r], port);
 	}
 	zc_watch_prepare(c, cfg, pl, dut, kids[dut].pid, rep);
-	for (int i = 0; i < nlive; i++)
-		zc_child_send(live[i], "GO\n");
+	/*
+	 * Roles on this host share CLOCK_MONOTONIC: GO carries the moment it was
+	 * sent, and each role starts its warm-up from it rather than from when
+	 * it got to read the line, so a role scheduled late on a loaded machine
+	 * still closes its window with the others. A remote role gets plain GO.
+	 */
 	t_go = zc_now();
+	for (int r = 0; r < ZC_ROLE_NR; r++) {
+		char go[48];
+
+		if (!spawned[r])
+			continue;
+		if (zc_host_remote(&c->host, r))
+			snprintf(go, sizeof(go), "GO\n");
+		else
+			snprintf(go, sizeof(go), "GO t=%.6f\n", t_go);
+		zc_child_send(&kids[r], go);
+	}
 	/*
 	 * The controller also reads the DUT CPU's /proc/stat at the window
 	 * edges (from its own core): a cross-check of the role's figure, and

@@ -33,9 +33,14 @@ static const char *why_not(json_t *roles, json_t *sample, char *buf, size_t len)
 {
 	json_t *snk = json_object_get(roles, "sink"), *src = json_object_get(roles, "source");
 	json_t *sc = json_object_get(src, "connections"), *kc = json_object_get(snk, "connections");
-	json_t *s, *k;
+	json_t *s, *k, *rep;
+	const char *name;
 	size_t i, j;
 
+	/* A peer program with a payload of its own (iperf3) says why in its report. */
+	json_object_foreach(roles, name, rep)
+		if (json_is_string(json_object_get(rep, "unverified")))
+			return json_string_value(json_object_get(rep, "unverified"));
 	if (json_object_get(snk, "foreign"))
 		return "the sink is a foreign program (--exec-sink): nothing checked the bytes";
 	if (!json_is_true(json_object_get(snk, "verified"))) {

@@ -555,7 +555,7 @@ static void test_capture(void **state)
 
 	(void)state;
 	assert_int_equal(zc_peer_capture(echo, 30, out, sizeof(out), &status), 0);
-	assert_string_equal(out, "hi\nthere\n");
+	assert_string_equal(out, "hi\nthere");
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 4);
 	t0 = zc_now();
 	assert_int_equal(zc_peer_capture(slow, 0.3, out, sizeof(out), &status), -ETIMEDOUT);

@@ -26,7 +26,7 @@ child_fail(int status_fd, int code, const char *argv0, const char *what, int err
 		ssize_t n = write(status_fd, &err, sizeof(err));
 
 		(void)n;
-	} else {
+	} else if (what) {	/* NULL: said already */
 		fprintf(stderr, "zcbench: %s%s: %s\n", what, argv0, strerror(err));
 	}
 	_exit(code);
@@ -63,8 +63,12 @@ exec_child(char *const argv[], const struct zc_spawn_opts *how, const struct std
 		if ((io->fd[i] == i ? fcntl(i, F_SETFD, 0) : dup2(io->fd[i], i)) < 0)
 			child_fail(status_fd, 126, argv[0], "stdio of ", errno);
 	}
-	if (how->cwd && chdir(how->cwd))
-		child_fail(status_fd, 126, argv[0], "chdir for ", errno);
+	if (how->cwd && chdir(how->cwd)) {
+		if (status_fd < 0)
+			fprintf(stderr, "zcbench: %s: chdir %s: %s\n", argv[0], how->cwd,
+				strerror(errno));
+		child_fail(status_fd, 126, argv[0], NULL, errno);
+	}
 	/* Close-on-exec, so status_fd still works until exec; a kernel without
 	 * close_range (< 5.11) leaves this to our O_CLOEXEC. */
 	if (how->clean)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -16,9 +17,24 @@ struct stdio_fds {
 	int fd[3];
 };
 
+/* The child could not become the program: say why (as an errno through
+ * status_fd when the parent reads one, else on stderr) and exit. */
+static void __attribute__((noreturn))
+child_fail(int status_fd, int code, const char *argv0, const char *what, int err)
+{
+	if (status_fd >= 0) {
+		ssize_t n = write(status_fd, &err, sizeof(err));
+
+		(void)n;
+	} else if (what) {	/* NULL: said already */
+		fprintf(stderr, "zcbench: %s%s: %s\n", what, argv0, strerror(err));
+	}
+	_exit(code);
+}
+
 static void __attribute__((noreturn))
 exec_child(char *const argv[], const struct zc_spawn_opts *how, const struct stdio_fds *io,
-	   pid_t parent)
+	   pid_t parent, int status_fd)
 {
 	if (how->own_group)
 		setpgid(0, 0);
@@ -30,30 +46,73 @@ exec_child(char *const argv[], const struct zc_spawn_opts *how, const struct std
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 	}
+	if (how->cpus && sched_setaffinity(0, sizeof(*how->cpus), how->cpus))
+		child_fail(status_fd, 126, argv[0], "pin ", errno);
+	if (how->clean) {
+		sigset_t none;
+
+		/* Blocked signals and ignored dispositions survive exec. */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
+	}
 	for (int i = 0; i < 3; i++) {
 		if (io->fd[i] < 0)
 			continue;
 		/* dup2 onto itself would leave O_CLOEXEC set. */
-		if ((io->fd[i] == i ? fcntl(i, F_SETFD, 0) : dup2(io->fd[i], i)) < 0) {
-			fprintf(stderr, "zcbench: %s: fd %d: %s\n", argv[0], i, strerror(errno));
-			_exit(126);
-		}
+		if ((io->fd[i] == i ? fcntl(i, F_SETFD, 0) : dup2(io->fd[i], i)) < 0)
+			child_fail(status_fd, 126, argv[0], "stdio of ", errno);
 	}
 	if (how->cwd && chdir(how->cwd)) {
-		fprintf(stderr, "zcbench: %s: chdir %s: %s\n", argv[0], how->cwd, strerror(errno));
-		_exit(126);
+		if (status_fd < 0)
+			fprintf(stderr, "zcbench: %s: chdir %s: %s\n", argv[0], how->cwd,
+				strerror(errno));
+		child_fail(status_fd, 126, argv[0], NULL, errno);
 	}
+	/* Close-on-exec, so status_fd still works until exec; a kernel without
+	 * close_range (< 5.11) leaves this to our O_CLOEXEC. */
+	if (how->clean)
+		close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
 	execvp(argv[0], argv);
-	fprintf(stderr, "zcbench: exec %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
+	child_fail(status_fd, 127, argv[0], "exec ", errno);
 }
 
 static const struct zc_spawn_opts like_us;
 
+/* 0, or -errno with *fd unchanged. */
+static int open_out(const char *path, int *fd)
+{
+	int f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (f < 0)
+		return -errno;
+	*fd = f;
+	return 0;
+}
+
+/* After fork: with a status pipe, wait for its EOF (exec done) or an errno
+ * (then reap the child). pid, or -errno. */
+static pid_t exec_result(pid_t pid, int st[2])
+{
+	int err = 0;
+	ssize_t n;
+
+	close(st[1]);
+	do
+		n = read(st[0], &err, sizeof(err));
+	while (n < 0 && errno == EINTR);
+	close(st[0]);
+	if (n != sizeof(err))
+		return pid;
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	return -(err ? err : EIO);
+}
+
 /* fork and exec with io's fds (those at -1 from how): pid or -errno. */
 static pid_t spawn_io(char *const argv[], const struct zc_spawn_opts *how, struct stdio_fds io)
 {
-	int opened[2] = { -1, -1 }, e;
+	int opened[3] = { -1, -1, -1 }, st[2] = { -1, -1 }, e;
 	pid_t pid, parent = getpid();
 
 	if (!how)
@@ -62,23 +121,38 @@ static pid_t spawn_io(char *const argv[], const struct zc_spawn_opts *how, struc
 	    (io.fd[0] = opened[0] = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0)
 		return -errno;
 	if (how->out_path && io.fd[1] < 0) {
-		opened[1] = open(how->out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (opened[1] < 0) {
-			e = -errno;
+		if ((e = open_out(how->out_path, &opened[1])))
 			goto out_close;
-		}
-		io.fd[1] = io.fd[2] = opened[1];
+		io.fd[1] = opened[1];
+		if (io.fd[2] < 0 && !how->err_path)
+			io.fd[2] = opened[1];
+	}
+	if (how->err_path && io.fd[2] < 0) {
+		if ((e = open_out(how->err_path, &opened[2])))
+			goto out_close;
+		io.fd[2] = opened[2];
+	}
+	/* Closed by a successful exec: EOF says "started", an int says why not. */
+	if (how->exec_errno && pipe2(st, O_CLOEXEC)) {
+		e = -errno;
+		goto out_close;
 	}
 	pid = fork();
 	if (pid == 0)
-		exec_child(argv, how, &io, parent);
+		exec_child(argv, how, &io, parent, st[1]);
 	e = pid < 0 ? -errno : pid;
 	/* Both sides set the group: whoever runs first, a kill(-pid) after
 	 * this finds it. */
 	if (pid > 0 && how->own_group)
 		setpgid(pid, pid);
+	if (st[0] >= 0 && pid > 0) {
+		e = exec_result(pid, st);
+	} else if (st[0] >= 0) {
+		close(st[0]);
+		close(st[1]);
+	}
 out_close:
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 3; i++)
 		if (opened[i] >= 0)
 			close(opened[i]);
 	return e;
@@ -89,15 +163,37 @@ pid_t zc_spawn(char *const argv[], const struct zc_spawn_opts *how)
 	return spawn_io(argv, how, (struct stdio_fds){ { -1, -1, -1 } });
 }
 
-/* Everything fd gives until EOF, the first len - 1 bytes kept in out. */
-static void capture(int fd, char *out, size_t len)
+static int ms_until(double deadline)
+{
+	double left = deadline - zc_now();
+
+	return left <= 0 ? 0 : (int)(left * 1000) + 1;
+}
+
+/* Everything fd gives until EOF, the first len - 1 bytes kept in out (the
+ * rest read and dropped, so the child never blocks on a full pipe). 0, or
+ * -ETIMEDOUT at deadline (0: none). */
+static int capture(int fd, char *out, size_t len, double deadline)
 {
 	size_t n = 0;
+	int ret = 0;
 
 	for (;;) {
 		char tmp[512];
-		ssize_t k = read(fd, tmp, sizeof(tmp));
+		ssize_t k;
 
+		if (deadline > 0) {
+			struct pollfd pfd = { .fd = fd, .events = POLLIN };
+			int r = poll(&pfd, 1, ms_until(deadline));
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r == 0) {
+				ret = -ETIMEDOUT;
+				break;
+			}
+		}
+		k = read(fd, tmp, sizeof(tmp));
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
@@ -109,14 +205,36 @@ static void capture(int fd, char *out, size_t len)
 	while (n && (out[n - 1] == '\n' || out[n - 1] == ' '))
 		n--;
 	out[n] = 0;
+	return ret;
+}
+
+/* Wait for pid until deadline (0: none), then SIGKILL it (or its group) and
+ * reap. 0, -ETIMEDOUT (killed) or -errno. */
+static int wait_until(pid_t pid, bool group, double deadline, int *status)
+{
+	pid_t r = -1;
+
+	while (deadline > 0 && (r = waitpid(pid, status, WNOHANG)) == 0 && zc_now() < deadline)
+		usleep(10000);
+	if (deadline > 0 && r == pid)
+		return 0;
+	if (deadline > 0 && r == 0)
+		kill(group ? -pid : pid, SIGKILL);
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return deadline > 0 && r == 0 ? -ETIMEDOUT : 0;
 }
 
 int zc_run_argv(char *const argv[], const struct zc_spawn_opts *how)
 {
 	struct stdio_fds io = { { -1, -1, -1 } };
-	int pfd[2] = { -1, -1 }, status;
+	int pfd[2] = { -1, -1 }, status = 0, ret = 0;
+	double deadline = 0;
 	pid_t pid;
 
+	if (how && how->timeout_s > 0)
+		deadline = zc_now() + how->timeout_s;
 	if (how && how->out && how->outlen) {
 		how->out[0] = 0;
 		if (pipe2(pfd, O_CLOEXEC))
@@ -127,14 +245,19 @@ int zc_run_argv(char *const argv[], const struct zc_spawn_opts *how)
 	if (pfd[1] >= 0)
 		close(pfd[1]);
 	if (pid > 0 && pfd[0] >= 0)
-		capture(pfd[0], how->out, how->outlen);
+		ret = capture(pfd[0], how->out, how->outlen, deadline);
 	if (pfd[0] >= 0)
 		close(pfd[0]);
 	if (pid < 0)
 		return pid;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
+	/* Output captured past the deadline: kill now, not after a wait. */
+	if (ret)
+		deadline = zc_now() - 1;
+	ret = wait_until(pid, how && how->own_group, deadline, &status);
+	if (how && how->wait_status)
+		*how->wait_status = status;
+	if (ret)
+		return ret;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -189,13 +312,6 @@ static int fill(struct zc_child *c, int timeout_ms)
 	c->len += n;
 	c->buf[c->len] = 0;
 	return 0;
-}
-
-static int ms_until(double deadline)
-{
-	double left = deadline - zc_now();
-
-	return left <= 0 ? 0 : (int)(left * 1000) + 1;
 }
 
 /* Wait until a whole line is buffered: 0 with *nl at its end, or -errno. */

@@ -8,6 +8,7 @@
 #ifndef ZC_PROC_H
 #define ZC_PROC_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -29,14 +30,34 @@ struct zc_spawn_opts {
 	/* SIGKILLed when we die (PR_SET_PDEATHSIG), SIGINT/SIGTERM back to their
 	 * defaults: nothing of ours outlives a killed controller. */
 	bool die_with_us;
+	/* stderr to this file instead, truncated (stdout stays with out_path, or
+	 * ours); opened by us. Must not name out_path's file: two truncating
+	 * opens would overwrite each other's lines. */
+	const char *err_path;
+	/* Pinned to these CPUs before exec: every thread the program makes
+	 * inherits it (NULL: our affinity). */
+	const cpu_set_t *cpus;
+	/* A child that cannot start (pin, stdio, chdir, exec) is reaped and its
+	 * -errno returned (-ENOENT: not in PATH), instead of exit status 126/127
+	 * with the reason on its stderr. */
+	bool exec_errno;
+	/* Nothing of ours reaches the program: fds above 2 closed (an inherited
+	 * socket would keep a connection or port open as long as it lives),
+	 * signal mask emptied, SIGPIPE at its default. */
+	bool clean;
+	/* zc_run_argv only: SIGKILLed (its group if own_group) when it runs
+	 * longer, and -ETIMEDOUT returned, out keeping what it printed. 0: no limit. */
+	double timeout_s;
+	/* zc_run_argv only: the raw waitpid status stored here (NULL: not). */
+	int *wait_status;
 };
 
-/* Start argv[0] (searched in PATH) as how says (NULL: like us): its pid, or
- * -errno. An exec that fails shows as exit status 127 with the reason on the
- * child's stderr. */
+/* Start argv[0] (searched in the PATH of the moment, as execvp does) as how
+ * says (NULL: like us): its pid, or -errno. An exec that fails shows as exit
+ * status 127 with the reason on the child's stderr, unless how->exec_errno. */
 pid_t zc_spawn(char *const argv[], const struct zc_spawn_opts *how);
 /* Run argv to completion: its exit status, 128 + the signal that killed it,
- * or -errno. how may be NULL (like us). */
+ * or -errno (-ETIMEDOUT past how->timeout_s). how may be NULL (like us). */
 int zc_run_argv(char *const argv[], const struct zc_spawn_opts *how);
 
 struct zc_child {

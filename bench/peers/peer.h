@@ -79,8 +79,9 @@ int zc_peer_parse_stat(const char *line, unsigned long long *ticks);
 /* Full path of an executable found in $PATH (as execvp would): 0 or -ENOENT. */
 int zc_peer_which(const char *prog, char *out, size_t len);
 /* Run argv (PATH lookup) with output captured into out (stdout and stderr,
- * truncated to len-1), killed after timeout_s. Exit status in *status.
- * 0, -ENOENT, -ETIMEDOUT or -errno. */
+ * truncated to len-1, trailing newlines and blanks dropped), its process
+ * group killed after timeout_s; lib/proc.c's zc_run_argv. Wait status in
+ * *status. 0, -ENOENT, -ETIMEDOUT or -errno. */
 int zc_peer_capture(char *const argv[], double timeout_s, char *out, size_t len, int *status);
 /* Last lines of a log file (at most len-1 bytes, whole lines) into out. */
 void zc_peer_log_tail(const char *path, char *out, size_t len);

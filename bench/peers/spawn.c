@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A peer's life: start pinned in its own process group, watch, stop, reap. */
+/* A peer's life: start pinned in its own process group (lib/proc.c's
+ * zc_spawn), watch, stop, reap. */
 #include "peers/peer.h"
 #include "peers/peer_int.h"
+#include "lib/proc.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>
@@ -10,155 +12,88 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-/* Only async-signal-safe calls between fork and exec: everything the child
- * needs is opened and built by the parent first. */
-struct child_plan {
-	pid_t parent;
-	cpu_set_t cpus;
-	bool pin;
-	int null_fd, out_fd, err_fd, status_fd;
-};
-
-static void report_errno_and_exit(int status_fd, int err)
-{
-	ssize_t n = write(status_fd, &err, sizeof(err));
-
-	(void)n;
-	_exit(127);
-}
-
-static void child(const struct child_plan *c, char *const argv[])
-{
-	sigset_t none;
-
-	/* Own process group: a terminal's Ctrl-C reaches the controller, which
-	 * stops the peer itself; and the peer dies with the controller. */
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != c->parent)	/* the caller died before prctl */
-		_exit(127);
-	/* Pinned before exec: every thread the program creates inherits it. */
-	if (c->pin && sched_setaffinity(0, sizeof(c->cpus), &c->cpus))
-		report_errno_and_exit(c->status_fd, errno);
-	/* Dispositions set to ignore and blocked signals survive exec. */
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	if (dup2(c->null_fd, 0) < 0 || dup2(c->out_fd, 1) < 0 || dup2(c->err_fd, 2) < 0)
-		report_errno_and_exit(c->status_fd, errno);
-	/* Nothing of the caller's reaches the program: an inherited socket
-	 * would keep a connection (or a listening port) open for as long as
-	 * the peer lives. Close-on-exec, so the status pipe still works until
-	 * exec; a kernel without close_range (< 5.11) leaves this to O_CLOEXEC. */
-	close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
-	execvp(argv[0], argv);
-	report_errno_and_exit(c->status_fd, errno);
-}
-
 /* 0 or -errno */
-static int open_outputs(struct zc_peer *p, const struct zc_peer_spec *s, struct child_plan *c)
+static int can_write(const char *path)
 {
-	if (snprintf(p->log_path, sizeof(p->log_path), "%s/%s.log", s->dir, s->name) >=
-	    (int)sizeof(p->log_path))
-		return -ENAMETOOLONG;
-	c->null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	c->err_fd = open(p->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	c->out_fd = s->stdout_path ? open(s->stdout_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)
-				   : c->err_fd;
-	if (c->null_fd < 0 || c->err_fd < 0 || c->out_fd < 0)
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
 		return -errno;
+	close(fd);
 	return 0;
 }
 
-static void close_outputs(struct child_plan *c)
+/* The output files can be made: zc_spawn's -ENOENT is then the program's
+ * (not in PATH), not a missing folder. 0 or -errno */
+static int check_outputs(struct zc_peer *p, const struct zc_peer_spec *s)
 {
-	if (c->out_fd >= 0 && c->out_fd != c->err_fd)
-		close(c->out_fd);
-	if (c->err_fd >= 0)
-		close(c->err_fd);
-	if (c->null_fd >= 0)
-		close(c->null_fd);
+	int ret;
+
+	if (snprintf(p->log_path, sizeof(p->log_path), "%s/%s.log", s->dir, s->name) >=
+	    (int)sizeof(p->log_path))
+		return -ENAMETOOLONG;
+	ret = can_write(p->log_path);
+	if (!ret && s->stdout_path)
+		ret = can_write(s->stdout_path);
+	return ret;
 }
 
 /* 0 or -EINVAL */
-static int plan_cpus(const struct zc_peer_spec *s, struct child_plan *c)
+static int plan_cpus(const struct zc_peer_spec *s, cpu_set_t *cpus)
 {
-	CPU_ZERO(&c->cpus);
-	c->pin = s->ncpus > 0;
+	CPU_ZERO(cpus);
 	if (s->ncpus < 0 || s->ncpus > ZC_PEER_MAX_CPUS)
 		return -EINVAL;
 	for (int i = 0; i < s->ncpus; i++) {
 		if (s->cpus[i] < 0 || s->cpus[i] >= CPU_SETSIZE)
 			return -EINVAL;
-		CPU_SET(s->cpus[i], &c->cpus);
+		CPU_SET(s->cpus[i], cpus);
 	}
 	return 0;
 }
 
 int zc_peer_start(struct zc_peer *p, const struct zc_peer_spec *s)
 {
-	struct child_plan c = { .parent = getpid(), .null_fd = -1, .out_fd = -1, .err_fd = -1 };
-	int st[2], err = 0, ret;
-	ssize_t n;
+	cpu_set_t cpus;
+	/* Own process group: a terminal's Ctrl-C reaches the controller, which
+	 * stops the peer itself; and the peer dies with the controller. Pinned
+	 * before exec: every thread the program creates inherits it. */
+	struct zc_spawn_opts how = { .null_stdin = true, .own_group = true, .die_with_us = true,
+				     .clean = true, .exec_errno = true };
+	int ret;
 	pid_t pid;
 
 	memset(p, 0, sizeof(*p));
 	snprintf(p->name, sizeof(p->name), "%s", s->name);
-	ret = plan_cpus(s, &c);
-	if (ret) {
+	if (plan_cpus(s, &cpus)) {
 		snprintf(p->reason, sizeof(p->reason), "%s: bad CPU set", s->name);
-		return ret;
+		return -EINVAL;
 	}
-	ret = open_outputs(p, s, &c);
+	if (s->ncpus > 0)
+		how.cpus = &cpus;
+	ret = check_outputs(p, s);
 	if (ret) {
 		snprintf(p->reason, sizeof(p->reason), "%s: cannot open its log in %s: %s",
 			 s->name, s->dir, strerror(-ret));
-		goto undo_outputs;
+		return ret;
 	}
-	/* Closed by a successful exec: EOF says "started", an int says why not. */
-	if (pipe2(st, O_CLOEXEC)) {
-		ret = -errno;
-		snprintf(p->reason, sizeof(p->reason), "%s: pipe: %s", s->name, strerror(errno));
-		goto undo_outputs;
-	}
-	c.status_fd = st[1];
-	pid = fork();
+	/* stderr always into the log; stdout there too unless it has its own file. */
+	how.out_path = s->stdout_path ? s->stdout_path : p->log_path;
+	how.err_path = s->stdout_path ? p->log_path : NULL;
+	pid = zc_spawn(s->argv, &how);
 	if (pid < 0) {
-		ret = -errno;
-		snprintf(p->reason, sizeof(p->reason), "%s: fork: %s", s->name, strerror(errno));
-		goto undo_pipe;
-	}
-	if (pid == 0)
-		child(&c, s->argv);
-	setpgid(pid, pid);
-	close(st[1]);
-	st[1] = -1;
-	do
-		n = read(st[0], &err, sizeof(err));
-	while (n < 0 && errno == EINTR);
-	p->pid = pid;
-	if (n == sizeof(err)) {
-		zc_peer_stop(p, 0);
-		ret = -err;
 		snprintf(p->reason, sizeof(p->reason), "%s: %s %s: %s", s->name,
-			 err == ENOENT ? "not found in PATH:" : "cannot start",
-			 s->argv[0], strerror(err));
+			 pid == -ENOENT ? "not found in PATH:" : "cannot start",
+			 s->argv[0], strerror(-pid));
+		return pid;
 	}
-undo_pipe:
-	if (st[1] >= 0)
-		close(st[1]);
-	close(st[0]);
-undo_outputs:
-	close_outputs(&c);
-	return ret;
+	p->pid = pid;
+	return 0;
 }
 
 /* 1 reaped now or before, 0 still running, -errno. The group's strays are

@@ -8,6 +8,8 @@
 #include "lib/zcbench.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +159,100 @@ static void test_die_with_us(void **st)
 	close(pfd[1]);
 }
 
+/* exec_errno: a program not in PATH is -ENOENT from the call, no 127. */
+static void test_exec_errno(void **st)
+{
+	char *none[] = { "zc-no-such-program", NULL }, *t[] = { "true", NULL };
+	struct zc_spawn_opts how = { .exec_errno = true, .null_stdin = true };
+	pid_t pid;
+	int status;
+
+	(void)st;
+	assert_int_equal(zc_spawn(none, &how), -ENOENT);
+	assert_int_equal(zc_run_argv(none, &how), -ENOENT);
+	/* and nothing of it is left to reap */
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+	pid = zc_spawn(t, &how);
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* a bad chdir is the child's failure too, reported the same way */
+	how.cwd = "/nonexistent/zc";
+	assert_int_equal(zc_run_argv(t, &how), -ENOENT);
+}
+
+/* timeout_s: killed at the deadline, its output so far kept; wait_status raw. */
+static void test_timeout(void **st)
+{
+	char *slow[] = { "sh", "-c", "echo started; exec sleep 30", NULL };
+	char *quick[] = { "sh", "-c", "exit 5", NULL };
+	char *quiet[] = { "sleep", "30", NULL };
+	char out[64];
+	int status = 0;
+	double t0 = zc_now();
+
+	(void)st;
+	assert_int_equal(zc_run_argv(slow, &(struct zc_spawn_opts){ .out = out,
+					     .outlen = sizeof(out), .timeout_s = 0.3,
+					     .own_group = true, .wait_status = &status }),
+			 -ETIMEDOUT);
+	assert_string_equal(out, "started");
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	/* without captured output the deadline holds as well */
+	assert_int_equal(zc_run_argv(quiet, &(struct zc_spawn_opts){ .timeout_s = 0.3 }),
+			 -ETIMEDOUT);
+	assert_true(zc_now() - t0 < 20);
+	assert_int_equal(zc_run_argv(quick, &(struct zc_spawn_opts){ .timeout_s = 30,
+					     .wait_status = &status }), 5);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 5);
+}
+
+/* err_path apart from out_path; cpus pins; clean leaves no fd of ours. */
+static void test_err_path_cpus_clean(void **st)
+{
+	char out_p[128], err_p[128], *text, cpu[32], want[32];
+	char *sh[] = { "sh", "-c", "echo o; echo e >&2", NULL };
+	char *aff[] = { "sh", "-c", "grep Cpus_allowed_list /proc/self/status | cut -f2", NULL };
+	char *fds[] = { "sh", "-c", "ls /proc/self/fd | wc -l", NULL };
+	char count_clean[16], count_ours[16];
+	cpu_set_t set;
+	int first = -1, keep;
+
+	(void)st;
+	snprintf(out_p, sizeof(out_p), "%s/o.txt", dir);
+	snprintf(err_p, sizeof(err_p), "%s/e.txt", dir);
+	assert_int_equal(zc_run_argv(sh, &(struct zc_spawn_opts){ .out_path = out_p,
+					     .err_path = err_p }), 0);
+	text = zc_read_file(out_p, 4096, NULL);
+	assert_string_equal(text, "o\n");
+	free(text);
+	text = zc_read_file(err_p, 4096, NULL);
+	assert_string_equal(text, "e\n");
+	free(text);
+
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (int i = 0; i < CPU_SETSIZE && first < 0; i++)
+		if (CPU_ISSET(i, &set))
+			first = i;
+	CPU_ZERO(&set);
+	CPU_SET(first, &set);
+	snprintf(want, sizeof(want), "%d", first);
+	assert_int_equal(zc_run_argv(aff, &(struct zc_spawn_opts){ .out = cpu,
+					     .outlen = sizeof(cpu), .cpus = &set }), 0);
+	assert_string_equal(cpu, want);
+
+	/* an fd of ours without O_CLOEXEC reaches a program, unless clean */
+	keep = open("/dev/null", O_RDONLY);
+	assert_true(keep >= 0);
+	assert_int_equal(zc_run_argv(fds, &(struct zc_spawn_opts){ .out = count_ours,
+					     .outlen = sizeof(count_ours) }), 0);
+	assert_int_equal(zc_run_argv(fds, &(struct zc_spawn_opts){ .out = count_clean,
+					     .outlen = sizeof(count_clean), .clean = true }), 0);
+	close(keep);
+	assert_true(atoi(count_clean) < atoi(count_ours));
+}
+
 /* The role spawner: stdin and stdout are ours to talk on. */
 static void test_role_child(void **st)
 {
@@ -191,6 +287,9 @@ int main(void)
 		cmocka_unit_test(test_process_group),
 		cmocka_unit_test(test_die_with_us),
 		cmocka_unit_test(test_role_child),
+		cmocka_unit_test(test_exec_errno),
+		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_err_path_cpus_clean),
 	};
 
 	return zc_run_tests(tests, setup, teardown);

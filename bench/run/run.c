@@ -212,11 +212,9 @@ static const struct zc_opt run_opts[] = {
 		  "perf_event_open sampler; cpu-clock without a PMU): each sample's and run's profile" },
 	{ "profile-backend", ZC_OPT_CHOICE, "auto", AT(watch.profile_backend),
 	  .choices = "auto|perf|perf_event_open", .help = "who samples for --profile" },
-	{ "interval", ZC_OPT_DOUBLE, "0", 0, 3600, AT(watch.interval_s), .meta = "S",
+	{ "interval", ZC_OPT_DOUBLE, "1", 0, 3600, AT(watch.interval_s), .meta = "S",
 	  .help = "the sink's and DUT's bytes and the DUT's busy time every S seconds of the "
-		  "window, read from the controller's core (a sample's intervals); 0: none "
-		  "(the default: the live counters slowed a one-connection send source "
-		  "by 10-25% here, cause not yet found)" },
+		  "window, read from the controller's core (a sample's intervals); 0: none" },
 	{ "progress", ZC_OPT_CHOICE, "auto", AT(watch.progress), .choices = "auto|always|never",
 	  .help = "progress line on stderr: on a terminal only, always (a line each, for CI "
 		  "logs), never" },

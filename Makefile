@@ -129,6 +129,12 @@ bench-gate: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	@bash tests/bench-gate.sh
 
+# What the live intervals cost the DUT: --interval 1 against 0, paired.
+.PHONY: bench-interval
+bench-interval: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@bash tests/bench-interval.sh
+
 # Harness overhead: zcbench's proxy against a bare ~30-line loop, side by side.
 bench-lean: deps
 	@$(MAKE) --no-print-directory $(BIN) build/bare_proxy

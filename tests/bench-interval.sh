@@ -36,31 +36,20 @@ echo
 printf '%-14s %6s %10s %10s %9s %-17s %-15s %s\n' run pairs "off Gb/c" "on Gb/c" "on/off" "95% interval" "pairs min..max" verdict
 for r in $RUNS; do
 	# one line per pair with both sides: off on (Gbit/s per core)
-	for i in $(seq "$PAIRS"); do
+	pairs=$(for i in $(seq "$PAIRS"); do
 		a=$(jq -r '.runs[0].samples[0].gbps_per_core // empty' "$out/$r-off-$i"/*.json 2>/dev/null)
 		b=$(jq -r '.runs[0].samples[0].gbps_per_core // empty' "$out/$r-on-$i"/*.json 2>/dev/null)
 		[ -n "$a" ] && [ -n "$b" ] && echo "$a $b"
-	done | awk -v run="$r" '
-		function med(x, n,   i, j, t, y) {
-			for (i = 1; i <= n; i++) y[i] = x[i]
-			for (i = 2; i <= n; i++) for (j = i; j > 1 && y[j - 1] > y[j]; j--) { t = y[j]; y[j] = y[j - 1]; y[j - 1] = t }
-			return n % 2 ? y[(n + 1) / 2] : (y[n / 2] + y[n / 2 + 1]) / 2
-		}
-		{ n++; off[n] = $1; on[n] = $2; q[n] = $1 > 0 ? $2 / $1 : 0 }
-		END {
-			if (n < 3) { printf "%-14s %6d  too few pairs with both sides\n", run, n; exit 1 }
-			srand(1)
-			for (b = 1; b <= 2000; b++) {
-				for (i = 1; i <= n; i++) s[i] = q[int(rand() * n) + 1]
-				m[b] = med(s, n)
-			}
-			for (i = 2; i <= 2000; i++) for (j = i; j > 1 && m[j - 1] > m[j]; j--) { t = m[j]; m[j] = m[j - 1]; m[j - 1] = t }
-			lo = m[50]; hi = m[1951]; mq = med(q, n); mn = q[1]; mx = q[1]
-			for (i = 1; i <= n; i++) { if (q[i] < mn) mn = q[i]; if (q[i] > mx) mx = q[i] }
-			v = lo <= 1 && hi >= 1 ? "no cost shown (interval holds 1.0)" : \
-			    hi < 1 ? sprintf("costs %.1f%% [%.1f%%, %.1f%%]", (1 - mq) * 100, (1 - hi) * 100, (1 - lo) * 100) : "faster with intervals (noise)"
-			printf "%-14s %6d %10.2f %10.2f %8.3fx [%.3f, %.3f]   %.3f..%.3f    %s\n", run, n, med(off, n), med(on, n), mq, lo, hi, mn, mx, v
-		}' || fail=1
+	done)
+	read -r n mq lo hi mn mx < <(awk '$1 > 0 { print $2 / $1 }' <<<"$pairs" | awk -f tests/median_ci.awk)
+	off=$(awk '{ print $1 }' <<<"$pairs" | awk -f tests/median_ci.awk | cut -d' ' -f2)
+	on=$(awk '{ print $2 }' <<<"$pairs" | awk -f tests/median_ci.awk | cut -d' ' -f2)
+	awk -v run="$r" -v n="$n" -v off="$off" -v on="$on" -v mq="$mq" -v lo="$lo" -v hi="$hi" -v mn="$mn" -v mx="$mx" 'BEGIN {
+		if (mq == "nan") { printf "%-14s %6d  too few pairs with both sides\n", run, n; exit 1 }
+		v = lo <= 1 && hi >= 1 ? "no cost shown (interval holds 1.0)" : \
+		    hi < 1 ? sprintf("costs %.1f%% [%.1f%%, %.1f%%]", (1 - mq) * 100, (1 - hi) * 100, (1 - lo) * 100) : "faster with intervals (noise)"
+		printf "%-14s %6d %10.2f %10.2f %8.3fx [%.3f, %.3f]   %.3f..%.3f    %s\n", run, n, off, on, mq, lo, hi, mn, mx, v
+	}' || fail=1
 done
 echo "(median of paired ratios, --interval 1 over --interval 0, Gbit/s per busy DUT core; $(nproc) CPUs, loopback)"
 exit "$fail"

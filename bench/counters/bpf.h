@@ -34,6 +34,10 @@ const char *zc_bpf_softirq_why(const struct zc_bpf *b);
 /* Run count and time of each program (zc_bpf_prog_names order); with
  * ZC_BPF_STATS=1 the time is net of the stats' own clock reads; 0/-errno. */
 int zc_bpf_prog_stats(const struct zc_bpf *b, uint64_t *runs, uint64_t *ns);
+/* Detach every attached program (on = false), or attach again what was
+ * detached (on = true), from any thread: make bench-overhead's sliced way
+ * (counters/toggle.c). 0 or -errno (a program that would not attach again). */
+int zc_bpf_attach(struct zc_bpf *b, bool on);
 /* Turn on the kernel's BPF run-time stats while the fd is open; fd/-errno. */
 int zc_bpf_enable_stats(void);
 void zc_bpf_close(struct zc_bpf *b);

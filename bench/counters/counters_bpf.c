@@ -40,6 +40,7 @@ struct zc_bpf {
 	struct zc_acct_bpf *twin;
 	uint64_t *net_last;	/* [2 * ZC_BPF_NPROGS]: last difference, time returned */
 	bool edge;		/* zc_edge brings the kernel's softirq figures */
+	unsigned detached;	/* 1 << i: program i detached by zc_bpf_attach() */
 	char sys_time_why[192];	/* "" when syscalls are timed */
 	char softirq_why[256];	/* "" when softirqs are timed one by one */
 };
@@ -399,6 +400,31 @@ int zc_bpf_prog_stats(const struct zc_bpf *b, uint64_t *runs, uint64_t *ns)
 	return 0;
 }
 
+int zc_bpf_attach(struct zc_bpf *b, bool on)
+{
+	int err = 0;
+
+	if (!b)
+		return -ENOENT;
+	for (int i = 0; i < ZC_BPF_NPROGS; i++) {
+		struct bpf_link **l = link_at(b->skel, i);
+
+		if (!on && *l) {
+			bpf_link__destroy(*l);
+			*l = NULL;
+			b->detached |= 1u << i;
+		} else if (on && (b->detached & (1u << i))) {
+			*l = bpf_program__attach(prog_at(b->skel, i));
+			if (!*l) {
+				err = err ?: -errno;
+				continue;
+			}
+			b->detached &= ~(1u << i);
+		}
+	}
+	return err;
+}
+
 int zc_bpf_enable_stats(void)
 {
 	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
@@ -455,6 +481,12 @@ const char *zc_bpf_softirq_why(const struct zc_bpf *b)
 int zc_bpf_prog_stats(const struct zc_bpf *b, uint64_t *runs, uint64_t *ns)
 {
 	(void)b, (void)runs, (void)ns;
+	return -ENOSYS;
+}
+
+int zc_bpf_attach(struct zc_bpf *b, bool on)
+{
+	(void)b, (void)on;
 	return -ENOSYS;
 }
 

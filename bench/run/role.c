@@ -193,6 +193,42 @@ static bool mismatch(struct role *r, char *msg, size_t len, json_t *out)
 	return false;
 }
 
+/* Worker 0's bytes so far, for the sliced overhead (another thread reads). */
+static uint64_t worker0_bytes(void *arg)
+{
+	const struct role_worker *w = arg;
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < w->set.n; i++)
+		sum += __atomic_load_n(&w->set.io[i]->bytes, __ATOMIC_RELAXED);
+	return sum;
+}
+
+/*
+ * make bench-overhead's sliced way (counters/toggle.h): with ZC_BPF_TOGGLE_MS
+ * in the environment, a thread off the workers' CPUs switches the role's BPF
+ * programs off and on through the window. Why it could not is said in the
+ * role's "counters_toggle_error".
+ */
+static void toggle_start(struct role *r, const int *cpus, int nw, json_t *out)
+{
+	double slice = zc_toggle_slice_s();
+	clockid_t clock;
+	char why[160];
+
+	if (!slice)
+		return;
+	if (slice < 0)
+		snprintf(why, sizeof(why), "ZC_BPF_TOGGLE_MS: not a whole number of milliseconds "
+			 "in 10..10000");
+	else if (pthread_getcpuclockid(pthread_self(), &clock))
+		snprintf(why, sizeof(why), "no CPU clock for the role's thread");
+	else if (!zc_toggle_start(&r->toggle, r->ctr.bpf, clock, worker0_bytes, &r->w[0], cpus,
+				  nw, slice, why, sizeof(why)))
+		return;
+	json_object_set_new(out, "counters_toggle_error", json_string(why));
+}
+
 int zc_role_main(int argc, char **argv)
 {
 	static struct zc_role_args ra;
@@ -276,6 +312,8 @@ int zc_role_main(int argc, char **argv)
 	}
 	if (!ret && (mopts = zc_mode_opts_json(r.m, &r.io[0])))
 		json_object_set_new(out, "mode_options", mopts);
+	if (!ret)
+		toggle_start(&r, cpus, nw, out);
 	if (!ret && (ret = wait_go(&r.go_late_s))) {
 		snprintf(msg, sizeof(msg), "waiting for GO: %s", strerror(-ret));
 		json_object_set_new(out, "status", json_string("error"));
@@ -297,6 +335,16 @@ int zc_role_main(int argc, char **argv)
 		if (r.ctr.mask && nw > 1)
 			json_object_set_new(out, "counters_scope", json_string(
 				"worker 0's thread and CPU only"));
+	}
+	if (r.toggle) {
+		json_t *ctr = json_object_get(out, "counters");
+		json_t *tj = zc_toggle_finish(r.toggle);
+
+		r.toggle = NULL;
+		if (ctr)
+			json_object_set_new(ctr, "toggle", tj);
+		else
+			json_decref(tj);
 	}
 	zc_counters_close(&r.ctr);
 	zc_role_workers_teardown(&r);

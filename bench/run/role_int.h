@@ -7,6 +7,7 @@
 #define ZC_ROLE_INT_H
 
 #include "counters/counters.h"
+#include "counters/toggle.h"
 #include "lib/cpu.h"
 #include "modes/mode.h"
 #include "run/role.h"
@@ -52,6 +53,7 @@ struct role {
 	struct rusage ru_self[PH_NR];	/* the whole process (io-wq threads too), worker 0's edges */
 	struct zc_counters ctr;		/* worker 0's thread and CPU */
 	struct zc_counters_snap ctr_snap[2];
+	struct zc_toggle *toggle;	/* ZC_BPF_TOGGLE_MS (make bench-overhead), else NULL */
 	int lfd;
 	json_t *rlimit;			/* what RLIMIT_NOFILE was and became */
 	char accept_how[160];

@@ -83,6 +83,8 @@ static void take(struct role *r, struct role_worker *w, int p)
 	struct wsnap *s = &w->s[p];
 	bool ctr = w->idx == 0 && p < PH_TAIL && r->ctr.mask;
 
+	if (w->idx == 0 && p == PH_WINDOW)
+		zc_toggle_window(r->toggle, false);
 	if (ctr && p == PH_WINDOW)
 		zc_counters_snap(&r->ctr, &r->ctr_snap[1], true);
 	s->t = zc_now();
@@ -101,6 +103,8 @@ static void take(struct role *r, struct role_worker *w, int p)
 	s->cs_ok = w->cpu >= 0 && zc_cpustat_read(w->cpu, &s->cs) == 0;
 	if (ctr && p == PH_WARMUP)
 		zc_counters_snap(&r->ctr, &r->ctr_snap[0], false);
+	if (w->idx == 0 && p == PH_WARMUP)
+		zc_toggle_window(r->toggle, true);
 }
 
 static void run_phases(struct role *r, struct role_worker *w)

@@ -82,4 +82,28 @@ jcheck "sample metrics for the DUT" \
 jcheck "only the DUT loads BPF by default (counters_roles = dut)" \
 	'[.runs[] | .dut as $d | .samples[0].roles | .sink.counters.requested == "perf" and .[$d].counters.requested == "all"] | all'
 check "table has counters columns" grep -q "sys/MB" "$TMP/table"
+
+# make bench-overhead's sliced way (ZC_BPF_TOGGLE_MS): slices on and off in
+# the ABBA order, each with CPU time and bytes, the programs counting in the
+# "on" ones only (a splice proxy's splice calls go on being seen).
+mkdir -p "$TMP/sliced"
+ZC_BPF_TOGGLE_MS=50 "$ZCBENCH" run "$TMP/w.ini" --only proxy-splice --counters=all --duration=1 \
+	--foreign-max=100% --out "$TMP/sliced" >"$TMP/sliced.txt" 2>&1 || { cat "$TMP/sliced.txt"; fail "sliced run failed"; }
+f=$(ls "$TMP"/sliced/*.json | head -n1)
+T='.runs[0].samples[0].roles.proxy'
+if [ "$(nproc)" -lt 2 ]; then
+	jcheck "sliced: one CPU, so the role says why it could not" "[$T.counters_toggle_error | type == \"string\"] | .[0]"
+else
+	jcheck "sliced: no error" "[$T | .counters_toggle_error == null and .counters.toggle.error == null] | .[0]"
+	jcheck "sliced: 8 or more slices, in the order on, off, off, on, on, ..." \
+		"[$T.counters.toggle.slices | length >= 8 and ([.[0:8][] | .[0]] == [true, false, false, true, true, false, false, true])] | .[0]"
+	jcheck "sliced: every slice has its length, CPU time and bytes" \
+		"[$T.counters.toggle.slices | all(.[1] > 0.03 and .[2] > 0 and .[3] > 0)] | .[0]"
+	jcheck "sliced: the programs attached again between slices (splice calls counted)" \
+		"[$T.counters.bpf.syscalls.splice.count] | .[0] > 100"
+fi
+ZC_BPF_TOGGLE_MS=5 "$ZCBENCH" run "$TMP/w.ini" --only proxy-splice --counters=all \
+	--foreign-max=100% --out "$TMP/sliced-bad" >/dev/null 2>&1
+check "sliced: a bad ZC_BPF_TOGGLE_MS is named in the results" \
+	jq -e '.runs[0].samples[0].roles.proxy.counters_toggle_error | test("ZC_BPF_TOGGLE_MS")' "$TMP"/sliced-bad/*.json
 finish

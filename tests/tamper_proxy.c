@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A test-only foreign role for tests/integration/faults.sh (zcbench run
+ * A test-only foreign role for tests/integration/faults.sh and conns.sh (zcbench run
  * --exec-proxy / --exec-sink). It speaks just enough of the role protocol
  * (READY port=N, GO, --connections=N, --connect=ADDR:PORT).
  *

@@ -52,9 +52,9 @@ check "placement: 2 proxy workers on CPUs, sharing said" \
 check "table shows connections/workers" grep -q ' 8/2 ' "$TMP/all.txt"
 
 # One corrupted byte on connection 5 of 8: named with its connection and offset.
-cc -std=gnu11 -O2 -Wall -D_GNU_SOURCE -o "$TMP/corrupt" tests/corrupt_proxy.c || fail "build corrupt_proxy"
-ZC_CORRUPT_CONN=5 ZC_CORRUPT_OFF=300000 $ZCBENCH run workloads/smoke.ini --only proxy-copy \
-	--connections=8 --workers=2 --exec-proxy "$TMP/corrupt" --out "$TMP/flip" >"$TMP/flip.txt" 2>&1
+cc -std=gnu11 -O2 -Wall -D_GNU_SOURCE -o "$TMP/tamper" tests/tamper_proxy.c || fail "build tamper_proxy"
+ZC_TAMPER_CONN=5 ZC_TAMPER_OFF=300000 ZC_TAMPER_HOW=flip $ZCBENCH run workloads/smoke.ini --only proxy-copy \
+	--connections=8 --workers=2 --exec-proxy "$TMP/tamper" --out "$TMP/flip" >"$TMP/flip.txt" 2>&1
 rc=$?
 f=$(result_in "$TMP/flip")
 check "corrupted run fails (exit 1, got $rc)" [ "$rc" -eq 1 ]
@@ -64,9 +64,9 @@ check "the sink's report says the same" [ "$(jq -c '.runs[0].samples[0].roles.si
 	[.mismatch_connection, .mismatch_offset, (.connections[] | select(.id == 5) | .mismatch_offset)]' "$f")" = "[5,300000,300000]" ]
 # A whole pattern period (1M) dropped from connection 3: every byte that
 # arrives verifies; the per-connection totals catch it.
-ZC_CORRUPT_CONN=3 ZC_CORRUPT_OFF=2097152 ZC_CORRUPT_HOW=drop ZC_CORRUPT_LEN=1048576 \
+ZC_TAMPER_CONN=3 ZC_TAMPER_OFF=2097152 ZC_TAMPER_HOW=drop ZC_TAMPER_LEN=1048576 \
 	$ZCBENCH run workloads/smoke.ini --only proxy-copy --connections=8 --workers=2 \
-	--exec-proxy "$TMP/corrupt" --out "$TMP/drop" >"$TMP/drop.txt" 2>&1
+	--exec-proxy "$TMP/tamper" --out "$TMP/drop" >"$TMP/drop.txt" 2>&1
 rc=$?
 check "a dropped period fails the run (exit 1, got $rc)" [ "$rc" -eq 1 ]
 check "the totals name connection 3 and the 1048576 bytes" \

@@ -9,7 +9,6 @@
 #include "peers/peer_int.h"
 #include "lib/zcbench.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 
 #define TCP_LISTEN 0x0A
 #define MAX_INODES 64
+#define HELD_MAX 65536	/* sockets a program may hold, looked through */
 
 /* Inodes of LISTEN sockets on port in one /proc/PID/net/tcp{,6}: count added. */
 static int listen_inodes(const char *path, int port, unsigned long *ino, int n, int max)
@@ -42,51 +42,27 @@ static int listen_inodes(const char *path, int port, unsigned long *ino, int n, 
 	return n;
 }
 
-/* The program holds an fd of one of those sockets (not another process
- * listening on the same port, as SO_REUSEPORT allows). */
-static bool holds_socket(pid_t pid, const unsigned long *ino, int n)
-{
-	char path[64], target[64], want[40];
-	struct dirent *d;
-	bool found = false;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	dir = opendir(path);
-	if (!dir)
-		return false;
-	while (!found && (d = readdir(dir))) {
-		char fdpath[320];
-		ssize_t len;
-
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(fdpath, sizeof(fdpath), "%s/%s", path, d->d_name);
-		len = readlink(fdpath, target, sizeof(target) - 1);
-		if (len <= 0)
-			continue;
-		target[len] = 0;
-		for (int i = 0; i < n && !found; i++) {
-			snprintf(want, sizeof(want), "socket:[%lu]", ino[i]);
-			found = !strcmp(target, want);
-		}
-	}
-	closedir(dir);
-	return found;
-}
-
 static bool listening(pid_t pid, int port)
 {
-	unsigned long ino[MAX_INODES];
+	unsigned long ino[MAX_INODES], *held;
 	char path[64];
-	int n;
+	int n, nheld;
+	bool found;
 
 	/* The peer's own network namespace: right also under ip netns exec. */
 	snprintf(path, sizeof(path), "/proc/%d/net/tcp", (int)pid);
 	n = listen_inodes(path, port, ino, 0, MAX_INODES);
 	snprintf(path, sizeof(path), "/proc/%d/net/tcp6", (int)pid);
 	n = listen_inodes(path, port, ino, n, MAX_INODES);
-	return n > 0 && holds_socket(pid, ino, n);
+	if (n <= 0)
+		return false;
+	/* The program holds an fd of one of those sockets (not another process
+	 * listening on the same port, as SO_REUSEPORT allows). */
+	held = malloc(HELD_MAX * sizeof(*held));
+	nheld = held ? zc_peer_socket_inodes(pid, held, HELD_MAX) : -ENOMEM;
+	found = nheld > 0 && zc_peer_holds(held, nheld, ino, n);
+	free(held);
+	return found;
 }
 
 int zc_peer_wait_listen(struct zc_peer *p, int port, double timeout_s)

@@ -100,5 +100,10 @@ struct zc_peer_tcp {
  * TIME_WAIT) with local port lport and remote port rport (0: any), held by
  * pid (0: anyone's). 0 or -errno (no sock_diag: -EPROTONOSUPPORT ...). */
 int zc_peer_tcp_bytes(pid_t pid, int lport, int rport, struct zc_peer_tcp *out);
+/* The inodes of the sockets pid holds an fd of (/proc/PID/fd), sorted, at
+ * most max of them: the count or -errno. zc_peer_holds() is whether one of
+ * want[0..nwant) is among ino[0..n). */
+int zc_peer_socket_inodes(pid_t pid, unsigned long *ino, int max);
+bool zc_peer_holds(const unsigned long *ino, int n, const unsigned long *want, int nwant);
 
 #endif

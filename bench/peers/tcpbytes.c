@@ -34,8 +34,7 @@ static int cmp_ul(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The socket inodes pid holds, sorted: count or -errno. */
-static int socket_inodes(pid_t pid, unsigned long *ino, int max)
+int zc_peer_socket_inodes(pid_t pid, unsigned long *ino, int max)
 {
 	char path[64], target[64];
 	struct dirent *d;
@@ -62,6 +61,14 @@ static int socket_inodes(pid_t pid, unsigned long *ino, int max)
 	closedir(dir);
 	qsort(ino, n, sizeof(*ino), cmp_ul);
 	return n;
+}
+
+bool zc_peer_holds(const unsigned long *ino, int n, const unsigned long *want, int nwant)
+{
+	for (int i = 0; i < nwant; i++)
+		if (bsearch(&want[i], ino, (size_t)n, sizeof(*ino), cmp_ul))
+			return true;
+	return false;
 }
 
 /* One family's dump, summed into out. 0 or -errno. */
@@ -147,7 +154,7 @@ int zc_peer_tcp_bytes(pid_t pid, int lport, int rport, struct zc_peer_tcp *out)
 	int nino = 0, ret;
 
 	memset(out, 0, sizeof(*out));
-	if (pid > 0 && (nino = socket_inodes(pid, ino, MAX_INODES)) < 0)
+	if (pid > 0 && (nino = zc_peer_socket_inodes(pid, ino, MAX_INODES)) < 0)
 		return nino;
 	if ((ret = dump(AF_INET, pid, ino, nino, lport, rport, out)))
 		return ret;

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <math.h>
 #include <stdarg.h>
@@ -390,4 +391,44 @@ void zc_utf8_why(const char *s, size_t len, long off, char *why, size_t whylen)
 	else
 		snprintf(why, whylen, "byte 0x%02x that is not UTF-8 (files are UTF-8 text)",
 			 (unsigned char)s[off]);
+}
+
+const void *zc_row_find(const void *const *rows, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(*(const char *const *)rows[i], name))
+			return rows[i];
+	return NULL;
+}
+
+void zc_row_names(const void *const *rows, size_t n, char *buf, size_t len, const char *sep)
+{
+	size_t k = 0;
+
+	if (!len)
+		return;
+	buf[0] = 0;
+	for (size_t i = 0; i < n && k < len; i++)
+		k += snprintf(buf + k, len - k, "%s%s", i ? sep : "", *(const char *const *)rows[i]);
+}
+
+int zc_mkdir_p(const char *path, int mode)
+{
+	char buf[PATH_MAX];
+	size_t n = strlen(path);
+
+	if (n >= sizeof(buf))
+		return -ENAMETOOLONG;
+	memcpy(buf, path, n + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, mode) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, mode) && errno != EEXIST)
+		return -errno;
+	return 0;
 }

@@ -11,21 +11,15 @@
 const struct zc_compare_layout *const zc_compare_layouts[] = { ZC_COMPARE_LAYOUTS(ZC_LAYOUT_PTR) };
 const size_t zc_ncompare_layouts = ZC_ARRAY_SIZE(zc_compare_layouts);
 
+/* name: the struct's first member (zc_row_find). */
 const struct zc_compare_layout *zc_compare_layout_find(const char *name)
 {
-	for (size_t i = 0; i < zc_ncompare_layouts; i++)
-		if (!strcmp(zc_compare_layouts[i]->name, name))
-			return zc_compare_layouts[i];
-	return NULL;
+	return zc_row_find((const void *const *)zc_compare_layouts, zc_ncompare_layouts, name);
 }
 
 void zc_compare_layout_names(char *buf, size_t len, const char *sep)
 {
-	size_t n = 0;
-
-	buf[0] = 0;
-	for (size_t i = 0; i < zc_ncompare_layouts && n < len; i++)
-		n += snprintf(buf + n, len - n, "%s%s", i ? sep : "", zc_compare_layouts[i]->name);
+	zc_row_names((const void *const *)zc_compare_layouts, zc_ncompare_layouts, buf, len, sep);
 }
 
 void zc_cmp_fmt_value(double x, char *out, size_t len)

@@ -18,21 +18,15 @@
 const struct zc_export_format *const zc_export_formats[] = { ZC_EXPORT_FORMATS(ZC_EXPORT_PTR) };
 const size_t zc_nexport_formats = ZC_ARRAY_SIZE(zc_export_formats);
 
+/* name: the struct's first member (zc_row_find). */
 const struct zc_export_format *zc_export_format_find(const char *name)
 {
-	for (size_t i = 0; i < zc_nexport_formats; i++)
-		if (!strcmp(zc_export_formats[i]->name, name))
-			return zc_export_formats[i];
-	return NULL;
+	return zc_row_find((const void *const *)zc_export_formats, zc_nexport_formats, name);
 }
 
 void zc_export_format_names(char *buf, size_t len, const char *sep)
 {
-	size_t n = 0;
-
-	buf[0] = 0;
-	for (size_t i = 0; i < zc_nexport_formats && n < len; i++)
-		n += snprintf(buf + n, len - n, "%s%s", i ? sep : "", zc_export_formats[i]->name);
+	zc_row_names((const void *const *)zc_export_formats, zc_nexport_formats, buf, len, sep);
 }
 
 int zc_export_summary(json_t *run, const char *metric, struct zc_summary *s)

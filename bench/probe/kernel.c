@@ -183,31 +183,50 @@ void zc_p_vmsplice_to_user(void *arg, struct zc_probe_res *r)
 	zc_probe_set(r, "works", "vmsplice(read end) returned %zd of %zu bytes, the same data", n, sizeof(in));
 }
 
+/*
+ * The probe file filled with len bytes of old, then opened again read-only
+ * by this user (*rfd), wr saying whether this caller could also open it for
+ * writing: the evidence for Falcato's case. 0, or -1 with the verdict set.
+ */
+static int reopen_ro(struct kctx *c, const uint8_t *old, size_t len, int *rfd, char *wr,
+		     size_t wrlen, struct zc_probe_res *r)
+{
+	char path[64];
+	int wtest;
+
+	if (pwrite(c->wfd, old, len, 0) != (ssize_t)len) {
+		zc_probe_set(r, "error", "pwrite: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", c->wfd);
+	*rfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*rfd < 0) {
+		zc_probe_set(r, "skipped", "cannot re-open the probe file read-only: %s", strerror(errno));
+		return -1;
+	}
+	wtest = open(path, O_WRONLY | O_CLOEXEC);
+	snprintf(wr, wrlen, "uid %u %s", (unsigned)geteuid(),
+		 wtest >= 0 ? "can write the file" : "cannot write the file");
+	if (wtest >= 0)
+		close(wtest);
+	return 0;
+}
+
 /* splice or sendfile from the probe file, re-opened read-only by this user. */
 void zc_p_file(void *arg, struct zc_probe_res *r)
 {
 	struct kctx *c = arg;
 	uint8_t *old = zc_probe_page_buf(PROBE_CHUNK, OLD), *new = zc_probe_page_buf(PROBE_CHUNK, NEW);
-	char path[64], how[200], wr[64];
-	int p[2], rfd, ret = 0, wtest;
+	char how[200], wr[64];
+	int p[2], rfd, ret = 0;
 	loff_t off = 0;
 	off_t soff = 0;
 	ssize_t n;
 
 	if (!old || !new || (ret = zc_probe_pipe(p, false)))
 		return zc_probe_set(r, "error", "setup: %s", strerror(old && new ? -ret : ENOMEM));
-	if (pwrite(c->wfd, old, PROBE_CHUNK, 0) != PROBE_CHUNK)
-		return zc_probe_set(r, "error", "pwrite: %s", strerror(errno));
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", c->wfd);
-	rfd = open(path, O_RDONLY | O_CLOEXEC);
-	if (rfd < 0)
-		return zc_probe_set(r, "skipped", "cannot re-open the probe file read-only: %s", strerror(errno));
-	/* Evidence that this caller cannot write the file (Falcato's case). */
-	wtest = open(path, O_WRONLY | O_CLOEXEC);
-	snprintf(wr, sizeof(wr), "uid %u %s", (unsigned)geteuid(),
-		 wtest >= 0 ? "can write the file" : "cannot write the file");
-	if (wtest >= 0)
-		close(wtest);
+	if (reopen_ro(c, old, PROBE_CHUNK, &rfd, wr, sizeof(wr), r))
+		return;
 	if (c->how == 0)
 		n = splice(rfd, &off, p[1], NULL, PROBE_CHUNK, 0);
 	else
@@ -285,24 +304,15 @@ void zc_p_vmsplice_file_page(void *arg, struct zc_probe_res *r)
 {
 	struct kctx *c = arg;
 	uint8_t *old = zc_probe_page_buf(4096, OLD), *new = zc_probe_page_buf(4096, NEW);
-	char path[64], how[200], wr[64];
-	int p[2], rfd, wtest, ret = 0, err;
+	char how[200], wr[64];
+	int p[2], rfd, ret = 0, err;
 	void *m;
 	ssize_t n;
 
 	if (!old || !new || (ret = zc_probe_pipe(p, false)))
 		return zc_probe_set(r, "error", "setup: %s", strerror(old && new ? -ret : ENOMEM));
-	if (pwrite(c->wfd, old, 4096, 0) != 4096)
-		return zc_probe_set(r, "error", "pwrite: %s", strerror(errno));
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", c->wfd);
-	rfd = open(path, O_RDONLY | O_CLOEXEC);
-	if (rfd < 0)
-		return zc_probe_set(r, "skipped", "cannot re-open the probe file read-only: %s", strerror(errno));
-	wtest = open(path, O_WRONLY | O_CLOEXEC);
-	snprintf(wr, sizeof(wr), "uid %u %s", (unsigned)geteuid(),
-		 wtest >= 0 ? "can write the file" : "cannot write the file");
-	if (wtest >= 0)
-		close(wtest);
+	if (reopen_ro(c, old, 4096, &rfd, wr, sizeof(wr), r))
+		return;
 	m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, rfd, 0);
 	if (m == MAP_FAILED)
 		return zc_probe_set(r, "error", "mmap of the read-only file: %s", strerror(errno));

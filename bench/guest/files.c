@@ -21,27 +21,6 @@
 #include <unistd.h>
 
 
-int zc_mkdir_p(const char *path, int mode)
-{
-	char buf[PATH_MAX];
-	size_t n = strlen(path);
-
-	if (n >= sizeof(buf))
-		return -ENAMETOOLONG;
-	memcpy(buf, path, n + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(buf, mode) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(buf, mode) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 int zc_bzimage_check(const char *path, char *version, size_t vlen, char *err, size_t errlen)
 {
 	unsigned char hdr[0x400];

@@ -86,7 +86,6 @@ int zc_guest_run(const struct zc_guest_opts *o, struct zc_guest_result *r);
 bool zc_guest_kvm_works(const char *qemu, const char *image, char *why, size_t len);
 
 
-int zc_mkdir_p(const char *path, int mode); /* 0 or -errno */
 /* kernel-ab: both sides' fingerprints, a row per behaviour, * where they
  * differ; columns headed by side and image. */
 void zc_print_fingerprints(FILE *f, const struct zc_guest_opts *o,

@@ -408,8 +408,8 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 		       "A/A needs order = interleaved or random");
 		return ZC_EXIT_USAGE;
 	}
-	if (mkdir(c.outdir, 0755) && errno != EEXIST) {
-		zc_err("--out %s: %s", c.outdir, strerror(errno));
+	if ((ret = zc_mkdir_p(c.outdir, 0755))) {
+		zc_err("--out %s: %s", c.outdir, strerror(-ret));
 		return ZC_EXIT_USAGE;
 	}
 	/* Signals first: Ctrl-C during setup must still reach the teardown. */

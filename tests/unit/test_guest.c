@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "guest/guest.h"
+#include "lib/zcbench.h"
 
 static char tmpdir[64];
 

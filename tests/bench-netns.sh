@@ -4,20 +4,9 @@
 # go to both runs (e.g. --repetitions=1 --duration=1).
 set -u
 cd "$(dirname "$0")/.."
-ZCBENCH=${ZCBENCH:-bench/zcbench}
-OUT=${OUT:-results}
-files=()
-for host in loopback netns; do
-	echo "== $host (hosts/$host.ini)"
-	log=$(mktemp)
-	"$ZCBENCH" run workloads/netns.ini --host "hosts/$host.ini" --out "$OUT" "$@" | tee "$log"
-	rc=${PIPESTATUS[0]}
-	f=$(sed -n 's/^results: \([^ ]*\).*/\1/p' "$log")
-	rm -f "$log"
-	[ -n "$f" ] || { echo "bench-netns: the $host run wrote no results (exit $rc)" >&2; exit 1; }
-	[ "$rc" -eq 130 ] && exit 130
-	files+=("$f")
-done
+. tests/bench-hosts.sh
+bench_hosts bench-netns workloads/netns.ini "$@"
+[ ${#files[@]} -eq 2 ] || { echo "no netns run: nothing to set side by side"; exit 0; }
 echo
 echo "Headline side by side: Gbps per core of the device under test, median"
 jq -rn --slurpfile a "${files[0]}" --slurpfile b "${files[1]}" '

@@ -5,6 +5,9 @@ load scriptdir.'/common.gp'
 set title 'History: Gbit/s per core per data path (median of repetitions; bars: min..max)'
 set ylabel 'Gbit/s per core of the device under test'
 set xlabel 'results file date (UTC)'
+# One date only (one results file): an hour either side, not an empty range.
+stats infile using 1 nooutput
+if (STATS_min == STATS_max) { set xrange [STATS_min - 3600:STATS_max + 3600] }
 set xdata time
 set timefmt '%s'
 # Month-day over time of day, small: a nightly history spans weeks.

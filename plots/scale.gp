@@ -10,6 +10,9 @@ set key top left title 'DUT mode / connections'
 if (nseries < 1) {
     set label 2 'no workers sweep in these results: run workloads/scale.ini (make bench-scale)' \
         at graph 0.5, graph 0.5 center textcolor '#aa0000'
+    # the placeholder point's ranges, given (gnuplot warns about empty ones)
+    set xrange [0:2]
+    set yrange [0:1]
     set ylabel 'Gbit/s'
     plot infile using 1:2 with points notitle
     set ylabel 'Gbit/s per core'

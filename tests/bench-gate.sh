@@ -41,6 +41,9 @@ gate() { # tag, label, extra compare flags...
 	grep -E '^regression gate|^note: holm' "$out/$tag.txt" | sed 's/^/  /'
 	grep 'REGRESSION' "$out/$tag.err" | sed 's/^zcbench: error: compare: /  /'
 }
+# A run with every sample disturbed has no floor and nothing to judge: say so.
+nd=$(jq '[.runs[] | select((.disturbed_left_out // 0) > 0 and ([.samples[] | select(.status == "ok" and (.disturbed | not))] | length) == 0)] | length' "$f2")
+[ "$nd" -gt 0 ] && echo "note: $nd run(s) of A/A 2 had every sample disturbed (other work on the DUT core) and cannot be judged; on a shared machine ZC_GATE_ARGS=\"... --foreign-max=100%\" keeps them"
 gate gate-aa "the noise floors of A/A 1" --noise "$out/aa1.noise"
 gate gate-within "the within-file floor"
 echo

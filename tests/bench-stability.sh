@@ -21,7 +21,7 @@ echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) befo
 # |spread| of every ratio on stdin (one per line): the largest and the median.
 summary() {
 	awk '{ print ($1 < 0 ? -$1 : $1) }' | sort -g | awk '{ v[NR] = $1 } END {
-		if (!NR) { print "no ratio with both sides"; exit }
+		if (!NR) { print "no ratio with both sides: were all the samples disturbed (other work on the DUT core)? On a shared machine ZC_STABILITY_ARGS=\"--counters=all --foreign-max=100%\" keeps them"; exit }
 		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 		printf "ratios: %d, |spread| median %.1f%%, largest %.1f%%\n", NR, m, v[NR] }'
 }

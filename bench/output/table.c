@@ -180,18 +180,21 @@ static void print_ratio(FILE *f, json_t *h)
 		how[0] ? "; " : "", how);
 }
 
-void zc_print_headline(FILE *f, json_t *headline)
+void zc_print_headline(FILE *f, json_t *headline, json_t *runs)
 {
-	json_t *h;
+	json_t *h, *run;
 	size_t i;
-	long long disturbed = 0;
+	long long disturbed = 0, nsamples = 0;
 	bool intervals = false, many = false;
 
 	if (!json_array_size(headline))
 		return;
-	json_array_foreach(headline, i, h) {
-		disturbed += zc_an_int(h, "disturbed_left_out");
+	json_array_foreach(headline, i, h)
 		intervals |= json_object_get(h, "lo") != NULL;
+	/* Each sample once, however many ratios its run is part of. */
+	json_array_foreach(runs, i, run) {
+		disturbed += zc_an_int(run, "disturbed_left_out");
+		nsamples += (long long)json_array_size(json_object_get(run, "samples"));
 	}
 	fprintf(f, "\nHeadline: Gbps per core, %s\n", intervals ?
 		"median of the per-repetition ratios (paired) or ratio of the medians "
@@ -226,9 +229,9 @@ void zc_print_headline(FILE *f, json_t *headline)
 		else
 			fprintf(f, "   n/a  (a side has no successful sample)\n");
 	}
-	/* Per ratio: a run in two ratios (send, the sources' denominator) counts in each. */
 	if (intervals)
-		fprintf(f, "disturbed samples left out: %lld (summed over the ratios)\n", disturbed);
+		fprintf(f, "disturbed samples left out: %lld of %lld (of the summaries and of every "
+			"ratio their run is in)\n", disturbed, nsamples);
 }
 
 void zc_print_schedule(FILE *f, json_t *sched)

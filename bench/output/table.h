@@ -11,7 +11,7 @@ void zc_print_table(FILE *f, json_t *runs);
 /* The headline ratios of a results file's "headline": each with its
  * interval, whether the interval includes 1.0, and the disturbed samples
  * left out. */
-void zc_print_headline(FILE *f, json_t *headline);
+void zc_print_headline(FILE *f, json_t *headline, json_t *runs);
 /* One line: the order the samples were taken in, and for repetitions =
  * auto why it stopped. */
 void zc_print_schedule(FILE *f, json_t *schedule);

@@ -508,7 +508,7 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 	if (c.affinity_ok)
 		sched_setaffinity(0, sizeof(c.affinity), &c.affinity);
 	zc_print_table(stdout, runs);
-	zc_print_headline(stdout, json_object_get(c.root, "headline"));
+	zc_print_headline(stdout, json_object_get(c.root, "headline"), json_object_get(c.root, "runs"));
 	zc_print_schedule(stdout, json_object_get(c.root, "schedule"));
 	zc_fingerprint_print_brief(stdout, json_object_get(c.root, "fingerprint"));
 	zc_results_final_line(&c, zc_interrupted);

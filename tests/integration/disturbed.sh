@@ -75,6 +75,8 @@ check "the headline leaves them out and counts them" jqe '.headline[0].value == 
 	.headline[0].disturbed_left_out == ([.runs[].disturbed_left_out] | add)' "$f"
 check "the table shows the count per run" grep -Eq 'proxy-copy .*\([12] disturbed left out\)' "$TMP/d.out"
 check "the headline says why it has no figure" grep -q 'splice/copy proxy .*n/a .*disturbed' "$TMP/d.out"
+n=$(jq '[.runs[].disturbed_left_out] | add' "$f") m=$(jq '[.runs[].samples[]] | length' "$f")
+check "the table's total counts each sample once ($n of $m)" grep -q "^disturbed samples left out: $n of $m " "$TMP/d.out"
 
 # foreign_max = 100%: the figure is still recorded, the samples stay in.
 runs "$TMP/k" --foreign-max=100%

@@ -101,6 +101,10 @@ else
 		"[$T.counters.toggle.slices | all(.[1] > 0.03 and .[2] > 0 and .[3] > 0)] | .[0]"
 	jcheck "sliced: the programs attached again between slices (splice calls counted)" \
 		"[$T.counters.bpf.syscalls.splice.count] | .[0] > 100"
+	jcheck "sliced: no per-MB figure from part of the window, and why" \
+		"[$T.counters.bpf | .syscalls_per_mb == null and .tx_copied_per_payload_byte == null and (.partial | test(\"on. slices\"))] | .[0]"
+	jcheck "sliced: the run's summary has no syscalls per MB" \
+		"[.runs[0].summary.dut_syscalls_per_mb.median == null] | .[0]"
 fi
 ZC_BPF_TOGGLE_MS=5 "$ZCBENCH" run "$TMP/w.ini" --only proxy-splice --counters=all \
 	--foreign-max=100% --out "$TMP/sliced-bad" >/dev/null 2>&1

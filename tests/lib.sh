@@ -31,3 +31,15 @@ finish() { [ "$FAILS" -eq 0 ] || { echo "$FAILS check(s) failed"; exit 1; }; exi
 command -v jq >/dev/null || skip "jq missing (make deps installs it)"
 # The one results file a run left in a folder.
 result_in() { ls "$1"/*.json 2>/dev/null | head -n 1; }
+# wait_sample DIR [JQ]: wait (30 s at most) until DIR's results file has been
+# rewritten with a sample (JQ true; default: the first run has one), rather
+# than for a time a loaded machine stretches. The file's path in $f; 1 if never.
+wait_sample() {
+	local cond=${2:-'.runs[0].samples | length >= 1'}
+	for _ in $(seq 600); do
+		f=$(result_in "$1")
+		[ -n "$f" ] && jq -e "$cond" "$f" >/dev/null 2>&1 && return 0
+		sleep 0.05
+	done
+	return 1
+}

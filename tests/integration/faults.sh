@@ -159,11 +159,7 @@ else
 		rm -rf "${M:?}"/* "$TMP"/zcbench-rescue-*
 		"$ZCBENCH" run "$TMP/s.ini" --out "$M/r" >"$TMP/$how.out" 2>"$TMP/$how.err" &
 		ctl=$!
-		for _ in $(seq 1 300); do
-			f=$(result_in "$M/r")
-			[ -n "$f" ] && jqe '.runs[0].samples | length >= 1' "$f" && break
-			sleep 0.05
-		done
+		wait_sample "$M/r"
 		if [ "$how" = full ]; then
 			dd if=/dev/zero of="$M/filler" bs=64k 2>/dev/null
 		else
@@ -191,11 +187,7 @@ else
 	sed 's/repetitions = 3/repetitions = 20/' "$TMP/s.ini" >"$TMP/s20.ini"
 	"$ZCBENCH" run "$TMP/s20.ini" --out "$M/r" >"$TMP/fk.out" 2>"$TMP/fk.err" &
 	ctl=$!
-	for _ in $(seq 1 300); do
-		f=$(result_in "$M/r")
-		[ -n "$f" ] && jqe '.runs[0].samples | length >= 1' "$f" && break
-		sleep 0.05
-	done
+	wait_sample "$M/r"
 	dd if=/dev/zero of="$M/filler" bs=64k 2>/dev/null
 	rescue=
 	for _ in $(seq 1 300); do

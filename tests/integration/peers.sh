@@ -77,17 +77,24 @@ check "no haproxy: both HAProxy runs failed with the reason" jq -e \
 check "no haproxy: the plain run is measured" jq -e \
 	'.runs[] | select(.name == "plain") | .status == "ok" and .samples[0].gbps > 0' "$f"
 
+# The HAProxy that controller $1's proxy role started (its grandchild),
+# waited for up to 10 s; nothing if none came.
+run_haproxy() {
+	local h="" p pp
+	for _ in $(seq 200); do
+		h=$(for p in $(pgrep -f '^haproxy -db -f /tmp/zcbench-peer-'); do
+			pp=$(ps -o ppid= "$p" | tr -d ' '); [ "$(ps -o ppid= "$pp" | tr -d ' ')" = "$1" ] && echo "$p"; done | head -n1)
+		[ -n "$h" ] && break
+		sleep 0.05
+	done
+	echo "$h"
+}
+
 # 4. haproxy killed mid-window fails that sample only.
 printf '[workload]\nwarmup = 0.3\nduration = 2\ntail = 0.3\ntimeout = 5\nchunk = 64k\nrepetitions = 2\n\n[run hcopy]\ntopology = proxy\nproxy = haproxy-copy\n' >"$TMP/k.ini"
 "$ZCBENCH" run "$TMP/k.ini" --out "$TMP/k" >"$TMP/k.log" 2>&1 &
 ctl=$!
-h=""
-for _ in $(seq 200); do
-	h=$(for p in $(pgrep -f '^haproxy -db -f /tmp/zcbench-peer-'); do
-		pp=$(ps -o ppid= "$p" | tr -d ' '); [ "$(ps -o ppid= "$pp" | tr -d ' ')" = "$ctl" ] && echo "$p"; done | head -n1)
-	[ -n "$h" ] && break
-	sleep 0.05
-done
+h=$(run_haproxy "$ctl")
 sleep 1.2
 [ -n "$h" ] && kill -9 "$h"
 wait "$ctl"
@@ -104,13 +111,7 @@ check "kill: run partial" [ "$(jq -r '.runs[0].status' "$f")" = partial ]
 # PDEATHSIG), and its folder removed by the next peer role.
 "$ZCBENCH" run "$TMP/k.ini" --out "$TMP/c" >"$TMP/c.log" 2>&1 &
 ctl=$!
-h=""
-for _ in $(seq 200); do
-	h=$(for p in $(pgrep -f '^haproxy -db -f /tmp/zcbench-peer-'); do
-		pp=$(ps -o ppid= "$p" | tr -d ' '); [ "$(ps -o ppid= "$pp" | tr -d ' ')" = "$ctl" ] && echo "$p"; done | head -n1)
-	[ -n "$h" ] && break
-	sleep 0.05
-done
+h=$(run_haproxy "$ctl")
 dir=$(tr '\0' ' ' <"/proc/$h/cmdline" 2>/dev/null | sed -n 's|.* -f \(/tmp/zcbench-peer-[^/]*\)/.*|\1|p')
 sleep 1
 kill -INT "$ctl"

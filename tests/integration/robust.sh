@@ -33,11 +33,7 @@ ctl=$!
 # Interrupt during run p's second repetition: its first sample is kept. The
 # file is rewritten after every sample, so wait for the first one in it
 # rather than for a time that a loaded machine stretches.
-for _ in $(seq 300); do
-	f=$(result_in "$TMP/i" 2>/dev/null)
-	[ -n "$f" ] && jq -e '.runs[0].samples[0].status == "ok"' "$f" >/dev/null 2>&1 && break
-	sleep 0.1
-done
+wait_sample "$TMP/i" '.runs[0].samples[0].status == "ok"'
 sleep 0.5
 kill -INT "$ctl"
 wait "$ctl"

@@ -91,7 +91,7 @@ static void *run(void *arg)
 		}
 		if (__atomic_load_n(&t->window, __ATOMIC_ACQUIRE) != 1)
 			break;
-		t0 = clock_s(CLOCK_MONOTONIC);
+		t0 = zc_now();
 		c0 = clock_s(t->clock);
 		b0 = t->bytes(t->arg);
 		sleep_s(t->slice_s);
@@ -100,7 +100,7 @@ static void *run(void *arg)
 			break;
 		t->sl[t->n++] = (struct slice){ .on = on, .bytes = t->bytes(t->arg) - b0,
 						.cpu_s = clock_s(t->clock) - c0,
-						.s = clock_s(CLOCK_MONOTONIC) - t0 };
+						.s = zc_now() - t0 };
 	}
 	if (!on) {
 		int err = zc_bpf_attach(t->b, true);

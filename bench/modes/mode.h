@@ -250,6 +250,11 @@ int zc_mode_opts_apply(const struct zc_mode *m, void *priv, const char *text, ch
 void zc_mode_opts_help(FILE *f);
 /* One line: "key = default (type, min..max): help". */
 void zc_mode_opt_print(FILE *f, const struct zc_mode_opt *o);
+/* m's options in effect for a run whose mode_opts is text, as
+ * "key=value,..." in declaration order ("" when m declares none): two runs
+ * of m took the same options when these agree (the headline pairs by it).
+ * 0, -EINVAL (a bad text: out "") or -ENOMEM. */
+int zc_mode_opts_canon(const struct zc_mode *m, const char *text, char *out, size_t len);
 /* m's options in effect (defaults, then text's keys of m) as a jansson
  * object; NULL when m declares none. Call after zc_mode_setup. */
 struct json_t *zc_mode_opts_json(const struct zc_mode *m, const struct zc_io *io);

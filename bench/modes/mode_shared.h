@@ -8,6 +8,8 @@
 
 #include "modes/mode.h"
 
+#include <stddef.h>
+
 /* vmsplice: one chunk of the user buffer into io->pipe_w. Bytes or -errno. */
 ssize_t zc_vmsplice_fill(struct zc_io *io, unsigned int flags);
 
@@ -31,5 +33,29 @@ struct zc_bounce {
 /* Allocate and touch len bytes (before t0). 0 or -ENOMEM */
 int zc_bounce_alloc(struct zc_bounce *b, size_t len);
 void zc_bounce_free(struct zc_bounce *b);
+
+/*
+ * fwd_loop.c: the loop of the splice proxy and of splice-as-copy. The two
+ * data calls: in() parks up to want bytes (splice() into the pipe, read()
+ * into the buffer), out() sends up to len of them; each returns bytes, 0 at
+ * end of input, -1 with errno. The mode's priv begins with struct zc_fwd.
+ */
+struct zc_fwd_ops {
+	ssize_t (*in)(struct zc_io *io, size_t want);
+	ssize_t (*out)(struct zc_io *io, size_t len);
+};
+struct zc_fwd {
+	long chunk_cap;		/* splice_chunk_cap: at most a chunk per call in */
+};
+/* The mode option both declare, into struct zc_fwd's chunk_cap. */
+#define ZC_FWD_OPT_CHUNK_CAP(type)						\
+	{ "splice_chunk_cap", ZC_MODE_OPT_LONG, "0", 0, 1, offsetof(type, fwd.chunk_cap),	\
+	  "1: each call into the pipe asks for at most chunk bytes, one call out "	\
+	  "follows it (zcbench before issue 21: 31 splice calls per MB at 64k); 0: "	\
+	  "as much as the pipe has room for, drained until empty (HAProxy's way)" }
+/* The mode's pump (0 on stop, 1 on EOF, -errno) and its one-turn step
+ * (bytes out, -EAGAIN when both sides would block, -errno). */
+int zc_fwd_pump(struct zc_io *io, const struct zc_fwd_ops *ops);
+ssize_t zc_fwd_step(struct zc_io *io, const struct zc_fwd_ops *ops);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define KV_TEXT_MAX 512
@@ -124,17 +125,24 @@ struct apply_ctx {
 	void *priv;
 };
 
+/* m's own option called key, or NULL. Several modes may declare one key
+ * (splice_chunk_cap: splice, splice-as-copy, uring-splice). */
+static const struct zc_mode_opt *own_opt(const struct zc_mode *m, const char *key)
+{
+	for (const struct zc_mode_opt *o = m->opts; o && o->key; o++)
+		if (key_eq(o->key, key))
+			return o;
+	return NULL;
+}
+
 static int apply_one(const char *k, const char *v, void *arg, char *err, size_t errlen)
 {
 	struct apply_ctx *c = arg;
-	const struct zc_mode *owner;
-	const struct zc_mode_opt *o = zc_mode_opt_find(k, &owner);
+	const struct zc_mode_opt *o = own_opt(c->m, k);
 
+	/* Another mode's key: a workload may set it for all runs. */
 	if (!o)
 		return check_one(k, v, NULL, err, errlen);
-	/* Another mode's key: a workload may set it for all runs. */
-	if (owner != c->m)
-		return 0;
 	return opt_set(o, v, c->priv, err, errlen);
 }
 
@@ -149,6 +157,34 @@ int zc_mode_opts_apply(const struct zc_mode *m, void *priv, const char *text, ch
 		if ((ret = opt_set(o, o->def, priv, err, errlen)))
 			return ret;
 	return each_kv(text, apply_one, &c, err, errlen);
+}
+
+int zc_mode_opts_canon(const struct zc_mode *m, const char *text, char *out, size_t len)
+{
+	char err[256];
+	void *priv;
+	size_t o = 0;
+	int ret;
+
+	out[0] = 0;
+	if (!m->opts || !m->opts->key)
+		return 0;
+	if (!(priv = calloc(1, m->priv_size)))
+		return -ENOMEM;
+	ret = zc_mode_opts_apply(m, priv, text, err, sizeof(err));
+	for (const struct zc_mode_opt *opt = m->opts; !ret && opt->key && o < len; opt++) {
+		const char *p = (const char *)priv + opt->off;
+
+		o += opt->type == ZC_MODE_OPT_LONG ?
+			snprintf(out + o, len - o, "%s%s=%ld", o ? "," : "", opt->key, *(const long *)p) :
+		     opt->type == ZC_MODE_OPT_SIZE ?
+			snprintf(out + o, len - o, "%s%s=%llu", o ? "," : "", opt->key,
+				 (unsigned long long)*(const uint64_t *)p) :
+			snprintf(out + o, len - o, "%s%s=%.17g", o ? "," : "", opt->key,
+				 *(const double *)p);
+	}
+	free(priv);
+	return ret;
 }
 
 json_t *zc_mode_opts_json(const struct zc_mode *m, const struct zc_io *io)

@@ -452,7 +452,7 @@ int zc_ur_out_complete(struct zc_io *io, unsigned tag, int res, unsigned flags)
 			io->eof = true;
 		} else if (res > 0) {
 			io->pending += res;
-			if ((uint64_t)res != ur->want)
+			if (ur->linked && (uint64_t)res != ur->want)
 				ur->short_links++;
 		}
 		return 0;

@@ -8,6 +8,7 @@
 #define ZC_URING_H
 
 #include "modes/mode.h"
+#include "modes/mode_shared.h"
 
 #include <liburing.h>
 
@@ -60,8 +61,10 @@ struct zc_uring {
 	unsigned zc_flags;
 	bool usage_known;		/* the kernel took IORING_SEND_ZC_REPORT_USAGE */
 	uint64_t notifs_pending, notifs, notifs_copied;
+	/* proxy uring-splice: its splice_chunk_cap (struct zc_fwd, mode_shared.h) */
+	struct zc_fwd fwd;
 	bool linked;			/* proxy uring-splice: in -> out linked pairs */
-	uint64_t want;			/* bytes each linked splice-in asks for */
+	uint64_t want;			/* bytes each splice-in asks for */
 	uint64_t short_links;		/* splice-in came back short: the linked out was cancelled */
 	uint64_t retries;		/* -EINTR/-EAGAIN completions resubmitted */
 };

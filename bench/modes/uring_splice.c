@@ -1,6 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
-/* proxy uring-splice: IORING_OP_SPLICE socket -> pipe linked (IOSQE_IO_LINK)
- * to IORING_OP_SPLICE pipe -> socket; io-wq workers pinned to the role's CPU. */
+/*
+ * proxy uring-splice: IORING_OP_SPLICE socket -> pipe, then pipe -> socket;
+ * io-wq workers pinned to the role's CPU. Like the splice proxy (HAProxy's
+ * way, modes/splice.c) each splice-in asks for the whole pipe (the kernel
+ * returns what the socket had, up to what the pipe holds) and what it parked
+ * goes out in splice-outs until the pipe is empty: one request in flight per
+ * connection, in then out. A link (IOSQE_IO_LINK) cannot carry that: the
+ * splice-out's length must be known when it is queued, and a splice-in
+ * asking for the whole pipe nearly always comes back short, which cancels
+ * the linked out. With splice_chunk_cap = 1 it is as before issue 21: a
+ * splice-in of at most a chunk linked to a splice-out of the same length,
+ * both in one submission (a short in costs a cancelled out and a lone out).
+ */
 #include "modes/uring.h"
 
 #include <errno.h>
@@ -12,13 +23,13 @@ static int splice_setup(struct zc_io *io)
 	struct zc_uring *ur = io->priv;
 	int ret = zc_ur_setup_ring(io, true);
 
-	ur->linked = true;
+	ur->linked = ur->fwd.chunk_cap;
 	/* A splice-in longer than the pipe would always come back short. */
-	ur->want = io->chunk < io->pipe_size ? io->chunk : io->pipe_size;
+	ur->want = ur->linked && io->chunk < io->pipe_size ? io->chunk : io->pipe_size;
 	return ret ? ret : zc_pipe_setup(io);
 }
 
-/* The next linked pair, or what a short one left in the pipe: 0, 1 done. */
+/* The next request(s), or what a short one left in the pipe: 0, 1 done. */
 static int splice_prep(struct zc_io *io)
 {
 	struct zc_uring *ur = io->priv;
@@ -31,11 +42,17 @@ static int splice_prep(struct zc_io *io)
 		return 1;
 	}
 	if (io->pending) {
-		/* What a short splice-in or splice-out left in the pipe. */
+		/* What the splice-in parked, or what a short splice-out left. */
 		if (!(out = zc_ur_sqe(io, UR_SPLICE_OUT)))
 			return -EOVERFLOW;
 		io_uring_prep_splice(out, io->pipe_r, -1, io->out_fd, -1, io->pending,
 				     SPLICE_F_MOVE);
+		return 0;
+	}
+	if (!ur->linked) {
+		if (!(in = zc_ur_sqe(io, UR_SPLICE_IN)))
+			return -EOVERFLOW;
+		io_uring_prep_splice(in, io->in_fd, -1, io->pipe_w, -1, ur->want, SPLICE_F_MOVE);
 		return 0;
 	}
 	/* Both halves of a link in one submission: never split by a full ring. */
@@ -66,8 +83,10 @@ static int splice_pump_conns(struct zc_conns *w)
 
 ZC_MODE(uring_splice,
 	.role = ZC_ROLE_PROXY,
-	.summary = "io_uring IORING_OP_SPLICE socket -> pipe -> socket, linked (IOSQE_IO_LINK)",
+	.summary = "io_uring IORING_OP_SPLICE socket -> pipe (the whole pipe asked), then pipe -> "
+		   "socket until empty",
 	.vs = ZC_MODE_REF(copy),
+	.opts = ZC_MODE_OPTS(ZC_FWD_OPT_CHUNK_CAP(struct zc_uring)),
 	.unavailable = zc_ur_unavail_splice,
 	.setup = splice_setup,
 	.pump = splice_pump,

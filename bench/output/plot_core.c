@@ -181,7 +181,7 @@ int zc_plot_ratio(struct plot_ctx *c)
 	fprintf(f, "idx,label,ratio,lo,hi,verdict\n");
 	for (size_t i = n; i-- > 0;) {	/* gnuplot draws bottom up: the first row on top */
 		struct zc_ratio r;
-		char lab[200], sz[24];
+		char lab[280], sz[24];
 		int verdict;
 
 		zc_plot_interval(root, &pv[i], &r);

@@ -24,8 +24,31 @@ const char *zc_an_dut_role(json_t *run)
 	return strcmp(zc_an_str(json_object_get(run, "key"), "topology"), "proxy") ? "source" : "proxy";
 }
 
+/*
+ * The options the DUT's mode (role's, or run's own DUT role's; mode, or
+ * run's own) takes from run's mode_opts, in canonical form: two runs pair
+ * only when the mode looked up would take the same options from both (a
+ * splice run with splice_chunk_cap=1 pairs with a splice-as-copy run with
+ * it, not with one without). Modes without options: "".
+ */
+static void dut_opts(json_t *run, const char *role, const char *mode, char *out, size_t len)
+{
+	const char *text = zc_an_str(json_object_get(run, "options"), "mode_opts");
+	const struct zc_mode *m;
+
+	if (!role)
+		role = zc_an_dut_role(run);
+	if (!mode)
+		mode = zc_an_str(json_object_get(run, "key"), role);
+	m = zc_mode_find_any(mode);
+	out[0] = 0;
+	if (m && zc_mode_opts_canon(m, text, out, len))
+		snprintf(out, len, "?%s", text);	/* a bad text pairs only with itself */
+}
+
 json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode)
 {
+	char want[256], have[256];
 	static const char *const fields[] = { "topology", "source", "proxy", "sink" };
 	json_t *k = json_object_get(run, "key"), *r;
 	bool direct = !strcmp(zc_an_str(k, "topology"), "direct");
@@ -46,6 +69,11 @@ json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode
 				same = !strcmp(zc_an_str(q, role), mode);
 			else if (!(direct && !strcmp(fields[j], "proxy")))
 				same = !strcmp(zc_an_str(q, fields[j]), zc_an_str(k, fields[j]));
+		}
+		if (same) {
+			dut_opts(run, role, mode, want, sizeof(want));
+			dut_opts(r, role, mode, have, sizeof(have));
+			same = !strcmp(want, have);
 		}
 		if (same)
 			return r;
@@ -71,7 +99,7 @@ static char *peer_key(json_t *run, const char *role, const char *mode)
 	static const char *const fields[] = { "topology", "source", "proxy", "sink" };
 	json_t *k = json_object_get(run, "key"), *a = json_array();
 	bool direct = !strcmp(zc_an_str(k, "topology"), "direct");
-	char *s;
+	char *s, opts[256];
 
 	for (size_t j = 0; j < ZC_ARRAY_SIZE(fields); j++) {
 		const char *v = mode && !strcmp(fields[j], role) ? mode : zc_an_str(k, fields[j]);
@@ -84,6 +112,8 @@ static char *peer_key(json_t *run, const char *role, const char *mode)
 	/* As zc_an_peer: the same workers (absent before 1.3: 1) and A/A side. */
 	json_array_append_new(a, json_integer(zc_an_int(k, "workers") ?: 1));
 	json_array_append_new(a, json_string(zc_an_str(run, "aa_side")));
+	dut_opts(run, role, mode, opts, sizeof(opts));
+	json_array_append_new(a, json_string(opts));
 	s = json_dumps(a, JSON_COMPACT);
 	json_decref(a);
 	return s;
@@ -199,6 +229,21 @@ static struct zc_pair *push_like(struct pairs *p, size_t i, enum zc_pair_kind ki
 	return q;
 }
 
+/* " (KEY=VALUE,...)" when the pair's runs set mode options (the run's, else
+ * its peer's mode_opts), so two rows of one ratio stay apart; else "". */
+static const char *opts_label(json_t *run, json_t *peer)
+{
+	static char buf[160];
+	const char *t = zc_an_str(json_object_get(run, "options"), "mode_opts");
+
+	if (!*t)
+		t = zc_an_str(json_object_get(peer, "options"), "mode_opts");
+	if (!*t)
+		return "";
+	snprintf(buf, sizeof(buf), " (%s)", t);
+	return buf;
+}
+
 /* The headline rows of mode m over den (and their after rows) into p. */
 static void headline_of(struct pairs *p, json_t *runs, struct zc_run_index *x,
 			const struct zc_mode *m, const struct zc_mode *den_mode, unsigned flags)
@@ -221,8 +266,9 @@ static void headline_of(struct pairs *p, json_t *runs, struct zc_run_index *x,
 		q->peer_run = den;
 		q->principal = m->principal && den_mode == m->vs;
 		/* A real program on either side is marked wherever the pair is shown. */
-		snprintf(q->name, sizeof(q->name), "%s/%s %s%s", m->name, den_mode->name, role,
-			 (m->flags | den_mode->flags) & ZC_MODE_PEER ? " [peer]" : "");
+		snprintf(q->name, sizeof(q->name), "%s/%s %s%s%s", m->name, den_mode->name, role,
+			 (m->flags | den_mode->flags) & ZC_MODE_PEER ? " [peer]" : "",
+			 opts_label(run, den));
 		h = p->n - 1;
 		for (size_t a = 0; (flags & ZC_PAIRS_AFTER) && a < na; a++) {
 			json_t *ar = zc_run_index_peer(x, run, role, afters[a]->name);

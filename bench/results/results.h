@@ -99,7 +99,7 @@ struct zc_pair {
 	const struct zc_mode *native;		/* ZC_PAIR_AFTER: the mode run stands in for */
 	json_t *run, *peer_run;			/* peer_run NULL: see ZC_PAIRS_UNPAIRED */
 	bool principal;				/* a ratio of the mission's two */
-	char name[96];				/* headline kinds: "splice/copy proxy" */
+	char name[224];				/* headline kinds: "splice/copy proxy" */
 };
 
 #define ZC_PAIRS_AFTER		0x1	/* headline: each row followed by its after-modes' rows */

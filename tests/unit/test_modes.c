@@ -19,6 +19,9 @@
 #include "results/results.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +89,15 @@ static void declarations(void **state)
 			const struct zc_mode *owner = NULL;
 			char err[256];
 
-			assert_ptr_equal(zc_mode_opt_find(o->key, &owner), o);
-			assert_ptr_equal(owner, m);
+			const struct zc_mode_opt *first = zc_mode_opt_find(o->key, &owner);
+
+			/* A key several modes declare (splice_chunk_cap) is one option:
+			 * the same type, bounds and default, so checking a text against
+			 * the first declaration is right for every mode taking it. */
+			assert_non_null(first);
+			if (first != o && (first->type != o->type || first->min != o->min ||
+					   first->max != o->max || strcmp(first->def, o->def)))
+				fail_msg("%s: option %s differs from %s's", m->name, o->key, owner->name);
 			if (zc_opt_find(o->key))
 				fail_msg("%s: option %s is also a workload key", m->name, o->key);
 			if (o->off + opt_size(o) > m->priv_size)
@@ -326,6 +336,110 @@ static void headline_as_stored(void **state)
 	}
 }
 
+
+/* splice_chunk_cap, declared by three modes, lands in each one's priv. */
+static void shared_option(void **state)
+{
+	static const char *const names[] = { "splice", "splice-as-copy", "uring-splice" };
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(names); i++) {
+		const struct zc_mode *m = zc_mode_find_any(names[i]);
+		char canon[128];
+		void *priv = calloc(1, m->priv_size);
+		const struct zc_mode_opt *o = m->opts;
+
+		assert_non_null(priv);
+		assert_string_equal(o->key, "splice_chunk_cap");
+		assert_int_equal(zc_mode_opts_apply(m, priv, "splice_chunk_cap=1", err, sizeof(err)), 0);
+		assert_int_equal(*(long *)((char *)priv + o->off), 1);
+		assert_int_equal(zc_mode_opts_canon(m, "", canon, sizeof(canon)), 0);
+		assert_string_equal(canon, "splice_chunk_cap=0");
+		free(priv);
+	}
+}
+
+static json_t *opt_run(const char *name, const char *proxy, const char *opts)
+{
+	return json_pack("{s:s,s:s,s:{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:I},s:{s:s}}", "name", name,
+			 "dut", "proxy", "key", "topology", "proxy", "source", "send", "proxy", proxy,
+			 "sink", "recv", "chunk", (json_int_t)65536, "pipe_size", (json_int_t)1 << 20,
+			 "connections", (json_int_t)1, "workers", (json_int_t)1, "options",
+			 "mode_opts", opts);
+}
+
+/* Runs pair only when the mode looked up takes the same options from both:
+ * a chunk-capped splice with a chunk-capped splice-as-copy, any splice with
+ * copy (which has none), an explicit default like no text at all. */
+static void pairs_by_options(void **state)
+{
+	json_t *runs = json_array();
+	json_t *copy = opt_run("copy", "copy", "");
+	json_t *spl = opt_run("spl", "splice", "");
+	json_t *cap = opt_run("cap", "splice", "splice_chunk_cap=1");
+	json_t *spc = opt_run("spc", "splice-as-copy", "splice_chunk_cap=0");
+	json_t *spc_cap = opt_run("spc-cap", "splice-as-copy", "splice_chunk_cap=1");
+	struct zc_run_index *x;
+
+	(void)state;
+	json_array_append_new(runs, copy);
+	json_array_append_new(runs, spl);
+	json_array_append_new(runs, cap);
+	json_array_append_new(runs, spc);
+	json_array_append_new(runs, spc_cap);
+	x = zc_run_index_new(runs);
+	/* The index and the scan (zc_an_peer) agree. */
+#define PEER(pass, run, mode) \
+	((pass) ? zc_run_index_peer(x, run, "proxy", mode) : zc_an_peer(runs, run, "proxy", mode))
+	for (int pass = 0; pass < 2; pass++) {
+		assert_ptr_equal(PEER(pass, cap, "copy"), copy);
+		assert_ptr_equal(PEER(pass, cap, "splice-as-copy"), spc_cap);
+		assert_ptr_equal(PEER(pass, spl, "splice-as-copy"), spc);
+		assert_ptr_equal(PEER(pass, spc, "splice"), spl);
+		assert_ptr_equal(PEER(pass, copy, "splice"), spl);
+	}
+#undef PEER
+	zc_run_index_free(x);
+	json_decref(runs);
+}
+
+/* The splice proxy asks for the pipe's room per call (HAProxy's way), at
+ * most a chunk with splice_chunk_cap=1: one step over pipes shows it. */
+static void splice_call_size(void **state)
+{
+	const struct zc_mode *m = zc_mode_find_any("splice");
+	static uint8_t data[256 << 10];
+
+	(void)state;
+	for (int cap = 0; cap < 2; cap++) {
+		int in[2], out[2];
+		volatile sig_atomic_t stop = 0;
+		struct zc_io io = { ZC_IO_INIT, .chunk = 64 << 10, .pipe_size = 1 << 20, .stop = &stop };
+		char err[256];
+		ssize_t n;
+
+		assert_int_equal(pipe(in), 0);
+		assert_int_equal(pipe(out), 0);
+		assert_true(fcntl(in[1], F_SETPIPE_SZ, 1 << 20) > 0);
+		assert_true(fcntl(out[1], F_SETPIPE_SZ, 1 << 20) > 0);
+		assert_int_equal(write(in[1], data, sizeof(data)), (ssize_t)sizeof(data));
+		io.in_fd = in[0];
+		io.out_fd = out[1];
+		assert_int_equal(zc_mode_setup(m, &io, cap ? "splice_chunk_cap=1" : "", err,
+					       sizeof(err)), 0);
+		n = zc_mode_step(m, &io);
+		/* capped: one chunk in, one call out; else all 256 KiB in one call */
+		assert_int_equal(n, cap ? 64 << 10 : (ssize_t)sizeof(data));
+		assert_int_equal(io.calls, 2);
+		zc_mode_teardown(m, &io);
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -334,6 +448,9 @@ int main(void)
 		cmocka_unit_test(engine_every_relation),
 		cmocka_unit_test(engine_unpaired),
 		cmocka_unit_test(headline_as_stored),
+		cmocka_unit_test(shared_option),
+		cmocka_unit_test(pairs_by_options),
+		cmocka_unit_test(splice_call_size),
 	};
 
 	return zc_run_tests(tests, NULL, NULL);

@@ -255,3 +255,33 @@ void zc_print_schedule(FILE *f, json_t *sched)
 		fprintf(f, "; stopped: %s", stopped);
 	fprintf(f, "\n");
 }
+
+void zc_print_headline_best(FILE *f, json_t *best)
+{
+	json_t *h;
+	size_t i;
+
+	if (!json_array_size(best))
+		return;
+	fprintf(f, "At each side's best size (the best median Gbps/core over the sizes run; the "
+		"interval leaves the choice out):\n");
+	json_array_foreach(best, i, h) {
+		json_t *num = json_object_get(h, "numerator"), *den = json_object_get(h, "denominator");
+		char nc[24], np[24], dc[24], dp[24], sides[160];
+
+		zc_fmt_size(zc_an_int(num, "chunk"), nc, sizeof(nc));
+		zc_fmt_size(zc_an_int(num, "pipe_size"), np, sizeof(np));
+		zc_fmt_size(zc_an_int(den, "chunk"), dc, sizeof(dc));
+		zc_fmt_size(zc_an_int(den, "pipe_size"), dp, sizeof(dp));
+		snprintf(sides, sizeof(sides), "%s chunk %s pipe %s (best of %lld) vs %s chunk %s "
+			 "pipe %s (best of %lld)",
+			 zc_an_str(num, "run"), nc, np, zc_an_int(h, "numerator_sizes"),
+			 zc_an_str(den, "run"), dc, dp, zc_an_int(h, "denominator_sizes"));
+		fprintf(f, "  %-27s %s%s\n  %-27s ", zc_an_str(h, "ratio"),
+			json_is_false(json_object_get(h, "verified")) ? "UNVERIFIED " : "", sides, "");
+		if (json_is_number(json_object_get(h, "value")))
+			print_ratio(f, h);
+		else
+			fprintf(f, "   n/a  (a side has no successful sample)\n");
+	}
+}

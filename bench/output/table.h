@@ -12,6 +12,8 @@ void zc_print_table(FILE *f, json_t *runs);
  * interval, whether the interval includes 1.0, and the disturbed samples
  * left out. */
 void zc_print_headline(FILE *f, json_t *headline, json_t *runs);
+/* headline_best (results/best.c): each ratio at each side's best chunk and pipe size. */
+void zc_print_headline_best(FILE *f, json_t *best);
 /* One line: the order the samples were taken in, and for repetitions =
  * auto why it stopped. */
 void zc_print_schedule(FILE *f, json_t *schedule);

@@ -167,6 +167,10 @@ size_t zc_an_values_by_rep(json_t *run, const char *metric, double *out, size_t 
 int zc_headline_tight(json_t *runs, double target_rel, char *why, size_t len);
 
 
+/* Each headline ratio at each side's best size (results/best.c), as JSON
+ * (results file's "headline_best"); [] when no side ran at two sizes. */
+json_t *zc_headline_best(json_t *runs);
+
 /* The headline ratios of runs as JSON (results file's "headline"). */
 json_t *zc_headline(json_t *runs);
 

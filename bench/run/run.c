@@ -184,6 +184,8 @@ static int save(struct zc_ctl *c, const char *status)
 
 	json_object_set_new(c->root, "status", json_string(status));
 	json_object_set_new(c->root, "headline", zc_headline(json_object_get(c->root, "runs")));
+	json_object_set_new(c->root, "headline_best",
+			    zc_headline_best(json_object_get(c->root, "runs")));
 	json_object_set_new(c->root, "sizing", zc_sizing_json(&c->root, 1, zc_sizing_targets, 3));
 	ret = zc_json_write_atomic(c->root, c->path);
 	if (ret)
@@ -509,6 +511,7 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 		sched_setaffinity(0, sizeof(c.affinity), &c.affinity);
 	zc_print_table(stdout, runs);
 	zc_print_headline(stdout, json_object_get(c.root, "headline"), json_object_get(c.root, "runs"));
+	zc_print_headline_best(stdout, json_object_get(c.root, "headline_best"));
 	zc_print_schedule(stdout, json_object_get(c.root, "schedule"));
 	zc_fingerprint_print_brief(stdout, json_object_get(c.root, "fingerprint"));
 	zc_results_final_line(&c, zc_interrupted);

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Each headline ratio at each side's best size: what splice is worth to a
+ * user who tunes both sides (splice's best pipe and chunk against copy's
+ * best buffer), since the answer at one size can be 2x off either way
+ * (issue 21: copy gains 2x from 64 KiB to 1 MiB chunks, splice little). For
+ * each headline pair kind (numerator mode over its vs, the other roles,
+ * connections, workers and options equal), the numerator's run with the
+ * best median Gbps per core over every chunk and pipe size in the file,
+ * over the denominator's best. Only where either side was run at more
+ * than one size. The interval is zc_an_ratio's for the two runs chosen
+ * (paired by round when taken in rounds); it does not account for the
+ * choice itself (picking the best of several by their medians favours
+ * the noisy high ones a little), which the table says.
+ */
+#include "results/results.h"
+#include "lib/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* a and b differ at most in chunk and pipe size (and in role's mode, when
+ * role is given: the DUT's, whose mode the caller checks). */
+static bool same_but_sizes(json_t *a, json_t *b, const char *role)
+{
+	static const char *const fields[] = { "topology", "source", "proxy", "sink" };
+	json_t *ka = json_object_get(a, "key"), *kb = json_object_get(b, "key");
+
+	for (size_t j = 0; j < ZC_ARRAY_SIZE(fields); j++)
+		if ((!role || strcmp(fields[j], role)) &&
+		    strcmp(zc_an_str(ka, fields[j]), zc_an_str(kb, fields[j])))
+			return false;
+	return zc_an_int(ka, "connections") == zc_an_int(kb, "connections") &&
+	       (zc_an_int(ka, "workers") ?: 1) == (zc_an_int(kb, "workers") ?: 1) &&
+	       !strcmp(zc_an_str(a, "aa_side"), zc_an_str(b, "aa_side")) &&
+	       !strcmp(zc_an_str(json_object_get(a, "options"), "mode_opts"),
+		       zc_an_str(json_object_get(b, "options"), "mode_opts"));
+}
+
+static double median_gpc(json_t *run)
+{
+	static double v[ZC_SAMPLES_MAX];
+	size_t n = zc_an_values(run, "gbps_per_core", v, ZC_SAMPLES_MAX);
+	struct zc_summary s;
+
+	if (!n)
+		return NAN;
+	zc_summarize(v, n, &s);
+	return s.median;
+}
+
+/* The best run of role's mode like ref but for its sizes; *sizes: how many
+ * sizes it was run at. NULL when none has an ok sample. */
+static json_t *best_like(json_t *runs, json_t *ref, const char *role, const char *mode,
+			 size_t *sizes)
+{
+	json_t *r, *best = NULL;
+	double best_v = -1;
+	size_t i;
+
+	*sizes = 0;
+	json_array_foreach(runs, i, r) {
+		double v;
+
+		if (strcmp(zc_an_str(json_object_get(r, "key"), role), mode) ||
+		    strcmp(zc_an_dut_role(r), role) || !same_but_sizes(r, ref, role))
+			continue;
+		(*sizes)++;
+		v = median_gpc(r);
+		if (!isnan(v) && v > best_v) {
+			best_v = v;
+			best = r;
+		}
+	}
+	return best;
+}
+
+static json_t *size_json(json_t *run)
+{
+	json_t *k = json_object_get(run, "key");
+
+	return json_pack("{s:s,s:I,s:I}", "run", zc_an_str(run, "name"), "chunk",
+			 (json_int_t)zc_an_int(k, "chunk"), "pipe_size",
+			 (json_int_t)zc_an_int(k, "pipe_size"));
+}
+
+static json_t *num_or_null(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+json_t *zc_headline_best(json_t *runs)
+{
+	json_t *out = json_array(), *seen = json_object();
+	struct zc_pair *pv;
+	size_t n = zc_headline_pairs(runs, 0, &pv);
+
+	for (size_t i = 0; i < n; i++) {
+		size_t ns, nd;
+		json_t *num = best_like(runs, pv[i].run, pv[i].role, pv[i].mode->name, &ns);
+		json_t *den = best_like(runs, pv[i].peer_run, pv[i].role, pv[i].peer->name, &nd);
+		struct zc_ratio r;
+		char id[512];
+		json_t *row;
+
+		if (!num || !den || (ns < 2 && nd < 2))
+			continue;
+		/* One row per pair of best runs, however many sizes led there. */
+		snprintf(id, sizeof(id), "%s|%p|%p", pv[i].name, (void *)num, (void *)den);
+		if (json_object_get(seen, id))
+			continue;
+		json_object_set_new(seen, id, json_true());
+		zc_an_ratio(num, den, &r);
+		row = json_pack("{s:s,s:o,s:o,s:I,s:I,s:o,s:o,s:o}", "ratio", pv[i].name,
+				"numerator", size_json(num), "denominator", size_json(den),
+				"numerator_sizes", (json_int_t)ns, "denominator_sizes", (json_int_t)nd,
+				"numerator_gbps_per_core", num_or_null(r.num_gpc),
+				"denominator_gbps_per_core", num_or_null(r.den_gpc),
+				"value", num_or_null(r.value));
+		/* As the headline: fewer than ZC_TEST_MIN_N give no interval. */
+		if ((r.paired ? r.npairs : r.nn < r.nd ? r.nn : r.nd) < ZC_TEST_MIN_N)
+			r.lo = r.hi = NAN;
+		json_object_set_new(row, "lo", num_or_null(r.lo));
+		json_object_set_new(row, "hi", num_or_null(r.hi));
+		json_object_set_new(row, "method", json_string(r.paired ? "paired" : "unpaired"));
+		json_object_set_new(row, "n", json_integer(r.paired ? r.npairs : r.nn < r.nd ? r.nn :
+							   r.nd));
+		json_object_set_new(row, "verified", json_boolean(
+			json_is_true(json_object_get(num, "verified")) &&
+			json_is_true(json_object_get(den, "verified"))));
+		json_array_append_new(out, row);
+	}
+	free(pv);
+	json_decref(seen);
+	return out;
+}

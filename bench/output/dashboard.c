@@ -226,6 +226,10 @@ int zc_write_index(struct plot_ctx *c, const int *order)
 		{ "core", "Per run: Gbps per core with every repetition, the DUT core's time, "
 			  "kernel-copied bytes per payload byte, syscalls per MB (latest results)" },
 		{ "ratio", "Headline ratios with their 95% intervals against 1.0 (latest results)" },
+		{ "sweep_pipe", "Where splice pays: each headline ratio against the pipe size, a line "
+				"per program (latest results)" },
+		{ "sweep_chunk", "Where splice pays: each headline ratio against the chunk size, a "
+				 "line per program (latest results)" },
 		{ "profile", "Core time per GB moved by profile bucket (latest results, profiled runs)" },
 		{ "intervals", "Live intervals: Gbps and Gbps per core over each window, a line per "
 			       "repetition (latest results, runs with intervals)" },

@@ -52,6 +52,11 @@ struct zc_pair;
 struct zc_ratio;
 void zc_plot_interval(json_t *root, const struct zc_pair *p, struct zc_ratio *r);
 
+/* plot_sweep.c: sweep_pipe and sweep_chunk.{png,svg,csv}: each headline
+ * ratio against the pipe size and the chunk, only through two sizes or
+ * more. 0, or -1 (said). */
+int zc_plot_sweep(struct plot_ctx *c);
+
 /* plot_core.c: 0, or -1 (said). */
 int zc_plot_core(struct plot_ctx *c);		/* core.{png,svg}: per run, where the core goes */
 int zc_plot_ratio(struct plot_ctx *c);		/* ratio.{png,svg}: headline intervals vs 1.0 */

@@ -1,0 +1,17 @@
+# Loaded by sweep_pipe.gp and sweep_chunk.gp (they set xwhat): each headline
+# ratio of the newest file (splice/copy, haproxy-splice/haproxy-copy ...)
+# against one size, the other held fixed, with its 95% interval; 1.0 is "no
+# difference": above it the numerator (splice) pays. zcbench plot sets nseries;
+# each CSV block's first row is its title.
+load scriptdir.'/common.gp'
+set title 'Headline ratios of Gbit/s per core against '.xwhat
+set ylabel 'ratio of Gbit/s per core (numerator over the mode it is measured against)'
+set xlabel xwhat
+set logscale x 2
+set format x '%.0b %BB'
+set offsets graph 0.03, graph 0.03, 0, 0
+set yrange [0:*]
+set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 2 lc rgb '#000000'
+set key outside right top title 'ratio, the size held'
+set datafile columnheaders
+plot for [i=0:nseries-1] infile index i using 1:2:3:4 with yerrorlines title columnheader(1)

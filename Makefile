@@ -223,6 +223,14 @@ bench-peers: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	@bash tests/bench-peers.sh
 
+.PHONY: bench-sweep
+# workloads/splice-sweep.ini: copy against splice, zcbench and HAProxy, over
+# pipe sizes 64k..4M and chunks 4k..1M (about 10 minutes), then the pictures
+# sweep_pipe and sweep_chunk in plots/out/sweep/ (issue 21).
+bench-sweep: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@bash tests/bench-sweep.sh
+
 .PHONY: bench-netns
 # workloads/netns.ini on loopback and across network namespaces (root),
 # headline ratios side by side.

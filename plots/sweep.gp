@@ -1,5 +1,5 @@
 # Loaded by sweep_pipe.gp and sweep_chunk.gp (they set xwhat): each headline
-# ratio of the newest file (splice/copy, haproxy-splice/haproxy-copy ...)
+# ratio of a mode over its own vs in the newest file (splice/copy, haproxy-splice/haproxy-copy ...)
 # against one size, the other held fixed, with its 95% interval; 1.0 is "no
 # difference": above it the numerator (splice) pays. zcbench plot sets nseries;
 # each CSV block's first row is its title.
@@ -12,6 +12,7 @@ set format x '%.0b %BB'
 set offsets graph 0.03, graph 0.03, 0, 0
 set yrange [0:*]
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 2 lc rgb '#000000'
-set key outside right top title 'ratio, the size held'
+
+set key inside bottom right box opaque title 'ratio, and the size held'
 set datafile columnheaders
 plot for [i=0:nseries-1] infile index i using 1:2:3:4 with yerrorlines title columnheader(1)

@@ -3,7 +3,8 @@
 # send/sendfile against iperf3, interleaved rounds), then the ratios with
 # their spread. A missing haproxy or iperf3 leaves its runs out, saying why
 # (zcbench list's reason). Extra arguments go to zcbench run (e.g.
-# --repetitions=7 --duration=5 --counters=bpf).
+# --repetitions=7 --duration=5); --counters=bpf unless they name --counters,
+# so each ratio shows its contenders' syscalls per MB and bytes per call.
 set -u
 cd "$(dirname "$0")/.."
 ZCBENCH=${ZCBENCH:-bench/zcbench}
@@ -30,9 +31,14 @@ done
 [ ${#only[@]} -gt 0 ] || { echo "bench-peers: nothing to run" >&2; exit 1; }
 [ "$skipped" -gt 0 ] || only=()
 
+counters=(--counters=bpf)
+for a in "$@"; do
+	case $a in --counters*) counters=() ;; esac
+done
+
 echo "load average before: $(cat /proc/loadavg)"
 log=$(mktemp)
-"$ZCBENCH" run "$WORKLOAD" --out "$OUT" "${only[@]}" "$@" | tee "$log"
+"$ZCBENCH" run "$WORKLOAD" --out "$OUT" "${only[@]}" "${counters[@]}" "$@" | tee "$log"
 rc=${PIPESTATUS[0]}
 f=$(sed -n 's/^results: \([^ ]*\).*/\1/p' "$log")
 rm -f "$log"

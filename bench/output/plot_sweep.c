@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Where splice starts to pay: every headline ratio of the newest file
- * against the pipe size (at a fixed chunk) and against the chunk (at a
- * fixed pipe size), one line per ratio, so zcbench's splice/copy and
+ * of a mode over its own vs against the pipe size (at a fixed chunk) and
+ * against the chunk (at a fixed pipe size), one line per ratio, so zcbench's splice/copy and
  * HAProxy's haproxy-splice/haproxy-copy are side by side (plots/sweep.gp;
  * workloads/splice-sweep.ini, make bench-sweep). A line is drawn only
  * through two sizes or more; without any, the picture is removed.
@@ -110,6 +110,11 @@ int zc_plot_sweep(struct plot_ctx *c)
 	for (size_t i = 0; i < n; i++) {
 		json_t *k = json_object_get(pv[i].run, "key");
 
+		/* What splice is worth per program: a mode over its own vs
+		 * (splice/copy, haproxy-splice/haproxy-copy), not zcbench over
+		 * the real program (report and the ratio picture have those). */
+		if (pv[i].peer != pv[i].mode->vs)
+			continue;
 		zc_plot_interval(root, &pv[i], &v[m].r);
 		if (isnan(v[m].r.value))
 			continue;

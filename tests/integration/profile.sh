@@ -15,7 +15,7 @@ TOP=5
 jqe() { jq -e "$@" >/dev/null; }
 
 for m in copy splice; do
-	"$ZCBENCH" run workloads/default.ini --only "proxy-$m" --repetitions 1 --warmup 1 \
+	"$ZCBENCH" run workloads/default.ini --only "proxy-$m" --chunk 64k --repetitions 1 --warmup 1 \
 		--duration 4 --out "$TMP/run-$m" >"$TMP/run-$m.log" 2>&1 &
 	runpid=$!
 	# Sampled 1.3 .. 3.8 s after the proxy starts: inside its 1 .. 5 s window.

@@ -14,7 +14,7 @@ jqe() { jq -e "$@" >/dev/null; }
 command -v jq >/dev/null || skip "jq missing"
 prof_why=$(profile_possible) && profile=--profile || profile=
 
-"$ZCBENCH" run workloads/default.ini --only proxy-copy --only proxy-splice --repetitions 2 \
+"$ZCBENCH" run workloads/default.ini --only proxy-copy --only proxy-splice --chunk 64k --repetitions 2 \
 	--warmup 1 --duration 3 --interval 0.5 --out "$TMP/run" $profile --json-stream \
 	--progress=always >"$TMP/stream" 2>"$TMP/err" &
 ctl=$!
@@ -63,7 +63,7 @@ check "no live counter file of this run left in /dev/shm" bash -c "! ls /dev/shm
 : >/dev/shm/zcbench-live-999999999-1
 
 # --- --interval 0, --progress=never ---
-"$ZCBENCH" run workloads/default.ini --only proxy-copy --repetitions 1 --warmup 0.5 --duration 1 \
+"$ZCBENCH" run workloads/default.ini --only proxy-copy --chunk 64k --repetitions 1 --warmup 0.5 --duration 1 \
 	--interval 0 --progress=never --out "$TMP/run0" >"$TMP/out0" 2>"$TMP/err0" || fail "run --interval 0"
 check "a dead controller's live file removed by the next run" test ! -e /dev/shm/zcbench-live-999999999-1
 check "--interval 0: no intervals" jqe '[.runs[].samples[] | has("intervals")] | any | not' "$(result_in "$TMP/run0")"

@@ -3,7 +3,8 @@
 # SVG, non-empty, real PNG/SVG), the CSV behind them, and the page; the
 # pictures of issue 15 (core, ratio, profile, flame graphs), the history
 # split by host and kernel, provenance from the results file, no chunk plot
-# with one chunk size, styles that stay apart past 12 series.
+# with one chunk size, the sweep pictures only through two sizes or more,
+# styles that stay apart past 12 series.
 . "$(dirname "$0")/../lib.sh"
 command -v gnuplot >/dev/null || skip "gnuplot missing (make deps installs gnuplot-nox)"
 command -v python3 >/dev/null || skip "python3 missing (make deps)"
@@ -127,6 +128,25 @@ for m in re.finditer(r'<g id="gnuplot_plot_(\d+)" >(.*?)(?=<g id="gnuplot_plot_|
 assert len(styles) == 18, len(styles)
 assert len(set(styles.values())) == 18, styles
 PY
+# The sweep pictures (issue 21): none from files of one size; from a file
+# whose copy and splice runs have three pipe sizes, sweep_pipe holds a
+# splice/copy line through them (zcbench over a peer is left out) and the
+# page shows it; sweep_chunk (one chunk) is not drawn.
+check "no sweep pictures with one size" test ! -e "$TMP/out/sweep_pipe.png" -a ! -e "$TMP/out/sweep_chunk.png"
+jq 'def at($p): [.runs[] | select(.key.topology == "proxy" and (.key.proxy == "copy" or
+	.key.proxy == "splice")) | (.key.pipe_size, .options.pipe_size) |= $p];
+	.meta.date = "2026-12-03T00:00:00Z" | .runs += at(65536) + at(1048576)' $F/emulated.json >"$TMP/sweep.json"
+"$ZCBENCH" plot --out "$TMP/sweep" "$TMP/sweep.json" >"$TMP/log" 2>&1 || { cat "$TMP/log"; fail "plot sweep"; }
+check "sweep_pipe drawn" is_png "$TMP/sweep/sweep_pipe.png"
+check "sweep_pipe: a splice/copy line through 64k, 256k and 1M pipes" python3 - "$TMP/sweep/sweep_pipe.csv" <<'PY'
+import sys
+blocks = [b.strip().splitlines() for b in open(sys.argv[1]).read().split("\n\n\n") if b.strip()]
+assert len(blocks) == 1, blocks
+assert blocks[0][0].startswith('"splice/copy proxy at chunk 64k"'), blocks[0][0]
+assert [int(l.split(",")[0]) for l in blocks[0][1:]] == [65536, 262144, 1048576], blocks[0]
+PY
+check "sweep_chunk not drawn through one chunk" test ! -e "$TMP/sweep/sweep_chunk.png"
+check "the page shows sweep_pipe" grep -q 'sweep_pipe.png' "$TMP/sweep/index.html"
 # An unreadable file: exit 2, nothing half-drawn claimed.
 echo '{' >"$TMP/bad.json"
 "$ZCBENCH" plot --out "$TMP/out2" "$TMP/bad.json" >/dev/null 2>&1; [ $? -eq 2 ] || fail "corrupt: want 2"

@@ -116,6 +116,37 @@ static void test_misc(void **state)
 	json_decref(root);
 }
 
+
+/* headline_best: each side's best size over every size it ran at; a kind
+ * whose sides ran at one size each has no row. */
+static void test_best_sizes(void **state)
+{
+	const double c64[] = { 10, 11, 12 }, c1m[] = { 30, 31, 32 };
+	const double s64[] = { 20, 21, 22 }, s1m[] = { 18, 19, 20 };
+	const double t[] = { 5, 5, 5 }, u[] = { 4, 4, 4 };
+	json_t *runs = json_array(), *best, *row;
+
+	(void)state;
+	json_array_append_new(runs, mkrun("proxy", "send", "copy", 65536, c64, 3));
+	json_array_append_new(runs, mkrun("proxy", "send", "copy", 1 << 20, c1m, 3));
+	json_array_append_new(runs, mkrun("proxy", "send", "splice", 65536, s64, 3));
+	json_array_append_new(runs, mkrun("proxy", "send", "splice", 1 << 20, s1m, 3));
+	json_array_append_new(runs, mkrun("direct", "tee", "", 65536, t, 3));
+	json_array_append_new(runs, mkrun("direct", "send", "", 65536, u, 3));
+	best = zc_headline_best(runs);
+	assert_int_equal(json_array_size(best), 1);	/* tee/send: one size each */
+	row = json_array_get(best, 0);
+	assert_string_equal(json_string_value(json_object_get(row, "ratio")), "splice/copy proxy");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(row, "numerator"),
+							    "chunk")), 65536);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(row, "denominator"),
+							    "chunk")), 1 << 20);
+	assert_int_equal(json_integer_value(json_object_get(row, "numerator_sizes")), 2);
+	assert_float_equal(json_number_value(json_object_get(row, "value")), 21.0 / 31.0, 1e-9);
+	json_decref(best);
+	json_decref(runs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -123,6 +154,7 @@ int main(void)
 		cmocka_unit_test(test_peer_and_ratio),
 		cmocka_unit_test(test_fingerprint),
 		cmocka_unit_test(test_misc),
+		cmocka_unit_test(test_best_sizes),
 	};
 
 	return zc_run_tests(tests, NULL, NULL);

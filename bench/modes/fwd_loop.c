@@ -86,26 +86,6 @@ static inline int fwd_turn(struct zc_io *io, const struct zc_fwd_ops *ops, bool 
 	return ret ? ret : fwd_out(io, ops, cap, bo);
 }
 
-int zc_fwd_pump(struct zc_io *io, const struct zc_fwd_ops *ops)
-{
-	struct epoll_event evs[2];
-
-	while (!*io->stop) {
-		bool bi, bo;
-		int ret = fwd_turn(io, ops, &bi, &bo);
-
-		if (ret)
-			return ret;
-		if (io->eof && !io->pending) {
-			shutdown(io->out_fd, SHUT_WR);
-			return 1;
-		}
-		if (bi && bo && epoll_wait(io->epfd, evs, 2, -1) < 0 && errno != EINTR)
-			return -errno;
-	}
-	return 0;
-}
-
 ssize_t zc_fwd_step(struct zc_io *io, const struct zc_fwd_ops *ops)
 {
 	uint64_t before = io->bytes;
@@ -121,4 +101,25 @@ ssize_t zc_fwd_step(struct zc_io *io, const struct zc_fwd_ops *ops)
 	if (bi && bo)
 		return -EAGAIN;
 	return (ssize_t)(io->bytes - before);
+}
+
+/* The step until stopped, waiting in epoll when both sides would block. */
+int zc_fwd_pump(struct zc_io *io, const struct zc_fwd_ops *ops)
+{
+	struct epoll_event evs[2];
+
+	while (!*io->stop) {
+		ssize_t n = zc_fwd_step(io, ops);
+
+		if (n == -EAGAIN) {
+			if (epoll_wait(io->epfd, evs, 2, -1) < 0 && errno != EINTR)
+				return -errno;
+			continue;
+		}
+		if (n < 0)
+			return (int)n;
+		if (io->eof && !io->pending)
+			return 1;
+	}
+	return 0;
 }

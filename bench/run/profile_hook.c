@@ -63,8 +63,8 @@ json_t *zc_run_profile_close(struct zc_profile *p, const char *resdir, char *why
 	return sum;
 }
 
-/* Add the folded stacks of one sample's profile to s, its DUT pid's root as
- * "dut": 0 or -errno. */
+/* Add the folded stacks of one sample's profile to s, its DUT's root (by
+ * pid, or by name for a peer's program) as "dut": 0 or -errno. */
 static int add_sample(struct zc_stacks *s, json_t *prof, const char *resdir)
 {
 	const char *folded = json_string_value(json_object_get(prof, "folded"));
@@ -90,7 +90,9 @@ static int add_sample(struct zc_stacks *s, json_t *prof, const char *resdir)
 		const char *dash = memrchr(k, '-', (size_t)(semi - k));
 		size_t pl = strlen(pid);
 
-		if (dash && (size_t)(semi - dash - 1) == pl && !strncmp(dash + 1, pid, pl))
+		/* "comm-pid": the DUT by its pid, or by its name (a peer's program) */
+		if (dash && (((size_t)(semi - dash - 1) == pl && !strncmp(dash + 1, pid, pl)) ||
+			     ((size_t)(dash - k) == pl && !strncmp(k, pid, pl))))
 			snprintf(key, sizeof(key), "dut%s", semi);
 		else
 			snprintf(key, sizeof(key), "%s", k);

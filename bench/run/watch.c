@@ -14,6 +14,7 @@
  */
 #include "run/watch.h"
 #include "run/controller.h"
+#include "modes/mode.h"
 #include "lib/proc.h"
 #include "lib/zcbench.h"
 #include "profile/profile.h"
@@ -184,6 +185,7 @@ void zc_watch_prepare(struct zc_ctl *c, const struct zc_cfg *cfg, const struct z
 		      int dut, pid_t dut_pid, int rep)
 {
 	struct zc_watch *w = c->watch;
+	const struct zc_mode *dm;
 	char folder[300], note[512];
 	int ret;
 
@@ -231,7 +233,13 @@ void zc_watch_prepare(struct zc_ctl *c, const struct zc_cfg *cfg, const struct z
 	run_folder(cfg, folder, sizeof(folder));
 	snprintf(w->rundir, sizeof(w->rundir), "%s/%s", w->profroot, folder);
 	snprintf(w->profdir, sizeof(w->profdir), "%s/rep%d", w->rundir, rep);
-	snprintf(w->pid, sizeof(w->pid), "%d", (int)dut_pid);
+	/* A peer mode's DUT is its program (haproxy), the role's child: its
+	 * samples carry the program's name, the role only waits. */
+	dm = zc_mode_find(dut, cfg->mode[dut]);
+	if (dm && (dm->flags & ZC_MODE_PEER))
+		snprintf(w->pid, sizeof(w->pid), "%s", dm->program);
+	else
+		snprintf(w->pid, sizeof(w->pid), "%d", (int)dut_pid);
 	ret = zc_run_profile_open(&w->prof, w->profdir, pl, dut, w->pid, w->o.profile_backend,
 				  w->prof_why, sizeof(w->prof_why));
 	if (ret) {

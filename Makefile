@@ -81,7 +81,7 @@ build/bare_proxy: tests/bare_proxy.c
 # The fuzz harnesses replay their regression inputs and fuzz a few seconds each
 # (tests/fuzz/check.sh); make fuzz runs them longer.
 check: deps
-	@$(MAKE) --no-print-directory $(BIN) $(SAN_BIN) $(UNITS) $(SAN_UNITS) $(FUZZ_BINS)
+	@$(MAKE) --no-print-directory $(BIN) $(DOCS) $(SAN_BIN) $(UNITS) $(SAN_UNITS) $(FUZZ_BINS)
 	@bash tests/run.sh tests/static/*.sh $(UNITS) $(SAN_UNITS) tests/integration/*.sh tests/fuzz/check.sh \
 	                   tests/guest/kernel_ab.sh tests/guest/guest_layout.sh
 
@@ -331,3 +331,33 @@ fuzz-build: $(FUZZ_BINS)
 fuzz: deps
 	@$(MAKE) --no-print-directory fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/fuzz.sh $(FUZZ_TARGETS)
+
+# ---- the manual page, bash completion and make install (issue 24) ----
+# Both are printed by the binary from its option tables and the mode list
+# (zcbench man, zcbench completion bash; lib/optdoc.c), so they cannot drift
+# from what it parses. man-db renders the page in tests/integration/docs.sh.
+DEB_PKGS += man-db groff-base
+PREFIX  ?= /usr/local
+DESTDIR ?=
+DOCS    := build/zcbench.1 build/zcbench.bash-completion
+SHARE   := $(DESTDIR)$(PREFIX)/share
+.PHONY: install
+
+all: $(DOCS)
+
+build/zcbench.1: $(BIN)
+	$(BIN) man > $@.tmp && mv $@.tmp $@
+
+build/zcbench.bash-completion: $(BIN)
+	$(BIN) completion bash > $@.tmp && mv $@.tmp $@
+
+# The binary, its page and completion, the workloads and the plot scripts
+# (zcbench plot finds them in PREFIX/share/zcbench/plots) under PREFIX.
+install: $(BIN) $(DOCS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHARE)/man/man1 $(SHARE)/bash-completion/completions \
+		$(SHARE)/zcbench/workloads $(SHARE)/zcbench/plots
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/zcbench
+	install -m 644 build/zcbench.1 $(SHARE)/man/man1/zcbench.1
+	install -m 644 build/zcbench.bash-completion $(SHARE)/bash-completion/completions/zcbench
+	install -m 644 workloads/*.ini $(SHARE)/zcbench/workloads
+	install -m 644 plots/*.gp plots/README.md $(SHARE)/zcbench/plots

@@ -26,6 +26,8 @@
 	X("pipebench", zc_cmd_pipebench, "pipe-only patterns: stress-ng vm-splice, CRIU dump")   \
 	X("before-after", zc_cmd_before_after, "table: each patched path before vs after") \
 	X("scale", zc_cmd_scale, "scaling table: Gbps and Gbps/core against workers")     \
-	X("size", zc_cmd_size, "cores needed for a target rate, per mode and mode pair")
+	X("size", zc_cmd_size, "cores needed for a target rate, per mode and mode pair")  \
+	X("man", zc_cmd_man, "print this manual page (roff), made from the option tables") \
+	X("completion", zc_cmd_completion, "print the bash completion script, made the same way")
 
 #endif

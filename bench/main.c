@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* zcbench: what Linux zero-copy data paths are really worth. */
 #include "lib/zcbench.h"
+#include "lib/optdoc.h"
 #include "config/cfg.h"
 #include "guest/guest.h"
 #include "commands.h"
@@ -13,10 +14,13 @@
 #include "output/scale.h"
 #include "transport/host.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int zc_cmd_list(int argc, char **argv);
 int zc_cmd_keys(int argc, char **argv);
+int zc_cmd_man(int argc, char **argv);
+int zc_cmd_completion(int argc, char **argv);
 
 struct zc_command {
 	const char *name;
@@ -57,6 +61,103 @@ int zc_cmd_keys(int argc, char **argv)
 	zc_opts_help(stdout);
 	printf("\n");
 	zc_host_keys_help(stdout);
+	return 0;
+}
+
+/* --- the manual page and the completion, from the tables (lib/optdoc.h) --- */
+
+static void command_help(size_t i)
+{
+	char prog[] = "zcbench", name[32], help[] = "--help";
+	char *argv[] = { prog, name, help, NULL };
+
+	snprintf(name, sizeof(name), "%s", commands[i].name);
+	/* Roles see their own name in argv[1], as in main. */
+	if (commands[i].fn == zc_role_main)
+		zc_role_main(3, argv);
+	else
+		commands[i].fn(2, argv + 1);
+}
+
+/* A mode flag (--source, --proxy, --sink, a role's --mode) completes to the
+ * modes of its role, or every mode. */
+static const char *mode_values(const struct zc_opt *o, char *buf, size_t len)
+{
+	int role = zc_role_from_name(o->key);
+	size_t k = 0;
+
+	if (!o->meta || strcmp(o->meta, "MODE"))
+		return NULL;
+	buf[0] = 0;
+	for (size_t i = 0; i < zc_nmodes && k < len; i++)
+		if (role < 0 || zc_modes[i]->role == (enum zc_role)role)
+			k += snprintf(buf + k, len - k, "%s%s", k ? " " : "", zc_modes[i]->name);
+	return buf;
+}
+
+static void doc(bool man)
+{
+	struct zc_doc_item cmds[ZC_ARRAY_SIZE(commands)], *modes;
+	char (*mode_text)[256] = calloc(zc_nmodes, sizeof(*mode_text));
+	struct zc_doc d = {
+		.version = ZC_VERSION, .cmds = cmds, .ncmds = ZC_ARRAY_SIZE(commands),
+		.nmodes = zc_nmodes, .help = command_help, .values = mode_values,
+	};
+
+	modes = calloc(zc_nmodes, sizeof(*modes));
+	if (!modes || !mode_text)
+		zc_die("out of memory");
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(commands); i++)
+		cmds[i] = (struct zc_doc_item){ commands[i].name, commands[i].summary };
+	for (size_t i = 0; i < zc_nmodes; i++) {
+		snprintf(mode_text[i], sizeof(mode_text[i]), "%s: %s",
+			 zc_role_names[zc_modes[i]->role], zc_modes[i]->summary);
+		modes[i] = (struct zc_doc_item){ zc_modes[i]->name, mode_text[i] };
+	}
+	d.modes = modes;
+	if (man)
+		zc_doc_man(stdout, &d);
+	else
+		zc_doc_bash(stdout, &d);
+	free(modes);
+	free(mode_text);
+}
+
+int zc_cmd_man(int argc, char **argv)
+{
+	const struct zc_cmdline cmd = {
+		.name = "man",
+		.about = "The manual page in man(7) roff, made from every command's option table and\n"
+			 "the mode list (make builds build/zcbench.1 with it): zcbench man | man -l -\n",
+	};
+	int rc = zc_opt_main(&cmd, argc, argv);
+
+	if (rc >= 0)
+		return rc;
+	doc(true);
+	return 0;
+}
+
+int zc_cmd_completion(int argc, char **argv)
+{
+	struct { int shell; } a;
+	const struct zc_opt opts[] = {
+		{ "SHELL", ZC_OPT_CHOICE, NULL, ZC_OPT_AT(typeof(a), shell), ZC_OPT_POS | ZC_OPT_REQ,
+		  .choices = "bash", .help = "the shell the script is for" },
+	};
+	const struct zc_optgroup groups[] = { { .opts = opts, .n = ZC_ARRAY_SIZE(opts), .base = &a } };
+	const struct zc_cmdline cmd = {
+		.name = "completion",
+		.about = "A completion script for subcommands, flags, choices, modes and workload and\n"
+			 "results files, made from the same tables (make builds\n"
+			 "build/zcbench.bash-completion): source <(zcbench completion bash)\n",
+		.groups = groups, .ngroups = ZC_ARRAY_SIZE(groups),
+	};
+	int rc = zc_opt_main(&cmd, argc, argv);
+
+	if (rc >= 0)
+		return rc;
+	doc(false);
 	return 0;
 }
 

@@ -139,5 +139,22 @@ int zc_opt_parse(const struct zc_cmdline *c, int argc, char **argv, char *err, s
 int zc_opt_main(const struct zc_cmdline *c, int argc, char **argv);
 /* The whole --help of c on f. */
 void zc_opt_usage(FILE *f, const struct zc_cmdline *c);
+/* Its first line without "usage: " or a newline: "zcbench NAME --req X [--OPTION ...] [POS]". */
+void zc_opt_synopsis(FILE *f, const struct zc_cmdline *c);
+/* One row as --help shows it: the left column ("--key VALUE", "--[no-]key",
+ * "key = VALUE", a positional's name) and the help with default, bounds. */
+void zc_opt_row_text(const struct zc_opt *o, bool as_flags, char *left, size_t leftlen,
+		     char *text, size_t textlen);
+/*
+ * When fn is set, -h/--help hands the command's table to it instead of
+ * printing it (zc_opt_parse still returns ZC_OPT_HELP, so the command does
+ * nothing else): the man page and the completion script are made from the
+ * very tables each command parses with (lib/optdoc.h).
+ */
+struct zc_opt_help_hook {
+	void (*fn)(const struct zc_cmdline *c, void *user);
+	void *user;
+};
+extern struct zc_opt_help_hook zc_opt_help_hook;
 
 #endif

@@ -42,57 +42,69 @@ static void bound_text(const struct zc_opt *o, double v, char *buf, size_t len)
 		snprintf(buf, len, o->type == ZC_OPT_DOUBLE ? "%g" : "%.0f", v);
 }
 
+void zc_opt_row_text(const struct zc_opt *o, bool as_flags, char *left, size_t leftlen,
+		     char *text, size_t textlen)
+{
+	char m[96], def[128] = "", lo[32], hi[32];
+	bool pos = o->flags & ZC_OPT_POS;
+	const char *sep = " (";
+	size_t k;
+
+	meta(o, m, sizeof(m));
+	if (pos)
+		snprintf(left, leftlen, "%s%s", o->flags & ZC_OPT_REST ? "-- " : "", o->key);
+	else if (as_flags && o->type == ZC_OPT_BOOL)
+		snprintf(left, leftlen, "--%s%s", o->def && strcmp(o->def, "no") ? "[no-]" : "", o->key);
+	else
+		snprintf(left, leftlen, as_flags ? "--%s %s" : "%s = %s", o->key, m);
+#define ADD(...) (k += (k < textlen ? (size_t)snprintf(text + k, textlen - k, __VA_ARGS__) : 0))
+	k = 0;
+	text[0] = 0;
+	ADD("%s", o->help);
+	snprintf(def, sizeof(def), "%s", o->def ? o->def : "");
+	if (o->type == ZC_OPT_BOOL && as_flags)
+		def[0] = 0;	/* --flag / --no-flag says it */
+	if (o->flags & ZC_OPT_REQ) {
+		ADD("%srequired", sep);
+		sep = "; ";
+	} else if (def[0]) {
+		ADD("%sdefault %s", sep, def);
+		sep = "; ";
+	}
+	if (o->type == ZC_OPT_TEXTS && !pos) {
+		ADD("%srepeatable", sep);
+		sep = "; ";
+	}
+	if (bounded(o) && o->type != ZC_OPT_TEXTS) {
+		bound_text(o, o->min, lo, sizeof(lo));
+		bound_text(o, o->max, hi, sizeof(hi));
+		ADD("%s%s..%s", sep, lo, hi);
+		sep = "; ";
+	}
+	if (o->multiple) {
+		zc_fmt_size((long long)o->multiple, lo, sizeof(lo));
+		ADD("%sa multiple of %s", sep, lo);
+		sep = "; ";
+	}
+	ADD("%s", sep[0] == ';' ? ")" : "");
+#undef ADD
+}
+
 void zc_opt_help(FILE *f, const struct zc_opt *opts, size_t n, bool as_flags)
 {
 	for (size_t i = 0; i < n; i++) {
-		const struct zc_opt *o = &opts[i];
-		char left[96], m[96], def[128] = "", lo[32], hi[32];
-		bool pos = o->flags & ZC_OPT_POS;
-		const char *sep = " (";
+		char left[96], text[2048];
 
-		meta(o, m, sizeof(m));
-		if (pos)
-			snprintf(left, sizeof(left), "%s%s", o->flags & ZC_OPT_REST ? "-- " : "", o->key);
-		else if (as_flags && o->type == ZC_OPT_BOOL)
-			snprintf(left, sizeof(left), "--%s%s", o->def && strcmp(o->def, "no") ? "[no-]" : "",
-				 o->key);
-		else
-			snprintf(left, sizeof(left), as_flags ? "--%s %s" : "%s = %s", o->key, m);
-		fprintf(f, "  %-28s %s", left, o->help);
-		snprintf(def, sizeof(def), "%s", o->def ? o->def : "");
-		if (o->type == ZC_OPT_BOOL && as_flags)
-			def[0] = 0;	/* --flag / --no-flag says it */
-		if (o->flags & ZC_OPT_REQ) {
-			fprintf(f, "%srequired", sep);
-			sep = "; ";
-		} else if (def[0]) {
-			fprintf(f, "%sdefault %s", sep, def);
-			sep = "; ";
-		}
-		if (o->type == ZC_OPT_TEXTS && !pos) {
-			fprintf(f, "%srepeatable", sep);
-			sep = "; ";
-		}
-		if (bounded(o) && o->type != ZC_OPT_TEXTS) {
-			bound_text(o, o->min, lo, sizeof(lo));
-			bound_text(o, o->max, hi, sizeof(hi));
-			fprintf(f, "%s%s..%s", sep, lo, hi);
-			sep = "; ";
-		}
-		if (o->multiple) {
-			zc_fmt_size((long long)o->multiple, lo, sizeof(lo));
-			fprintf(f, "%sa multiple of %s", sep, lo);
-			sep = "; ";
-		}
-		fprintf(f, "%s\n", sep[0] == ';' ? ")" : "");
+		zc_opt_row_text(&opts[i], as_flags, left, sizeof(left), text, sizeof(text));
+		fprintf(f, "  %-28s %s\n", left, text);
 	}
 }
 
-void zc_opt_usage(FILE *f, const struct zc_cmdline *c)
+void zc_opt_synopsis(FILE *f, const struct zc_cmdline *c)
 {
 	bool any = false;
 
-	fprintf(f, "usage: zcbench %s", c->name);
+	fprintf(f, "zcbench %s", c->name);
 	for (size_t g = 0; g < c->ngroups; g++)
 		for (size_t i = 0; i < c->groups[g].n; i++) {
 			const struct zc_opt *o = &c->groups[g].opts[i];
@@ -118,6 +130,12 @@ void zc_opt_usage(FILE *f, const struct zc_cmdline *c)
 			fprintf(f, " %s%s%s%s%s", req ? "" : "[", o->flags & ZC_OPT_REST ? "-- " : "",
 				o->key, many ? "..." : "", req ? "" : "]");
 		}
+}
+
+void zc_opt_usage(FILE *f, const struct zc_cmdline *c)
+{
+	fprintf(f, "usage: ");
+	zc_opt_synopsis(f, c);
 	fprintf(f, "\n");
 	if (c->about)
 		fprintf(f, "%s", c->about);
@@ -127,6 +145,8 @@ void zc_opt_usage(FILE *f, const struct zc_cmdline *c)
 		zc_opt_help(f, c->groups[g].opts, c->groups[g].n, true);
 	}
 }
+
+struct zc_opt_help_hook zc_opt_help_hook;
 
 struct parse {
 	const struct zc_cmdline *c;
@@ -276,7 +296,10 @@ int zc_opt_parse(const struct zc_cmdline *c, int argc, char **argv, char *err, s
 			continue;
 		}
 		if (!rest && (!strcmp(a, "-h") || !strcmp(a, "--help"))) {
-			zc_opt_usage(stdout, c);
+			if (zc_opt_help_hook.fn)
+				zc_opt_help_hook.fn(c, zc_opt_help_hook.user);
+			else
+				zc_opt_usage(stdout, c);
 			ret = ZC_OPT_HELP;
 			break;
 		}

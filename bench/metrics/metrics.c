@@ -110,7 +110,7 @@ const struct zc_metric zc_metrics[] = {
 	{ .key = "gbps", .unit = "Gbit/s", .better = ZC_BETTER_HIGHER,
 	  .help = "verified payload bits at the sink per window second / 1e9",
 	  .derive = d_gbps, .how = "the sink's `window.bytes` * 8 / `window.window_s` / 1e9",
-	  .col = { ZC_COL_ALWAYS, "Gbps", 8, "%.2f" } },
+	  .col = { ZC_COL_ALWAYS, "Gbps", 8, "%.2f", .narrow = true } },
 	{ .key = "dut_gbps", .unit = "Gbit/s", .better = ZC_BETTER_HIGHER, .sample_only = true,
 	  .help = "bytes the device under test moved per window second, same unit as gbps",
 	  .derive = d_dut_gbps,
@@ -121,7 +121,8 @@ const struct zc_metric zc_metrics[] = {
 	  .derive = d_gbps_per_core,
 	  .how = "dut_gbps / dut_busy_cores: bytes and busy time from the DUT's own window "
 		 "edges; the sink's verified gbps says they arrived",
-	  .col = { ZC_COL_ALWAYS, "Gbps/core [min-max]", 19, "%.2f", .range = true } },
+	  .col = { ZC_COL_ALWAYS, "Gbps/core [min-max]", 19, "%.2f", .range = true,
+		   .narrow = true } },
 	{ .key = "window_agreement", .unit = "ratio", .better = ZC_BETTER_NEITHER,
 	  .sample_only = true,
 	  .help = "the DUT's Gbit/s over the sink's: about 1; far from it means the windows disagree",
@@ -134,7 +135,7 @@ const struct zc_metric zc_metrics[] = {
 		 "distinct CPUs (`window.busy_s`), plus the irq and softirq s of the CPUs its NIC's "
 		 "IRQs were pinned to outside them (`dut_irq_busy_s`), / window s (a foreign DUT: "
 		 "the controller's `controller_dut_busy_s`)",
-	  .col = { ZC_COL_ALWAYS, "DUTcores", 9, "%.2f" } },
+	  .col = { ZC_COL_ALWAYS, "DUTcores", 9, "%.2f", .narrow = true } },
 	{ .key = "dut_proc_cores", .unit = "cores", .better = ZC_BETTER_LOWER,
 	  .help = "device under test's own CPU time (getrusage) per second",
 	  .derive = d_dut_proc_cores,

@@ -35,6 +35,9 @@ struct zc_metric_col {
 	/* "median [min-max]", then an sd% column (stddev / median): the
 	 * headline figure, whose spread a reader must see. */
 	bool range;
+	/* Also in the narrow table run prints by default (without --wide):
+	 * the figures a reader needs to read the result. */
+	bool narrow;
 };
 
 struct zc_derive_in; /* metrics_int.h: what a derive function may read */

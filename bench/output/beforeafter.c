@@ -11,6 +11,7 @@
  * calls/s and MB/s per core.
  */
 #include "output/report.h"
+#include "output/beforeafter.h"
 #include "results/results.h"
 #include "lib/opt.h"
 #include "lib/zcbench.h"
@@ -93,32 +94,27 @@ static bool shown(json_t *seen, json_t *run)
 	return false;
 }
 
-static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
+int zc_ba_tcp_rows(json_t **files, int nfiles, json_t **after, int nafter,
+		   void (*fn)(const struct zc_ba_row *row, void *user), void *user)
 {
-	char fpb[96], fpa[96], ch[24];
 	int rows = 0;
 	struct zc_run_index *idx[32] = { 0 };
 
+	nafter = nafter < 32 ? nafter : 32;
 	for (int k = 0; k < nafter; k++)
 		idx[k] = zc_run_index_new(json_object_get(after[k], "runs"));
-
-	printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s %9s %9s  %s\n", "path", "chunk",
-	       "before mode", "Gbps/core", "after mode", "Gbps/core", "after is", "change",
-	       "calls/MB", "calls/MB", "kernel (fingerprint)");
 	for (int f = 0; f < nfiles; f++) {
 		struct zc_pair *pv;
 		size_t n = zc_before_after_pairs(json_object_get(files[f], "runs"),
 						 nafter ? ZC_PAIRS_UNPAIRED : 0, &pv);
-
 		json_t *seen = json_object();
 
-		fp_short(files[f], fpb, sizeof(fpb));
 		for (size_t i = 0; i < n; i++) {
 			const struct zc_pair *p = &pv[i];
 			const char *kind = "emulated", *amode = p->peer->name;
 			json_t *a = NULL, *afile = NULL;
-			char f1[32], f2[32], f3[32], f4[32], f5[32], kbuf[48];
-			double b, av;
+			char kbuf[48];
+			struct zc_ba_row row;
 
 			/* The same mode measured on a patched kernel beats any emulation:
 			 * one row per native run then, whatever its after-modes. */
@@ -126,10 +122,8 @@ static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
 				a = idx[k] ? zc_run_index_peer(idx[k], p->run, p->role, p->mode->name)
 					   : zc_an_peer(json_object_get(after[k], "runs"), p->run,
 							p->role, p->mode->name);
-				if (a) {
-					fp_short(after[k], fpa, sizeof(fpa));
+				if (a)
 					afile = after[k];
-				}
 			}
 			if (a && shown(seen, p->run))
 				continue;
@@ -139,16 +133,18 @@ static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
 			} else if (!(a = p->peer_run)) {
 				continue;
 			}
-			b = med(p->run, "gbps_per_core");
-			av = med(a, "gbps_per_core");
-			size_str(zc_an_int(json_object_get(p->run, "key"), "chunk"), ch, sizeof(ch));
-			printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s %9s %9s  %s%s%s\n",
-			       p->mode->path ? p->mode->path : p->mode->summary, ch, p->mode->name,
-			       fig(b, "%.2f", f1, sizeof(f1)), amode, fig(av, "%.2f", f2, sizeof(f2)),
-			       kind, fig(change_pct(b, av), "%+.1f%%", f3, sizeof(f3)),
-			       fig(med(p->run, "dut_calls_per_mb"), "%.1f", f4, sizeof(f4)),
-			       fig(med(a, "dut_calls_per_mb"), "%.1f", f5, sizeof(f5)), fpb,
-			       afile ? " -> " : "", afile ? fpa : "");
+			row = (struct zc_ba_row){
+				.path = p->mode->path ? p->mode->path : p->mode->summary,
+				.chunk = zc_an_int(json_object_get(p->run, "key"), "chunk"),
+				.before_mode = p->mode->name, .after_mode = amode, .kind = kind,
+				.before_gpc = med(p->run, "gbps_per_core"),
+				.after_gpc = med(a, "gbps_per_core"),
+				.before_calls_per_mb = med(p->run, "dut_calls_per_mb"),
+				.after_calls_per_mb = med(a, "dut_calls_per_mb"),
+				.before_file = files[f], .after_file = afile,
+			};
+			row.change_pct = change_pct(row.before_gpc, row.after_gpc);
+			fn(&row, user);
 			rows++;
 		}
 		json_decref(seen);
@@ -156,7 +152,33 @@ static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
 	}
 	for (int k = 0; k < nafter; k++)
 		zc_run_index_free(idx[k]);
-	if (!rows)
+	return rows;
+}
+
+static void tcp_row(const struct zc_ba_row *r, void *user)
+{
+	char f1[32], f2[32], f3[32], f4[32], f5[32], ch[24], fpb[96], fpa[96];
+
+	(void)user;
+	size_str(r->chunk, ch, sizeof(ch));
+	fp_short(r->before_file, fpb, sizeof(fpb));
+	if (r->after_file)
+		fp_short(r->after_file, fpa, sizeof(fpa));
+	printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s %9s %9s  %s%s%s\n", r->path, ch,
+	       r->before_mode, fig(r->before_gpc, "%.2f", f1, sizeof(f1)), r->after_mode,
+	       fig(r->after_gpc, "%.2f", f2, sizeof(f2)), r->kind,
+	       fig(r->change_pct, "%+.1f%%", f3, sizeof(f3)),
+	       fig(r->before_calls_per_mb, "%.1f", f4, sizeof(f4)),
+	       fig(r->after_calls_per_mb, "%.1f", f5, sizeof(f5)), fpb, r->after_file ? " -> " : "",
+	       r->after_file ? fpa : "");
+}
+
+static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
+{
+	printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s %9s %9s  %s\n", "path", "chunk",
+	       "before mode", "Gbps/core", "after mode", "Gbps/core", "after is", "change",
+	       "calls/MB", "calls/MB", "kernel (fingerprint)");
+	if (!zc_ba_tcp_rows(files, nfiles, after, nafter, tcp_row, NULL))
 		printf("  (no real/after pairs with the same chunk and pipe size in these files)\n");
 }
 

@@ -461,6 +461,10 @@ void zc_plot_scripts_dir(char *out, size_t len)
 			snprintf(out, len, "%s/../../plots", exe); /* build/asan/zcbench */
 			if (!access(out, R_OK))
 				return;
+			/* make install: PREFIX/bin/zcbench, PREFIX/share/zcbench/plots */
+			snprintf(out, len, "%s/../share/zcbench/plots", exe);
+			if (!access(out, R_OK))
+				return;
 		}
 	}
 	snprintf(out, len, "plots");
@@ -488,7 +492,8 @@ static const struct zc_opt plot_optv[] = {
 	{ "out", ZC_OPT_TEXT, "plots/out", AT(outdir), .meta = "DIR",
 	  .help = "where the pictures (.csv, .png, .svg; plots/README.md) and index.html go" },
 	{ "scripts", ZC_OPT_TEXT, NULL, AT(scripts), .meta = "DIR",
-	  .help = "the gnuplot scripts (default: plots/ beside this zcbench)" },
+	  .help = "the gnuplot scripts (default: plots/ beside this zcbench, or its "
+		  "share/zcbench/plots once installed)" },
 	{ "FILE.json", ZC_OPT_TEXTS, NULL, 1, 0, AT(paths), ZC_OPT_POS,
 	  .count_off = offsetof(struct plot_ctx, nfiles),
 	  .help = "results files: history uses every one, the other pictures the newest "

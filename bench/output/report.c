@@ -136,12 +136,39 @@ static void report_file(FILE *f, const char *path, json_t *root)
 struct report_files {
 	char *paths[1024];
 	int n;
+	bool mail;
 };
 
 static const struct zc_opt report_optv[] = {
+	{ "mail", ZC_OPT_BOOL, "no", ZC_OPT_AT(struct report_files, mail),
+	  .help = "a report to paste into a mail, at most 72 columns: kernel and fingerprint, "
+		  "machine, headline ratios, the patched paths before (the second file, BASE) "
+		  "and after, and the command that reproduces the runs; FILE [BASE]" },
 	{ "FILE.json", ZC_OPT_TEXTS, NULL, 1, 0, ZC_OPT_AT(struct report_files, paths), ZC_OPT_POS,
 	  .count_off = offsetof(struct report_files, n), .help = "results files" },
 };
+
+/* report --mail FILE [BASE] */
+static int report_mail(const struct report_files *files)
+{
+	json_t *root, *base = NULL;
+
+	if (files->n > 2) {
+		zc_err("command line: --mail takes FILE and at most one BASE (%d files given)",
+		       files->n);
+		return ZC_EXIT_USAGE;
+	}
+	if (!(root = zc_an_load("report", files->paths[0])))
+		return ZC_EXIT_USAGE;
+	if (files->n == 2 && !(base = zc_an_load("report", files->paths[1]))) {
+		json_decref(root);
+		return ZC_EXIT_USAGE;
+	}
+	zc_report_mail(stdout, files->paths[0], root, files->n == 2 ? files->paths[1] : NULL, base);
+	json_decref(base);
+	json_decref(root);
+	return 0;
+}
 
 int zc_cmd_report(int argc, char **argv)
 {
@@ -154,12 +181,15 @@ int zc_cmd_report(int argc, char **argv)
 			 "and for the emulated \"after\" modes of each (zcbench list: after-modes),\n"
 			 "and the kernel fingerprint. For profiled runs: where the DUT core goes\n"
 			 "(buckets) and what each headline path saves per byte, bucket by bucket.\n"
+			 "--mail FILE [BASE]: the same for a mail, BASE the results before.\n"
 			 "Exit 2 on an unreadable file.\n",
 	};
 	int ret = zc_opt_main(&cmdline, argc, argv);
 
 	if (ret >= 0)
 		return ret;
+	if (files.mail)
+		return report_mail(&files);
 	ret = 0;
 	for (int a = 0; a < files.n; a++) {
 		json_t *root = zc_an_load("report", files.paths[a]);

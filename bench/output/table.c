@@ -6,8 +6,10 @@
 #include "output/table.h"
 #include "metrics/metrics.h"
 #include "results/results.h"
+#include "lib/term.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static double med(json_t *run, const char *metric)
@@ -59,26 +61,36 @@ static void print_heads(FILE *f, bool present)
 	}
 }
 
-/* One run's metric cells: the scaled median, "-" where there is none. */
+/* One metric's cell of a run: the scaled median ("median [min-max]" for a
+ * range column), "-" where there is none. */
+static void metric_cell(const struct zc_metric *m, json_t *run, char *cell, size_t len)
+{
+	json_t *sm = json_object_get(json_object_get(run, "summary"), m->key);
+	double scale = m->col.scale ? m->col.scale : 1, v = med(run, m->key) * scale;
+	char lo[32], hi[32], mid[32];
+
+	snprintf(cell, len, "-");
+	if (!isnan(v) && m->col.range) {
+		snprintf(mid, sizeof(mid), m->col.fmt, v);
+		snprintf(lo, sizeof(lo), m->col.fmt, json_number_value(json_object_get(sm, "min")) * scale);
+		snprintf(hi, sizeof(hi), m->col.fmt, json_number_value(json_object_get(sm, "max")) * scale);
+		snprintf(cell, len, "%6s [%s-%s]", mid, lo, hi);
+	} else if (!isnan(v)) {
+		snprintf(cell, len, m->col.fmt, v);
+	}
+}
+
+/* One run's metric cells, each range column with its sd%. */
 static void print_cells(FILE *f, json_t *run, bool present)
 {
 	zc_for_each_metric(m) {
 		json_t *sm = json_object_get(json_object_get(run, "summary"), m->key);
 		double scale = m->col.scale ? m->col.scale : 1, v = med(run, m->key) * scale;
-		char cell[128] = "-", lo[32], hi[32], mid[32];
+		char cell[128];
 
 		if (!col_shown(m, present))
 			continue;
-		if (!isnan(v) && m->col.range) {
-			snprintf(mid, sizeof(mid), m->col.fmt, v);
-			snprintf(lo, sizeof(lo), m->col.fmt,
-				 json_number_value(json_object_get(sm, "min")) * scale);
-			snprintf(hi, sizeof(hi), m->col.fmt,
-				 json_number_value(json_object_get(sm, "max")) * scale);
-			snprintf(cell, sizeof(cell), "%6s [%s-%s]", mid, lo, hi);
-		} else if (!isnan(v)) {
-			snprintf(cell, sizeof(cell), m->col.fmt, v);
-		}
+		metric_cell(m, run, cell, sizeof(cell));
 		fprintf(f, " %*s", col_width(m), cell);
 		if (!m->col.range)
 			continue;
@@ -91,7 +103,6 @@ static void print_cells(FILE *f, json_t *run, bool present)
 	}
 }
 
-/* The run's key columns, then one column per metric of the list that has one. */
 /* The run has figures: at least one ok sample. */
 static bool has_ok(json_t *run)
 {
@@ -104,16 +115,56 @@ static bool has_ok(json_t *run)
 	return false;
 }
 
-void zc_print_table(FILE *f, json_t *runs)
+/* Connections and workers get a column once some run has more than one. */
+static bool many_conns(json_t *runs)
 {
 	size_t i;
 	json_t *run;
-	bool present = have_present_cols(runs), many = false;
+	bool many = false;
 
-	/* Connections and workers get a column once some run has more than one. */
 	json_array_foreach(runs, i, run)
 		many |= zc_an_int(json_object_get(run, "key"), "connections") > 1 ||
 			zc_an_int(json_object_get(run, "key"), "workers") > 1;
+	return many;
+}
+
+/* "send>copy>recv", or "send>recv" without a proxy. */
+static void run_path(json_t *k, char *path, size_t len)
+{
+	if (!strcmp(zc_an_str(k, "topology"), "proxy"))
+		snprintf(path, len, "%s>%s>%s", zc_an_str(k, "source"), zc_an_str(k, "proxy"),
+			 zc_an_str(k, "sink"));
+	else
+		snprintf(path, len, "%s>%s", zc_an_str(k, "source"), zc_an_str(k, "sink"));
+}
+
+static void run_conns(json_t *k, char *cw, size_t len)
+{
+	snprintf(cw, len, "%lld/%lld", zc_an_int(k, "connections") ?: 1, zc_an_int(k, "workers") ?: 1);
+}
+
+/* "ok peer emulated unverified (2 disturbed left out)" */
+static void run_status(json_t *run, char *st, size_t len)
+{
+	int k;
+
+	/* Unverified where there are figures (a run without an ok sample has none). */
+	k = snprintf(st, len, "%s%s%s%s", zc_an_str(run, "status"),
+		     json_object_get(run, "peer") ? " peer" : "",
+		     json_is_true(json_object_get(run, "emulated")) ? " emulated" : "",
+		     json_is_false(json_object_get(run, "verified")) && has_ok(run) ? " unverified" : "");
+	if (zc_an_int(run, "disturbed_left_out") && k > 0 && (size_t)k < len)
+		snprintf(st + k, len - k, " (%lld disturbed left out)",
+			 zc_an_int(run, "disturbed_left_out"));
+}
+
+/* Every column: the run's key columns, one per metric of the list that has one. */
+static void print_wide(FILE *f, json_t *runs)
+{
+	size_t i;
+	json_t *run;
+	bool present = have_present_cols(runs), many = many_conns(runs);
+
 	fprintf(f, "%-22s %-6s %-26s %6s %5s", "run", "topo", "source>proxy>sink", "chunk", "pipe");
 	if (many)
 		fprintf(f, " %9s", "conn/wkrs");
@@ -121,13 +172,9 @@ void zc_print_table(FILE *f, json_t *runs)
 	fprintf(f, "  %s\n", "status");
 	json_array_foreach(runs, i, run) {
 		json_t *k = json_object_get(run, "key");
-		char path[96], chunk[24], pipe[24];
+		char path[96], chunk[24], pipe[24], st[160];
 
-		if (!strcmp(zc_an_str(k, "topology"), "proxy"))
-			snprintf(path, sizeof(path), "%s>%s>%s", zc_an_str(k, "source"), zc_an_str(k, "proxy"),
-				 zc_an_str(k, "sink"));
-		else
-			snprintf(path, sizeof(path), "%s>%s", zc_an_str(k, "source"), zc_an_str(k, "sink"));
+		run_path(k, path, sizeof(path));
 		zc_fmt_size(json_integer_value(json_object_get(k, "chunk")), chunk, sizeof(chunk));
 		zc_fmt_size(json_integer_value(json_object_get(k, "pipe_size")), pipe, sizeof(pipe));
 		fprintf(f, "%-22.22s %-6s %-26.26s %6s %5s", zc_an_str(run, "name"),
@@ -135,27 +182,144 @@ void zc_print_table(FILE *f, json_t *runs)
 		if (many) {
 			char cw[32];
 
-			snprintf(cw, sizeof(cw), "%lld/%lld", zc_an_int(k, "connections") ?: 1,
-				 zc_an_int(k, "workers") ?: 1);
+			run_conns(k, cw, sizeof(cw));
 			fprintf(f, " %9s", cw);
 		}
 		print_cells(f, run, present);
-		/* Unverified where there are figures (a run without an ok sample has none). */
-		fprintf(f, "  %s%s%s%s", zc_an_str(run, "status"),
-			json_object_get(run, "peer") ? " peer" : "",
-			json_is_true(json_object_get(run, "emulated")) ? " emulated" : "",
-			json_is_false(json_object_get(run, "verified")) && has_ok(run) ? " unverified"
-											 : "");
-		if (zc_an_int(run, "disturbed_left_out"))
-			fprintf(f, " (%lld disturbed left out)", zc_an_int(run, "disturbed_left_out"));
-		fprintf(f, "\n");
+		run_status(run, st, sizeof(st));
+		fprintf(f, "  %s\n", st);
 		if (json_is_string(json_object_get(run, "reason")))
 			fprintf(f, "%-22s   reason: %s\n", "", zc_an_str(run, "reason"));
 	}
 }
 
-/* "1.87x [1.80-1.93]" and what the interval says. */
-static void print_ratio(FILE *f, json_t *h)
+/*
+ * The narrow table: run, path, chunk (connections/workers when some run has
+ * more than one), the metrics the list marks narrow, status. Each column as
+ * wide as its widest cell; while the row is wider than width, the widest of
+ * the text columns (run, path, status) gives a character, down to a floor,
+ * and its cells are cut with the mark. Numbers are never cut.
+ */
+#define NCOL_MAX 16
+#define CELL_LEN 96
+
+struct ncol {
+	const char *head;
+	int w, floor;	/* floor 0: never cut */
+	bool right;
+};
+
+static void put_row(FILE *f, const struct ncol *col, int ncol, char cells[][CELL_LEN], int width)
+{
+	char line[NCOL_MAX * (CELL_LEN + 8)], fit[sizeof(line)];
+	FILE *m = fmemopen(line, sizeof(line), "w");
+
+	if (!m)
+		return;
+	for (int c = 0; c < ncol; c++) {
+		fputs(!c ? "" : c == ncol - 1 ? "  " : " ", m);
+		if (c == ncol - 1)
+			fputs(cells[c], m);
+		else
+			zc_put_cell(m, cells[c], col[c].w, col[c].right);
+	}
+	fputc(0, m);
+	fclose(m);
+	/* Floors wider than a very narrow terminal: still one line. */
+	zc_elide(fit, sizeof(fit), line, width);
+	fprintf(f, "%s\n", fit);
+}
+
+static void print_narrow(FILE *f, json_t *runs, int width)
+{
+	struct ncol col[NCOL_MAX];
+	const struct zc_metric *met[NCOL_MAX];
+	size_t nruns = json_array_size(runs), i;
+	char (*cells)[NCOL_MAX][CELL_LEN] = calloc(nruns + 1, sizeof(*cells));
+	int ncol = 0, nmet = 0, total, c_run, c_path, c_status;
+	bool many = many_conns(runs);
+	json_t *run;
+
+	if (!cells)
+		return;
+	c_run = ncol;
+	col[ncol++] = (struct ncol){ "run", 0, 8, false };
+	c_path = ncol;
+	col[ncol++] = (struct ncol){ "path", 0, 8, false };
+	col[ncol++] = (struct ncol){ "chunk", 0, 0, true };
+	if (many)
+		col[ncol++] = (struct ncol){ "conn/wkrs", 0, 0, true };
+	zc_for_each_metric(m)
+		if (m->col.narrow && m->col.show == ZC_COL_ALWAYS && ncol < NCOL_MAX - 1) {
+			met[nmet++] = m;
+			col[ncol++] = (struct ncol){ m->col.head, 0, 0, true };
+		}
+	c_status = ncol;
+	/* "ok unverified" whole before run and path give more */
+	col[ncol++] = (struct ncol){ "status", 0, 13, false };
+	json_array_foreach(runs, i, run) {
+		json_t *k = json_object_get(run, "key");
+		char (*cell)[CELL_LEN] = cells[i + 1];
+		int c = 0;
+
+		snprintf(cell[c++], CELL_LEN, "%s", zc_an_str(run, "name"));
+		run_path(k, cell[c++], CELL_LEN);
+		zc_fmt_size(json_integer_value(json_object_get(k, "chunk")), cell[c++], CELL_LEN);
+		if (many)
+			run_conns(k, cell[c++], CELL_LEN);
+		for (int j = 0; j < nmet; j++)
+			metric_cell(met[j], run, cell[c++], CELL_LEN);
+		run_status(run, cell[c++], CELL_LEN);
+	}
+	for (int c = 0; c < ncol; c++) {
+		snprintf(cells[0][c], CELL_LEN, "%s", col[c].head);
+		for (i = 0; i <= nruns; i++)
+			if (zc_text_cols(cells[i][c]) > col[c].w)
+				col[c].w = zc_text_cols(cells[i][c]);
+	}
+	for (;;) {
+		int widest = -1, cand[] = { c_run, c_path, c_status };
+
+		total = ncol;	/* the spaces between, two before status */
+		for (int c = 0; c < ncol; c++)
+			total += col[c].w;
+		if (total <= width)
+			break;
+		for (size_t j = 0; j < ZC_ARRAY_SIZE(cand); j++)
+			if (col[cand[j]].w > col[cand[j]].floor &&
+			    (widest < 0 || col[cand[j]].w > col[widest].w))
+				widest = cand[j];
+		if (widest < 0)
+			break;
+		col[widest].w--;
+	}
+	/* The status is last: cut to its column, not padded. */
+	for (i = 0; i <= nruns; i++)
+		zc_elide(cells[i][c_status], CELL_LEN, cells[i][c_status], col[c_status].w);
+	put_row(f, col, ncol, cells[0], width);
+	json_array_foreach(runs, i, run) {
+		char reason[1024];
+
+		put_row(f, col, ncol, cells[i + 1], width);
+		if (!json_is_string(json_object_get(run, "reason")))
+			continue;
+		snprintf(reason, sizeof(reason), "  reason: %s", zc_an_str(run, "reason"));
+		zc_put_fitted(f, reason, width, 4);
+	}
+	free(cells);
+}
+
+void zc_print_table(FILE *f, json_t *runs, int width)
+{
+	if (width > 0)
+		print_narrow(f, runs, width);
+	else
+		print_wide(f, runs);
+}
+
+/* "1.87x [1.80-1.93]" and what the interval says; brief: without the two
+ * Gbps per core (the narrow table above has them). */
+static void print_ratio(FILE *f, json_t *h, bool brief)
 {
 	json_t *lo = json_object_get(h, "lo"), *hi = json_object_get(h, "hi");
 	double v = json_number_value(json_object_get(h, "value"));
@@ -170,20 +334,59 @@ static void print_ratio(FILE *f, json_t *h)
 	} else if (json_object_get(h, "method")) {
 		snprintf(how, sizeof(how), "%s n=%lld: too few repetitions for an interval",
 			 zc_an_str(h, "method"), zc_an_int(h, "n"));
+		if (brief)
+			snprintf(how, sizeof(how), "%s n=%lld, no interval", zc_an_str(h, "method"),
+				 zc_an_int(h, "n"));
 	}
 	if (zc_an_int(h, "disturbed_left_out"))
 		snprintf(how + strlen(how), sizeof(how) - strlen(how), "%s%lld disturbed left out",
 			 how[0] ? ", " : "", zc_an_int(h, "disturbed_left_out"));
+	if (brief) {
+		fprintf(f, "%6.2fx %-13s %s\n", v, ci, how);
+		return;
+	}
 	fprintf(f, "%6.2fx %-13s (%.2f vs %.2f Gbps/core%s%s)\n", v, ci,
 		json_number_value(json_object_get(h, "numerator_gbps_per_core")),
 		json_number_value(json_object_get(h, "denominator_gbps_per_core")),
 		how[0] ? "; " : "", how);
 }
 
-void zc_print_headline(FILE *f, json_t *headline, json_t *runs)
+/* One ratio's line: name, chunk, pipe (connections/workers), the ratio. */
+static void print_headline_row(FILE *f, json_t *h, int namew, bool many, bool brief)
+{
+	char chunk[24], pipe[24], name[48];
+	json_t *v = json_object_get(h, "value");
+
+	zc_fmt_size(json_integer_value(json_object_get(h, "chunk")), chunk, sizeof(chunk));
+	zc_fmt_size(json_integer_value(json_object_get(h, "pipe_size")), pipe, sizeof(pipe));
+	snprintf(name, sizeof(name), "%s%s%s", zc_an_str(h, "ratio"),
+		 *zc_an_str(h, "aa_side") ? " " : "", zc_an_str(h, "aa_side"));
+	fprintf(f, "  %-*s chunk %-5s pipe %-5s ", namew, name, chunk, pipe);
+	if (many) {
+		char cw[32];
+
+		/* Pairs differ only by these when a file sweeps them. */
+		snprintf(cw, sizeof(cw), "%lld/%lld", zc_an_int(h, "connections") ?: 1,
+			 zc_an_int(h, "workers") ?: 1);
+		fprintf(f, "conn/wkrs %-9s ", cw);
+	}
+	/* A ratio from a sink that did not check the bytes says so first. */
+	if (json_is_false(json_object_get(h, "verified")))
+		fprintf(f, "UNVERIFIED ");
+	if (json_is_number(v))
+		print_ratio(f, h, brief);
+	else if (zc_an_int(h, "disturbed_left_out"))
+		fprintf(f, "   n/a  (a side has no undisturbed sample: %lld disturbed left out%s)\n",
+			zc_an_int(h, "disturbed_left_out"), brief ? "" : ", foreign_max = 100% keeps them");
+	else
+		fprintf(f, "   n/a  (a side has no successful sample)\n");
+}
+
+void zc_print_headline(FILE *f, json_t *headline, json_t *runs, int width)
 {
 	json_t *h, *run;
 	size_t i;
+	int namew = 27;
 	long long disturbed = 0, nsamples = 0;
 	bool intervals = false, many = false;
 
@@ -201,33 +404,30 @@ void zc_print_headline(FILE *f, json_t *headline, json_t *runs)
 		"(unpaired), 95% bootstrap interval" : "median of repetitions");
 	json_array_foreach(headline, i, h)
 		many |= (zc_an_int(h, "connections") ?: 1) > 1 || (zc_an_int(h, "workers") ?: 1) > 1;
-	json_array_foreach(headline, i, h) {
-		char chunk[24], pipe[24], name[48];
-		json_t *v = json_object_get(h, "value");
+	if (width > 0) {
+		/* Narrow: the names as wide as the longest (A/A side included). */
+		namew = 10;
+		json_array_foreach(headline, i, h) {
+			int n = zc_text_cols(zc_an_str(h, "ratio")) + 2;
 
-		zc_fmt_size(json_integer_value(json_object_get(h, "chunk")), chunk, sizeof(chunk));
-		zc_fmt_size(json_integer_value(json_object_get(h, "pipe_size")), pipe, sizeof(pipe));
-		snprintf(name, sizeof(name), "%s%s%s", zc_an_str(h, "ratio"),
-			 *zc_an_str(h, "aa_side") ? " " : "", zc_an_str(h, "aa_side"));
-		fprintf(f, "  %-27s chunk %-5s pipe %-5s ", name, chunk, pipe);
-		if (many) {
-			char cw[32];
-
-			/* Pairs differ only by these when a file sweeps them. */
-			snprintf(cw, sizeof(cw), "%lld/%lld", zc_an_int(h, "connections") ?: 1,
-				 zc_an_int(h, "workers") ?: 1);
-			fprintf(f, "conn/wkrs %-9s ", cw);
+			namew = n > namew ? n : namew;
 		}
-		/* A ratio from a sink that did not check the bytes says so first. */
-		if (json_is_false(json_object_get(h, "verified")))
-			fprintf(f, "UNVERIFIED ");
-		if (json_is_number(v))
-			print_ratio(f, h);
-		else if (zc_an_int(h, "disturbed_left_out"))
-			fprintf(f, "   n/a  (a side has no undisturbed sample: %lld disturbed left out, "
-				"foreign_max = 100%% keeps them)\n", zc_an_int(h, "disturbed_left_out"));
-		else
-			fprintf(f, "   n/a  (a side has no successful sample)\n");
+	}
+	json_array_foreach(headline, i, h) {
+		char line[512], fit[sizeof(line)];
+		FILE *m = width > 0 ? fmemopen(line, sizeof(line), "w") : NULL;
+
+		if (!m) {
+			print_headline_row(f, h, namew, many, false);
+			continue;
+		}
+		/* Narrow: the row cut to the width, never wrapped. */
+		print_headline_row(m, h, namew, many, true);
+		fputc(0, m);
+		fclose(m);
+		line[strcspn(line, "\n")] = 0;
+		zc_elide(fit, sizeof(fit), line, width);
+		fprintf(f, "%s\n", fit);
 	}
 	if (intervals)
 		fprintf(f, "disturbed samples left out: %lld of %lld (of the summaries and of every "
@@ -267,20 +467,19 @@ void zc_print_headline_best(FILE *f, json_t *best)
 		"interval leaves the choice out):\n");
 	json_array_foreach(best, i, h) {
 		json_t *num = json_object_get(h, "numerator"), *den = json_object_get(h, "denominator");
-		char nc[24], np[24], dc[24], dp[24], sides[160];
+		char nc[24], np[24], dc[24], dp[24];
 
 		zc_fmt_size(zc_an_int(num, "chunk"), nc, sizeof(nc));
 		zc_fmt_size(zc_an_int(num, "pipe_size"), np, sizeof(np));
 		zc_fmt_size(zc_an_int(den, "chunk"), dc, sizeof(dc));
 		zc_fmt_size(zc_an_int(den, "pipe_size"), dp, sizeof(dp));
-		snprintf(sides, sizeof(sides), "%s chunk %s pipe %s (best of %lld) vs %s chunk %s "
-			 "pipe %s (best of %lld)",
-			 zc_an_str(num, "run"), nc, np, zc_an_int(h, "numerator_sizes"),
-			 zc_an_str(den, "run"), dc, dp, zc_an_int(h, "denominator_sizes"));
-		fprintf(f, "  %-27s %s%s\n  %-27s ", zc_an_str(h, "ratio"),
-			json_is_false(json_object_get(h, "verified")) ? "UNVERIFIED " : "", sides, "");
+		/* chunk/pipe of each side's best run, of how many sizes */
+		fprintf(f, "  %-27s %schunk/pipe %s/%s vs %s/%s (best of %lld and %lld sizes)\n  %-27s ",
+			zc_an_str(h, "ratio"),
+			json_is_false(json_object_get(h, "verified")) ? "UNVERIFIED " : "", nc, np, dc,
+			dp, zc_an_int(h, "numerator_sizes"), zc_an_int(h, "denominator_sizes"), "");
 		if (json_is_number(json_object_get(h, "value")))
-			print_ratio(f, h);
+			print_ratio(f, h, false);
 		else
 			fprintf(f, "   n/a  (a side has no successful sample)\n");
 	}

@@ -5,13 +5,18 @@
 #include <jansson.h>
 #include <stdio.h>
 
-/* Human table of runs (one line each, the reason under a failed one). */
-void zc_print_table(FILE *f, json_t *runs);
-/* The headline ratios of a results file's "headline". */
+/*
+ * Human table of runs (one line each, the reason under a failed one).
+ * width 0: every column (run --wide); else the narrow table (run, path,
+ * chunk, the metrics marked narrow in metrics.c, status), each row cut to
+ * width characters rather than wrapped.
+ */
+void zc_print_table(FILE *f, json_t *runs, int width);
 /* The headline ratios of a results file's "headline": each with its
  * interval, whether the interval includes 1.0, and the disturbed samples
- * left out. */
-void zc_print_headline(FILE *f, json_t *headline, json_t *runs);
+ * left out. width as zc_print_table's: 0 every figure, else rows cut to it
+ * and without the two Gbps per core (the table has them). */
+void zc_print_headline(FILE *f, json_t *headline, json_t *runs, int width);
 /* headline_best (results/best.c): each ratio at each side's best chunk and pipe size. */
 void zc_print_headline_best(FILE *f, json_t *best);
 /* One line: the order the samples were taken in, and for repetitions =

@@ -18,6 +18,7 @@
 #include "run/role_peer.h"
 #include "run/controller.h"
 #include "lib/cpu.h"
+#include "lib/term.h"
 #include "config/workload.h"
 #include "metrics/metrics.h"
 #include "output/table.h"
@@ -220,6 +221,10 @@ static const struct zc_opt run_opts[] = {
 	{ "progress", ZC_OPT_CHOICE, "auto", AT(watch.progress), .choices = "auto|always|never",
 	  .help = "progress line on stderr: on a terminal only, always (a line each, for CI "
 		  "logs), never" },
+	{ "wide", ZC_OPT_BOOL, "no", AT(wide),
+	  .help = "the whole run table (topology, pipe, us/KB, the counters, sd%) and the "
+		  "headline's Gbps per core; default: the columns that fit the terminal "
+		  "(COLUMNS, else its width, else 100), rows cut rather than wrapped" },
 	{ "json-stream", ZC_OPT_BOOL, "no", AT(watch.json_stream),
 	  .help = "one JSON event per line on stdout (start, interval, sample, run, end); "
 		  "the tables go to stderr" },
@@ -271,6 +276,33 @@ int zc_run_parse(int argc, char **argv, struct zc_run_args *a, struct zc_section
 			       "and rewrite results/DATE-HOST-KERNEL.json after every sample.\n"
 			       "Exit: 0 all runs ok, 1 a run failed, 2 bad input, 130 interrupted.\n",
 			       NULL, argc, argv, a, ov, err, errlen);
+}
+
+/* The table, the headline, the order and the fingerprint. Not --wide: the
+ * narrow table and every line under it fitted to the terminal (rows cut,
+ * prose broken at spaces), so none wraps. */
+static void print_tables(json_t *root, bool wide)
+{
+	json_t *runs = json_object_get(root, "runs");
+	int width = wide ? 0 : zc_term_width(1);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = wide ? NULL : open_memstream(&text, &len);
+
+	if (!f) {
+		f = stdout;
+		width = 0;
+	}
+	zc_print_table(f, runs, width);
+	zc_print_headline(f, json_object_get(root, "headline"), runs, width);
+	zc_print_headline_best(f, json_object_get(root, "headline_best"));
+	zc_print_schedule(f, json_object_get(root, "schedule"));
+	zc_fingerprint_print_brief(f, json_object_get(root, "fingerprint"));
+	if (f == stdout)
+		return;
+	fclose(f);
+	zc_put_fitted(stdout, text, width, 2);
+	free(text);
 }
 
 /* The run set: every run taken, in the workload's order (A/A: each twice). */
@@ -509,11 +541,7 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 		c.host.transport->teardown(&c.host);
 	if (c.affinity_ok)
 		sched_setaffinity(0, sizeof(c.affinity), &c.affinity);
-	zc_print_table(stdout, runs);
-	zc_print_headline(stdout, json_object_get(c.root, "headline"), json_object_get(c.root, "runs"));
-	zc_print_headline_best(stdout, json_object_get(c.root, "headline_best"));
-	zc_print_schedule(stdout, json_object_get(c.root, "schedule"));
-	zc_fingerprint_print_brief(stdout, json_object_get(c.root, "fingerprint"));
+	print_tables(c.root, a->wide);
 	zc_results_final_line(&c, zc_interrupted);
 	if (path_out)
 		snprintf(path_out, path_len, "%s", c.path);

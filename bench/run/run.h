@@ -16,6 +16,7 @@ struct zc_run_args {
 	int nonly;
 	const char *exec[ZC_ROLE_NR];	/* --exec-ROLE: a foreign program as the role */
 	bool aa;			/* zcbench noise: every run twice (A and B) */
+	bool wide;			/* --wide: every column of the run table */
 	struct zc_watch_opts watch;	/* --profile, --interval, --progress, --json-stream */
 };
 

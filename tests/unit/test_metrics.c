@@ -228,7 +228,7 @@ static char *table(json_t *runs)
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	zc_print_table(f, runs);
+	zc_print_table(f, runs, 0);
 	fclose(f);
 	return buf;
 }

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What before-after computes for the TCP paths, for other readers (report --mail). */
+#ifndef ZC_BEFOREAFTER_H
+#define ZC_BEFOREAFTER_H
+
+#include <jansson.h>
+
+/* One patched path before and after, as a row of before-after's table. */
+struct zc_ba_row {
+	const char *path;		/* the data path, short (the mode's .path) */
+	long long chunk;
+	const char *before_mode, *after_mode;
+	const char *kind;		/* "emulated", "measured", "measured (guest, tcg)" */
+	double before_gpc, after_gpc;	/* Gbps per core, medians (NaN: none) */
+	double change_pct;		/* after against before, percent (NaN: none) */
+	double before_calls_per_mb, after_calls_per_mb;
+	json_t *before_file;		/* the results file of the before run */
+	json_t *after_file;		/* of the after run; NULL: the same file (emulated) */
+};
+
+/* Every row before-after prints for the results files (each native mode
+ * against its emulated after-mode) or, with after files, against the same
+ * mode measured there: fn once per row. The count of rows. */
+int zc_ba_tcp_rows(json_t **files, int nfiles, json_t **after, int nafter,
+		   void (*fn)(const struct zc_ba_row *row, void *user), void *user);
+
+#endif

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The manual page and the bash completion come from the option tables and
+# the mode list (zcbench man, zcbench completion bash; issue 24): the page
+# renders with man -l, has every flag of every command's --help and every
+# mode; the completion offers subcommands, flags, mode names and workload
+# files; make install puts the binary, page, completion, workloads and plot
+# scripts under DESTDIR/PREFIX.
+. "$(dirname "$0")/../lib.sh"
+command -v man >/dev/null || skip "man missing (make deps installs man-db)"
+
+$ZCBENCH man >"$TMP/zcbench.1" || fail "zcbench man failed"
+LC_ALL=C MANWIDTH=100 man --warnings -l "$TMP/zcbench.1" >"$TMP/man.txt" 2>"$TMP/man.err"
+rc=$?
+check "man -l renders the page (exit $rc)" [ "$rc" -eq 0 ] && [ -s "$TMP/man.txt" ]
+check "groff has no warning ($(head -c 300 "$TMP/man.err"))" [ ! -s "$TMP/man.err" ]
+check "the page's name line" grep -q '^NAME' "$TMP/man.txt"
+[ -f build/zcbench.1 ] && check "build/zcbench.1 is what the binary prints" cmp -s build/zcbench.1 "$TMP/zcbench.1"
+
+# Every command zcbench --help lists, every flag its --help lists.
+cmds=$($ZCBENCH --help | awk '/^  [a-z]/ { print $1 }')
+check "zcbench --help lists commands" [ "$(wc -w <<<"$cmds")" -ge 15 ]
+missing=() nflags=0
+for c in $cmds; do
+	grep -Eq "^   $c\$" "$TMP/man.txt" || missing+=("section $c")
+	while read -r flag; do
+		nflags=$((nflags + 1))
+		grep -qF -- "$flag" "$TMP/man.txt" || missing+=("$c $flag")
+	done < <($ZCBENCH "$c" --help | awk '$1 ~ /^--/ { print $1 }')
+done
+check "every command and its $nflags flags in the page (missing: ${missing[*]:-none})" \
+	[ "${#missing[@]}" -eq 0 ] && [ "$nflags" -ge 100 ]
+
+bash -n <($ZCBENCH completion bash) || fail "the completion script is not bash"
+$ZCBENCH completion bash >"$TMP/completion.bash"
+modes=$(sed -n 's/^[[:space:]]*--source) _zcbench_words .\([^'"'"']*\).*/\1/p' "$TMP/completion.bash" | head -1)
+missing=()
+for m in $modes; do
+	grep -Eq "^       $m( |\$)" "$TMP/man.txt" || missing+=("mode $m")
+done
+check "every source mode in the page's MODES ($(wc -w <<<"$modes"); missing: ${missing[*]:-none})" \
+	[ "${#missing[@]}" -eq 0 ] && [ -n "$modes" ]
+# complete WORD...: COMPREPLY after the words (the last one is being typed).
+complete_words() {
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _zcbench
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$TMP/completion.bash" zcbench "$@"
+}
+check "completion: a subcommand" grep -qx before-after <(complete_words bef)
+check "completion: run's --source offers a mode name" grep -qx vmsplice <(complete_words run --source vm)
+check "completion: --source= (bash splits at =) too" grep -qx tee <(complete_words run --source = te)
+check "completion: a proxy mode for --proxy, not a source one" \
+	bash -c "grep -qx splice <(printf '%s\n' $(complete_words run --proxy '' | tr '\n' ' ')) &&
+		! grep -qx vmsplice <(printf '%s\n' $(complete_words run --proxy '' | tr '\n' ' '))"
+check "completion: a flag" grep -qx -- --wide <(complete_words run --wi)
+check "completion: a choice" grep -qx interleaved <(complete_words run --order in)
+check "completion: a workload file" grep -qx workloads/smoke.ini <(complete_words run workloads/smo)
+
+# make install under DESTDIR: the files where PREFIX says.
+if command -v make >/dev/null; then
+	make -s install DESTDIR="$TMP/x" PREFIX=/usr/local >"$TMP/install.log" 2>&1 ||
+		fail "make install: $(tail -5 "$TMP/install.log")"
+	for p in bin/zcbench share/man/man1/zcbench.1 share/bash-completion/completions/zcbench \
+		share/zcbench/workloads/default.ini share/zcbench/workloads/smoke.ini \
+		share/zcbench/plots/common.gp; do
+		check "installed $p" [ -s "$TMP/x/usr/local/$p" ]
+	done
+	check "installed binary runs" "$TMP/x/usr/local/bin/zcbench" --version
+	check "installed page renders" bash -c "LC_ALL=C man -l '$TMP/x/usr/local/share/man/man1/zcbench.1' | grep -q -- --wide"
+fi
+finish

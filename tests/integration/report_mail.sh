@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# zcbench report --mail FILE [BASE] (issue 24): on every results fixture,
+# alone and against a BASE, every line at most 72 columns, the kernel,
+# fingerprint, machine and headline parts there, and a reproduce command
+# the shell reads back as exactly the command line the file recorded; a bad
+# file is refused (exit 2) with its name in the message.
+. "$(dirname "$0")/../lib.sh"
+base=results/fixtures/base.json
+n=0
+for f in results/fixtures/*.json; do
+	for b in "" "$base"; do
+		out="$TMP/mail.$n"
+		n=$((n + 1))
+		$ZCBENCH report --mail "$f" $b >"$out" 2>"$out.err" || { bad "$f ${b:-}: exit $?: $(cat "$out.err")"; continue; }
+		w=$(awk '{ l = length($0); if (l > m) m = l } END { print m + 0 }' "$out")
+		check "$f ${b:+against $b}: at most 72 columns ($w)" [ "$w" -le 72 ]
+		for part in '^kernel: ' '^fingerprint: ' '^machine: ' '^network: ' '^Headline: ' '^To reproduce'; do
+			grep -q "$part" "$out" || bad "$f: no '$part' line"
+		done
+		[ -n "$b" ] && { grep -q '^base: ' "$out" && grep -q 'before (BASE)' "$out" || bad "$f: no BASE part"; }
+		# The command as printed, run with printf in zcbench's place: the words.
+		cmd=$(awk '/^  bench\/zcbench / { on = 1 } on { print; if ($0 !~ /\\$/) exit }' "$out")
+		got=$(bash -c "$(sed '1s|^  bench/zcbench|printf "%s\\n"|' <<<"$cmd")")
+		want=$(jq -r '.command | if .[0] == "zcbench" then .[1:] else . end | .[]' "$f")
+		check "$f: the reproduce command is the recorded one" [ -n "$want" ] && [ "$got" = "$want" ]
+	done
+done
+check "the headline of the emulated fixture has intervals and n" \
+	grep -Eq '^  splice/copy proxy +this +64k +256k +[0-9.]+x \[[0-9.]+-[0-9.]+\] +3/3' "$TMP/mail.2"
+check "before-after rows and a verdict against BASE" grep -q '^verdict: [0-9]* of [0-9]* patched path' "$TMP/mail.3"
+
+$ZCBENCH report --mail "$TMP/missing.json" >/dev/null 2>"$TMP/e1"
+rc=$?
+check "a missing file: exit 2 ($rc), named ($(cat "$TMP/e1"))" [ "$rc" -eq 2 ] && grep -q "$TMP/missing.json" "$TMP/e1"
+echo '{"schema": "something else"}' >"$TMP/other.json"
+$ZCBENCH report --mail results/fixtures/new.json "$TMP/other.json" >/dev/null 2>"$TMP/e2"
+rc=$?
+check "a BASE that is no results file: exit 2 ($rc), named" [ "$rc" -eq 2 ] && grep -q "$TMP/other.json" "$TMP/e2"
+printf '{"schema": ' >"$TMP/cut.json"
+$ZCBENCH report --mail "$TMP/cut.json" >/dev/null 2>"$TMP/e3"
+rc=$?
+check "a cut JSON file: exit 2 ($rc), named" [ "$rc" -eq 2 ] && grep -q "$TMP/cut.json" "$TMP/e3"
+$ZCBENCH report --mail "$base" "$base" "$base" >/dev/null 2>"$TMP/e4"
+check "three files: refused (exit $?)" grep -q 'at most one BASE' "$TMP/e4"
+finish

@@ -88,6 +88,10 @@ verdict() {
 	elif [ "$rc" -eq 0 ]; then echo pass
 	else echo "unjudged (exit $rc)"; fi
 }
+# compare's row for the gated metric: "change, test p" and the floor it held it to.
+row() { grep -m1 "\.${METRICS%%,*} " "$out/$1.txt"; }
+change_p() { row "$1" | sed -n 's/.* \([-+][0-9.]*%\) .*(\([UW] p=[0-9.]*\).*/\1, \2/p'; }
+floor_of() { row "$1" | sed -n 's/.*floor \([0-9.]*%\).*/\1/p'; }
 # Median Gbps per core of a results file's ok samples; the handicap's share
 # of the proxy's CPU (its report), median over the samples.
 gpc() { jq '[.runs[0].samples[] | select(.status == "ok") | .gbps_per_core // empty] | sort | if length == 0 then "nan" else (if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end) end' "$1"; }
@@ -124,14 +128,19 @@ for k in $(seq "$K"); do
 			echo "$j $ratio" >>"$out/ratios"
 			line+=", handicap took $(took "$n")% of its CPU"
 		fi
+		judged=
 		for p in "${LEVELS[@]}"; do
 			[ "$j" != aa ] && [ "$j" != "$p" ] && continue
+			judged+="; at $(thr "$p")%:"
 			for how in aa within; do
-				v=$(verdict "r$k-$j-t$p-$how" "$b" "$n" "$(thr "$p")" "$how")
+				tag="r$k-$j-t$p-$how"
+				v=$(verdict "$tag" "$b" "$n" "$(thr "$p")" "$how")
 				echo "$j $p $k $how $v" >>"$out/verdicts"
-				if [ "$j" = aa ]; then line+="; at $(thr "$p")% $how: $v"; else line+="; $how: $v"; fi
+				judged+=" $how (floor $(floor_of "$tag")) $v"
+				[ "$how" = aa ] && judged+=","
 			done
 		done
+		line+="; compare $(change_p "$tag")$judged"
 		echo "$line"
 	done
 done

@@ -72,9 +72,17 @@ build/asan-tests/%: tests/unit/%.c tests/unit/zc_test.h $(filter-out build/asan/
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -Ibench $(shell pkg-config --cflags $(TEST_PKGS)) -o $@ $(filter-out %.h,$^) \
 	      $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
 
-build/bare_proxy: tests/bare_proxy.c
+# The bare loops (make bench-lean, make bench-gate): plain C, our handicap
+# (tests/handicap.h) and, for the source, the payload pattern (bench/lib).
+BARE_CFLAGS := -std=gnu11 $(OPT) -Wall -Wextra -Werror -D_GNU_SOURCE -Itests -Ibench
+BARE_BINS   := build/bare_proxy build/bare_source
+build/bare_proxy: tests/bare_proxy.c tests/handicap.c tests/handicap.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 $(OPT) -Wall -Wextra -Werror -D_GNU_SOURCE -o $@ $<
+	$(CC) $(BARE_CFLAGS) -o $@ $(filter %.c,$^)
+
+build/bare_source: tests/bare_source.c tests/handicap.c tests/handicap.h bench/lib/pattern.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BARE_CFLAGS) -o $@ $(filter %.c,$^)
 
 # Unit tests, integration tests (each also under ASan+UBSan), and the
 # kernel A/B guest boot (a few minutes under TCG; make check-guest alone).
@@ -123,10 +131,12 @@ bench-stability: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	@bash tests/bench-stability.sh
 
-# Two A/A runs: the first's noise floors, the second judged by the gate with
-# them; prints how many false regressions it raised (the aim: none).
+# The gate's false alarms and power: K rounds of A/A and A against the bare
+# proxy with a handicap of 5% (and 2%) of its CPU, each pair judged by compare;
+# last line "gate: caught C of K regressions of 5%, false alarms F of K".
+# ZC_GATE_K, ZC_GATE_HANDICAPS, ZC_GATE_ARGS (tests/bench-gate.sh says more).
 bench-gate: deps
-	@$(MAKE) --no-print-directory $(BIN)
+	@$(MAKE) --no-print-directory $(BIN) build/bare_proxy
 	@bash tests/bench-gate.sh
 
 # What the live intervals cost the DUT: --interval 1 against 0, paired.

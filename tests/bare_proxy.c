@@ -3,6 +3,9 @@
  * The bare loop for `make bench-lean`: a proxy as anyone would hand-write it,
  * doing the same syscalls as zcbench's copy and splice modes, with just
  * enough of the role protocol (READY/GO) for the controller to start it.
+ * With ZC_HANDICAP_PCT=P (or --handicap-pct=P) it spends P% of its CPU time
+ * on extra work per byte (handicap.h) and says what that took in its report
+ * line: the regression make bench-gate must catch.
  */
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -13,6 +16,17 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include "handicap.h"
+
+/* The report line the controller keeps as roles.proxy (foreign: no window). */
+static int report(const struct handicap *h, int failed)
+{
+	printf("{\"status\":\"%s\",\"foreign\":\"bare_proxy\",\"handicap\":", failed ? "error" : "ok");
+	handicap_json(h, stdout);
+	printf("%s}\n", failed ? ",\"error\":\"a recv, send or splice failed\"" : "");
+	return failed;
+}
 
 static const char *arg(int argc, char **argv, const char *k)
 {
@@ -31,12 +45,18 @@ int main(int argc, char **argv)
 	int pipe_sz = atoi(arg(argc, argv, "--pipe-size=")), splice_mode = !strcmp(arg(argc, argv, "--mode="), "splice");
 	int l = socket(AF_INET, SOCK_STREAM, 0), in, out = socket(AF_INET, SOCK_STREAM, 0), p[2];
 	char line[16], *buf = malloc(chunk);
+	struct handicap h;
+	double pct;
 	ssize_t n;
 
 	CPU_ZERO(&cpus);
 	CPU_SET(atoi(arg(argc, argv, "--cpu=")), &cpus);
 	sched_setaffinity(0, sizeof(cpus), &cpus);
 	memset(buf, 0, chunk);
+	if (handicap_parse(argc, argv, &pct) || handicap_init(&h, pct, chunk)) {
+		printf("{\"status\":\"error\",\"error\":\"handicap: --handicap-pct or ZC_HANDICAP_PCT not a percent in [0, 50)\"}\n");
+		return 1;
+	}
 	bind(l, (struct sockaddr *)&a, sizeof(a));
 	listen(l, 1);
 	getsockname(l, (struct sockaddr *)&a, &al);
@@ -46,13 +66,16 @@ int main(int argc, char **argv)
 	a.sin_port = htons(atoi(strrchr(arg(argc, argv, "--connect="), ':') + 1));
 	if (connect(out, (struct sockaddr *)&a, sizeof(a)) || !fgets(line, sizeof(line), stdin))
 		return 1;
+	handicap_start(&h);
 	if (!splice_mode) {
-		while ((n = recv(in, buf, chunk, 0)) > 0)
+		while ((n = recv(in, buf, chunk, 0)) > 0) {
+			handicap_bytes(&h, buf, n);
 			for (ssize_t off = 0, m; off < n; off += m)
 				if ((m = send(out, buf + off, n - off, 0)) < 0)
-					return 1;
+					return report(&h, 1);
+		}
 		shutdown(out, SHUT_WR);
-		return n < 0;
+		return report(&h, n < 0);
 	}
 	/* HAProxy's way, as in mode_splice.c: non-blocking, edge-triggered epoll. */
 	int ep = epoll_create1(0), eof = 0;
@@ -69,7 +92,7 @@ int main(int argc, char **argv)
 
 		if (!eof && pending < (size_t)pipe_sz) {
 			n = splice(in, NULL, p[1], NULL, (size_t)pipe_sz - pending < chunk ? (size_t)pipe_sz - pending : chunk, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-			if (n > 0) pending += n; else if (n == 0) eof = 1; else bin = 1;
+			if (n > 0) pending += n, handicap_bytes(&h, buf, n); else if (n == 0) eof = 1; else bin = 1;
 		} else {
 			bin = 1;
 		}
@@ -81,5 +104,5 @@ int main(int argc, char **argv)
 			epoll_wait(ep, &ev, 1, -1);
 	}
 	shutdown(out, SHUT_WR);
-	return 0;
+	return report(&h, 0);
 }

@@ -1,50 +1,167 @@
 #!/usr/bin/env bash
-# make bench-gate: does the regression gate flap? Two A/A measurements of the
-# default workload (zcbench noise: every run twice, A and B, the same build,
-# interleaved). The first gives the noise floors; the second is judged with
-# them (compare --noise, --fail-on-regression 5, Holm). Every REGRESSION is
-# a false one: the aim is none. The same pair judged with the within-file
-# floor instead is counted too.
-# Enough repetitions that the gate could fire at all: Wilcoxon on n pairs
-# cannot go below 2^(1-n), and Holm divides alpha by the tests. Defaults:
-# --repetitions=10 (p down to 0.002), shorter windows, gbps_per_core gated
-# (7 tests: p < 0.007 needed). ZC_GATE_ARGS, ZC_GATE_METRICS, ZC_GATE_PCT,
-# ZC_GATE_WORKLOAD, ZC_GATE_OUT change them.
+# make bench-gate: the regression gate's false alarms and its power.
+# The device under test is the bare proxy (tests/bare_proxy.c, --exec-proxy),
+# plain or with a calibrated handicap: ZC_HANDICAP_PCT=P makes it spend P% of
+# its own CPU time on extra work per byte (tests/handicap.h), a regression of
+# about P% in Gbit/s per core of known cause and size.
+#  1. Noise floors: one `zcbench noise` of the plain proxy (A/A, interleaved).
+#  2. K rounds, each with one A/A pair (plain against plain) and one pair per
+#     handicap (plain against handicapped; which goes first alternates from
+#     round to round, and the pairs' order within a round rotates). Every pair
+#     is two `zcbench run` invocations, judged the way a dashboard would:
+#     `zcbench compare BASE.json NEW.json --metrics gbps_per_core
+#     --fail-on-regression T`, its regression verdict, once with the noise
+#     floors of step 1 (--noise) and once with the within-file floor.
+#     T is half the handicap (a gate meant to catch P% flags more than P/2%),
+#     and the A/A pairs are judged at each handicap's T for its false alarms.
+#  3. Per handicap: caught C of K, false alarms F of K; the measured slow-down
+#     (median of the pairs' ratios of medians, with tests/median_ci.awk's
+#     interval) and the share of the proxy's CPU the handicap took (its own
+#     report). The last line is the first handicap's, judged with the floors.
+# Environment (defaults): ZC_GATE_K (10), ZC_GATE_HANDICAPS ("5 2": the first
+# is the headline, the others stretch figures), ZC_GATE_ARGS (run's flags,
+# "--repetitions=5 --warmup=0.3 --duration=1 --foreign-max=100%": the
+# window; every sample kept on a shared machine, as bench-gate's A/A note
+# advised), ZC_GATE_PCT (one fixed threshold for every handicap instead of
+# half of each), ZC_GATE_FLOOR (aa or within: which judging the last lines
+# count), ZC_GATE_MODE (copy or splice), ZC_GATE_METRICS, ZC_GATE_OUT.
+# About 80 s a round on 2 cores with the defaults: 10 rounds within 15 min.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 Z=${ZCBENCH:-bench/zcbench}
-W=${ZC_GATE_WORKLOAD:-workloads/default.ini}
-ARGS=${ZC_GATE_ARGS:---repetitions=10 --warmup=0.5 --duration=2}
+BARE=${ZC_GATE_PROXY:-build/bare_proxy}
+K=${ZC_GATE_K:-10}
+read -r -a LEVELS <<<"${ZC_GATE_HANDICAPS:-5 2}"
+ARGS=${ZC_GATE_ARGS:---repetitions=5 --warmup=0.3 --duration=1 --foreign-max=100%}
 METRICS=${ZC_GATE_METRICS:-gbps_per_core}
-PCT=${ZC_GATE_PCT:-5}
+FIXED=${ZC_GATE_PCT:-}
+FLOOR=${ZC_GATE_FLOOR:-aa}
+MODE=${ZC_GATE_MODE:-copy}
 out=${ZC_GATE_OUT:-$(mktemp -d /tmp/zc-gate.XXXXXX)}
 mkdir -p "$out" || exit 1
+[ -x "$BARE" ] || { echo "bench-gate: $BARE missing (make build/bare_proxy)"; exit 1; }
+case $FLOOR in aa | within) ;; *) echo "bench-gate: ZC_GATE_FLOOR is aa or within"; exit 1 ;; esac
+t_start=$(date +%s)
+cat >"$out/w.ini" <<INI
+[workload]
+chunk = 64k
+pipe_size = 1M
+
+[run bare-$MODE]
+topology = proxy
+proxy = $MODE
+INI
+thr() { if [ -n "$FIXED" ]; then echo "$FIXED"; else awk -v p="$1" 'BEGIN { print p / 2 }'; fi; }
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) before the runs"
-for i in 1 2; do
-	# shellcheck disable=SC2086
-	"$Z" noise "$W" $ARGS --out "$out/aa$i" --noise-out "$out/aa$i.noise" >"$out/aa$i.txt" 2>&1 ||
-		echo "A/A $i: exit $? (see $out/aa$i.txt)"
-	[ -f "$out/aa$i.noise" ] || { echo "A/A $i: no noise file"; tail -5 "$out/aa$i.txt"; exit 1; }
+echo "gate: $K rounds of an A/A pair and a pair per handicap (${LEVELS[*]}%), bare $MODE proxy, $ARGS"
+for p in "${LEVELS[@]}"; do
+	echo "  handicap $p%: threshold $(thr "$p")%"
 done
-f2=$(ls "$out"/aa2/*.json | head -n 1)
+
+# 1. The floors, from an A/A of the plain proxy.
+# shellcheck disable=SC2086
+env -u ZC_HANDICAP_PCT "$Z" noise "$out/w.ini" $ARGS --exec-proxy "$BARE" --out "$out/floors" \
+	--noise-out "$out/floors.noise" >"$out/floors.txt" 2>&1 ||
+	echo "A/A for the floors: exit $? (see $out/floors.txt)"
+[ -f "$out/floors.noise" ] || { echo "A/A for the floors: no noise file"; tail -5 "$out/floors.txt"; exit 1; }
 echo
-echo "Noise floors from A/A 1 (Gbps per core):"
-jq -r '.runs[] | "  \(.name): \(.metrics.gbps_per_core.floor_pct // "-" | if type == "number" then (. * 10 | round / 10 | tostring) + "%" else . end) over \(.pairs) pairs"' "$out/aa1.noise"
-gate() { # tag, label, extra compare flags...
-	local tag=$1 label=$2 rc n
-	shift 2
-	"$Z" compare "$f2" --metrics "$METRICS" --fail-on-regression "$PCT" "$@" >"$out/$tag.txt" 2>"$out/$tag.err"
-	rc=$?
-	n=$(grep -c 'REGRESSION' "$out/$tag.err")
-	echo
-	echo "A/A 2 judged with $label: $n false regression(s) (exit $rc)"
-	grep -E '^regression gate|^note: holm' "$out/$tag.txt" | sed 's/^/  /'
-	grep 'REGRESSION' "$out/$tag.err" | sed 's/^zcbench: error: compare: /  /'
+echo "Noise floors from the A/A run (Gbps per core):"
+jq -r '.runs[] | "  \(.name): \(.metrics.gbps_per_core.floor_pct // "-" | if type == "number" then (. * 10 | round / 10 | tostring) + "%" else . end) over \(.pairs) pairs"' "$out/floors.noise"
+
+# One invocation: tag, handicap percent (0: plain). Its results file on stdout.
+run_one() {
+	# shellcheck disable=SC2086
+	ZC_HANDICAP_PCT=$2 "$Z" run "$out/w.ini" $ARGS --exec-proxy "$BARE" --out "$out/$1" \
+		>"$out/$1.txt" 2>&1
+	find "$out/$1" -name '*.json' 2>/dev/null | head -n 1
 }
-# A run with every sample disturbed has no floor and nothing to judge: say so.
-nd=$(jq '[.runs[] | select((.disturbed_left_out // 0) > 0 and ([.samples[] | select(.status == "ok" and (.disturbed | not))] | length) == 0)] | length' "$f2")
-[ "$nd" -gt 0 ] && echo "note: $nd run(s) of A/A 2 had every sample disturbed (other work on the DUT core) and cannot be judged; on a shared machine ZC_GATE_ARGS=\"... --foreign-max=100%\" keeps them"
-gate gate-aa "the noise floors of A/A 1" --noise "$out/aa1.noise"
-gate gate-within "the within-file floor"
+# The dashboard's verdict on base, new at threshold T, floors aa|within:
+# "regression", "pass", or "unjudged (exit N)" (no ok sample, a broken file).
+verdict() {
+	local tag=$1 base=$2 new=$3 t=$4 how=$5 rc n noise=()
+	[ "$how" = aa ] && noise=(--noise "$out/floors.noise")
+	"$Z" compare "$base" "$new" --metrics "$METRICS" --fail-on-regression "$t" "${noise[@]}" \
+		>"$out/$tag.txt" 2>"$out/$tag.err"
+	rc=$?
+	n=$(sed -n 's/^regression gate [^:]*: \([0-9]*\) regression.*/\1/p' "$out/$tag.txt")
+	if [ "${n:-0}" -gt 0 ]; then echo regression
+	elif [ "$rc" -eq 0 ]; then echo pass
+	else echo "unjudged (exit $rc)"; fi
+}
+# compare's row for the gated metric: "change, test p" and the floor it held it to.
+row() { grep -m1 "\.${METRICS%%,*} " "$out/$1.txt"; }
+change_p() { row "$1" | sed -n 's/.* \([-+][0-9.]*%\) .*(\([UW] p=[0-9.]*\).*/\1, \2/p'; }
+floor_of() { row "$1" | sed -n 's/.*floor \([0-9.]*%\).*/\1/p'; }
+# Median Gbps per core of a results file's ok samples; the handicap's share
+# of the proxy's CPU (its report), median over the samples.
+gpc() { jq '[.runs[0].samples[] | select(.status == "ok") | .gbps_per_core // empty] | sort | if length == 0 then "nan" else (if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end) end' "$1"; }
+took() { jq -r '[.runs[0].samples[].roles.proxy.handicap.cpu_fraction // empty] | sort | if length == 0 then "-" else .[length / 2 | floor] * 1000 | round / 10 | tostring end' "$1"; }
+
+# 2. The rounds. Verdicts go to $out/verdicts: kind level round how verdict.
+: >"$out/verdicts"
+: >"$out/ratios"
 echo
-echo "results: $out"
+for k in $(seq "$K"); do
+	pairs=(aa "${LEVELS[@]}")
+	# Rotate the pairs' order from round to round.
+	r=$(((k - 1) % ${#pairs[@]}))
+	pairs=("${pairs[@]:r}" "${pairs[@]:0:r}")
+	for j in "${pairs[@]}"; do
+		if [ "$j" = aa ]; then
+			b=$(run_one "r$k-aa-a" 0)
+			n=$(run_one "r$k-aa-b" 0)
+		elif [ $((k % 2)) -eq 1 ]; then
+			b=$(run_one "r$k-h$j-a" 0)
+			n=$(run_one "r$k-h$j-b" "$j")
+		else
+			n=$(run_one "r$k-h$j-b" "$j")
+			b=$(run_one "r$k-h$j-a" 0)
+		fi
+		if [ -z "$b" ] || [ -z "$n" ]; then
+			echo "round $k, $j: a run left no results file (see $out/r$k-*.txt)"
+			continue
+		fi
+		if [ "$j" = aa ]; then line="round $k A vs A    "; else line=$(printf 'round %s A vs A+%-4s' "$k" "$j%"); fi
+		ratio=$(awk -v a="$(gpc "$b")" -v b="$(gpc "$n")" 'BEGIN { num = "^[0-9]+([.][0-9]*)?([eE][-+]?[0-9]+)?$"; if (a ~ num && b ~ num && a > 0) printf "%.4f", b / a; else print "nan" }')
+		line+=" new/base $ratio"
+		if [ "$j" != aa ]; then
+			echo "$j $ratio" >>"$out/ratios"
+			line+=", handicap took $(took "$n")% of its CPU"
+		fi
+		judged=
+		for p in "${LEVELS[@]}"; do
+			[ "$j" != aa ] && [ "$j" != "$p" ] && continue
+			judged+="; at $(thr "$p")%:"
+			for how in aa within; do
+				tag="r$k-$j-t$p-$how"
+				v=$(verdict "$tag" "$b" "$n" "$(thr "$p")" "$how")
+				echo "$j $p $k $how $v" >>"$out/verdicts"
+				judged+=" $how (floor $(floor_of "$tag")) $v"
+				[ "$how" = aa ] && judged+=","
+			done
+		done
+		line+="; compare $(change_p "$tag")$judged"
+		echo "$line"
+	done
+done
+
+# 3. The counts.
+count() { # kind level how verdict-prefix
+	awk -v j="$1" -v p="$2" -v h="$3" -v v="$4" '$1 == j && $2 == p && $4 == h && index($5, v) == 1' "$out/verdicts" | wc -l
+}
+echo
+for p in "${LEVELS[@]}"; do
+	read -r n med lo hi _ <<<"$(awk -v p="$p" '$1 == p && $2 != "nan" { print $2 }' "$out/ratios" | awk -f tests/median_ci.awk)"
+	[ "$med" = nan ] && med="(fewer than 3 pairs: $(awk -v p="$p" '$1 == p { printf "%s ", $2 }' "$out/ratios"))" lo=- hi=-
+	echo "handicap $p%: handicapped/plain Gbps per core $med [$lo-$hi] over $n pairs (expected $(awk -v p="$p" 'BEGIN { print 1 - p / 100 }'))"
+	for how in aa within; do
+		echo "  judged with $([ "$how" = aa ] && echo "the A/A floors" || echo "the within-file floor"), threshold $(thr "$p")%: caught $(count "$p" "$p" "$how" regression) of $K, false alarms $(count aa "$p" "$how" regression) of $K, unjudged $(($(count "$p" "$p" "$how" unjudged) + $(count aa "$p" "$how" unjudged)))"
+	done
+done
+echo
+echo "took $(($(date +%s) - t_start)) s, load average $(cut -d' ' -f1-3 /proc/loadavg) after; results: $out"
+# The stretch figures first, the headline handicap's last.
+for ((i = ${#LEVELS[@]} - 1; i >= 0; i--)); do
+	p=${LEVELS[i]}
+	echo "gate: caught $(count "$p" "$p" "$FLOOR" regression) of $K regressions of $p%, false alarms $(count aa "$p" "$FLOOR" regression) of $K$([ "$i" -gt 0 ] && echo " (stretch)")"
+done

@@ -199,6 +199,16 @@ static void test_role_args(void **state)
 		if (!found)
 			fail_msg("role argv lacks %s", *w);
 	}
+	/* And what tests/bare_source.c reads besides (values of the defaults). */
+	for (const char *want[] = { "--period=8192", "--seed=", "--warmup=", "--duration=", "--tail=",
+				    "--connections=", NULL }, **w = want; *w; w++) {
+		bool found = false;
+
+		for (int i = 2; i < n + 2; i++)
+			found |= !strncmp(argv[i], *w, strlen(*w));
+		if (!found)
+			fail_msg("role argv lacks %s", *w);
+	}
 	argv[n + 2] = NULL;
 	assert_int_equal(zc_role_args_parse(n + 2, argv, &b, err, sizeof(err)), 0);
 	assert_int_equal(b.cpu, 1);

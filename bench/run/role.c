@@ -241,8 +241,11 @@ int zc_role_main(int argc, char **argv)
 
 	memset(&ra, 0, sizeof(ra));
 	ra.role = zc_role_from_name(argv[1]);
-	if ((ret = parse_args(argc, argv, &ra)))
+	if ((ret = parse_args(argc, argv, &ra))) {
+		/* --help too: zcbench man calls every role's --help in one process */
+		json_decref(out);
 		return ret == ZC_OPT_HELP ? ZC_EXIT_OK : ZC_EXIT_USAGE;
+	}
 	/* A peer that goes away is an error to report, not a reason to die. */
 	signal(SIGPIPE, SIG_IGN);
 	r.ra = &ra;

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
-/* zcbench report FILE */
+/* zcbench report FILE, and report --mail FILE FILE (the file as its own BASE) */
 #include <stddef.h>
 static int zc_fuzz_args(int call, char *path, char **argv)
 {
 	char *a[] = { "report", path };
+	char *m[] = { "report", "--mail", path, path };
 
-	if (call)
+	if (call > 1)
 		return 0;
+	if (call == 1) {
+		for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+			argv[i] = m[i];
+		return 4;
+	}
 	for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++)
 		argv[i] = a[i];
 	return 2;

@@ -100,7 +100,7 @@ Z=$T/bench/zcbench
 B=results/fixtures/base.json N=results/fixtures/new.json
 
 # The metrics: in a short run's samples (derived), summary, table and compare.
-"$Z" run workloads/smoke.ini --only proxy-copy --repetitions 2 --out "$TMP/res" >"$TMP/run.out" 2>&1 ||
+"$Z" run workloads/smoke.ini --only proxy-copy --repetitions 2 --wide --out "$TMP/res" >"$TMP/run.out" 2>&1 ||
 	{ cat "$TMP/run.out"; fail "a short run with the new metric"; }
 R=$(result_in "$TMP/res")
 [ -n "$R" ] || fail "the run left no results file"

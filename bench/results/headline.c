@@ -84,11 +84,13 @@ json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode
 /*
  * Peers by key, for files of many runs: zc_an_peer scans the whole list for
  * each run, which made every pairing of a 20,000-run file quadratic. The
- * index maps a run's key (with the DUT's mode put in) to its first run in
- * file order, which is what zc_an_peer answers.
+ * index maps a run's key (with the DUT's mode put in) to its runs in file
+ * order; the mode options are compared per lookup, because which of them
+ * count depends on the mode looked up (dut_opts), so the first candidate
+ * whose options match is what zc_an_peer answers.
  */
 struct zc_run_index {
-	json_t *map;	/* canonical key -> run (borrowed) */
+	json_t *map;	/* canonical key -> [run positions in file order] */
 	json_t *runs;
 };
 
@@ -99,7 +101,7 @@ static char *peer_key(json_t *run, const char *role, const char *mode)
 	static const char *const fields[] = { "topology", "source", "proxy", "sink" };
 	json_t *k = json_object_get(run, "key"), *a = json_array();
 	bool direct = !strcmp(zc_an_str(k, "topology"), "direct");
-	char *s, opts[256];
+	char *s;
 
 	for (size_t j = 0; j < ZC_ARRAY_SIZE(fields); j++) {
 		const char *v = mode && !strcmp(fields[j], role) ? mode : zc_an_str(k, fields[j]);
@@ -112,8 +114,6 @@ static char *peer_key(json_t *run, const char *role, const char *mode)
 	/* As zc_an_peer: the same workers (absent before 1.3: 1) and A/A side. */
 	json_array_append_new(a, json_integer(zc_an_int(k, "workers") ?: 1));
 	json_array_append_new(a, json_string(zc_an_str(run, "aa_side")));
-	dut_opts(run, role, mode, opts, sizeof(opts));
-	json_array_append_new(a, json_string(opts));
 	s = json_dumps(a, JSON_COMPACT);
 	json_decref(a);
 	return s;
@@ -131,10 +131,14 @@ struct zc_run_index *zc_run_index_new(json_t *runs)
 	x->map = json_object();
 	json_array_foreach(runs, i, run) {
 		char *key = peer_key(run, NULL, NULL);
+		json_t *at = key ? json_object_get(x->map, key) : NULL;
 
-		/* The first run with a key is the peer, as in zc_an_peer. */
-		if (key && !json_object_get(x->map, key))
-			json_object_set_new(x->map, key, json_integer((json_int_t)i));
+		if (key && !at) {
+			at = json_array();
+			json_object_set_new(x->map, key, at);
+		}
+		if (at)
+			json_array_append_new(at, json_integer((json_int_t)i));
 		free(key);
 	}
 	return x;
@@ -149,8 +153,10 @@ void zc_run_index_free(struct zc_run_index *x)
 
 json_t *zc_run_index_peer(struct zc_run_index *x, json_t *run, const char *role, const char *mode)
 {
-	json_t *k = json_object_get(run, "key"), *at;
+	json_t *k = json_object_get(run, "key"), *at, *pos;
+	char want[256], have[256];
 	char *key;
+	size_t i;
 
 	/* Without an index, or the one case the key cannot tell (a direct
 	 * run's proxy asked for): the scan. */
@@ -159,7 +165,16 @@ json_t *zc_run_index_peer(struct zc_run_index *x, json_t *run, const char *role,
 	key = peer_key(run, role, mode);
 	at = key ? json_object_get(x->map, key) : NULL;
 	free(key);
-	return at ? json_array_get(x->runs, (size_t)json_integer_value(at)) : NULL;
+	dut_opts(run, role, mode, want, sizeof(want));
+	/* The first run with the key and the same options, as in zc_an_peer. */
+	json_array_foreach(at, i, pos) {
+		json_t *r = json_array_get(x->runs, (size_t)json_integer_value(pos));
+
+		dut_opts(r, role, mode, have, sizeof(have));
+		if (!strcmp(want, have))
+			return r;
+	}
+	return NULL;
 }
 
 /* Is run a run of m as the device under test? */

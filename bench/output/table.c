@@ -299,12 +299,21 @@ static void print_narrow(FILE *f, json_t *runs, int width)
 	put_row(f, col, ncol, cells[0], width);
 	json_array_foreach(runs, i, run) {
 		char reason[1024];
+		const char *r = zc_an_str(run, "reason");
 
 		put_row(f, col, ncol, cells[i + 1], width);
 		if (!json_is_string(json_object_get(run, "reason")))
 			continue;
-		snprintf(reason, sizeof(reason), "  reason: %s", zc_an_str(run, "reason"));
-		zc_put_fitted(f, reason, width, 4);
+		/* One line per part ("proxy: ...; sink: ..."), so a part that
+		 * fits stays whole for whoever greps the log for it. */
+		for (bool first = true; *r; first = false) {
+			const char *end = strstr(r, "; ");
+			int len = end ? (int)(end - r) : (int)strlen(r);
+
+			snprintf(reason, sizeof(reason), "%s%.*s", first ? "  reason: " : "    ", len, r);
+			zc_put_fitted(f, reason, width, 4);
+			r += len + (end ? 2 : 0);
+		}
 	}
 	free(cells);
 }

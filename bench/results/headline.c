@@ -246,16 +246,39 @@ static struct zc_pair *push_like(struct pairs *p, size_t i, enum zc_pair_kind ki
 
 /* " (KEY=VALUE,...)" when the pair's runs set mode options (the run's, else
  * its peer's mode_opts), so two rows of one ratio stay apart; else "". */
-static const char *opts_label(json_t *run, json_t *peer)
+static bool declares(const struct zc_mode *m, const char *key, size_t n)
+{
+	for (const struct zc_mode_opt *o = m && m->opts ? m->opts : NULL; o && o->key; o++)
+		if (strlen(o->key) == n && !strncmp(o->key, key, n))
+			return true;
+	return false;
+}
+
+/*
+ * The mode options a pair was measured with, for its name: the items of
+ * run's (else peer's) mode_opts that a or b declares, so a pair of modes
+ * that take none of them keeps its plain name.
+ */
+static const char *opts_label(json_t *run, json_t *peer, const struct zc_mode *a,
+			      const struct zc_mode *b)
 {
 	static char buf[160];
 	const char *t = zc_an_str(json_object_get(run, "options"), "mode_opts");
+	size_t o = 0;
 
 	if (!*t)
 		t = zc_an_str(json_object_get(peer, "options"), "mode_opts");
-	if (!*t)
+	while (*t && o + 4 < sizeof(buf)) {
+		size_t len = strcspn(t, ","), key = strcspn(t, "=,");
+
+		if (declares(a, t, key) || declares(b, t, key))
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%.*s", o ? "," : " (",
+					      (int)len, t);
+		t += len + (t[len] == ',');
+	}
+	if (!o)
 		return "";
-	snprintf(buf, sizeof(buf), " (%s)", t);
+	snprintf(buf + (o < sizeof(buf) - 2 ? o : sizeof(buf) - 2), 2, ")");
 	return buf;
 }
 
@@ -283,7 +306,7 @@ static void headline_of(struct pairs *p, json_t *runs, struct zc_run_index *x,
 		/* A real program on either side is marked wherever the pair is shown. */
 		snprintf(q->name, sizeof(q->name), "%s/%s %s%s%s", m->name, den_mode->name, role,
 			 (m->flags | den_mode->flags) & ZC_MODE_PEER ? " [peer]" : "",
-			 opts_label(run, den));
+			 opts_label(run, den, m, den_mode));
 		h = p->n - 1;
 		for (size_t a = 0; (flags & ZC_PAIRS_AFTER) && a < na; a++) {
 			json_t *ar = zc_run_index_peer(x, run, role, afters[a]->name);

@@ -32,7 +32,7 @@ source = vmsplice
 topology = direct
 source = vmsplice-as-writev
 INI
-"$ZCBENCH" run "$TMP/w.ini" --counters=all --foreign-max=100% --out "$TMP" >"$TMP/table" 2>&1 ||
+"$ZCBENCH" run "$TMP/w.ini" --counters=all --foreign-max=100% --wide --out "$TMP" >"$TMP/table" 2>&1 ||
 	{ cat "$TMP/table"; fail "run failed"; }
 f=$(ls "$TMP"/*.json | head -n1)
 why=$(jq -r '[.runs[].samples[].roles.proxy.counters.bpf_reason | select(. != null)] | first // empty' "$f")
@@ -81,7 +81,7 @@ jcheck "sample metrics for the DUT" \
 	'[.runs[] | .summary.dut_syscalls_per_mb.median > 0 and .summary.dut_rx_copied_per_byte.n == 1] | all'
 jcheck "only the DUT loads BPF by default (counters_roles = dut)" \
 	'[.runs[] | .dut as $d | .samples[0].roles | .sink.counters.requested == "perf" and .[$d].counters.requested == "all"] | all'
-check "table has counters columns" grep -q "sys/MB" "$TMP/table"
+check "the --wide table has counters columns" grep -q "sys/MB" "$TMP/table"
 
 # make bench-overhead's sliced way (ZC_BPF_TOGGLE_MS): slices on and off in
 # the ABBA order, each with CPU time and bytes, the programs counting in the

@@ -51,8 +51,10 @@ browse --enable-logging=stderr --v=0 --virtual-time-budget=5000 --dump-dom "file
 	>"$TMP/pdom.html" 2>"$TMP/pconsole.log"
 grep -q ':CONSOLE' "$TMP/pconsole.log" && { grep ':CONSOLE' "$TMP/pconsole.log"; fail "console messages (profile)"; }
 # bars, before/after, chunk, core, history, profile, ratio and scale (issue
-# 11's figure, drawn with a note when no curve has two points).
-grep -Eq 'data-images-loaded="8/8"' "$TMP/pdom.html" ||
+# 11's figure, drawn with a note when no curve has two points), and
+# sweep_chunk (issue 21: the fixture has splice/copy at two chunk sizes).
+[ -s "$TMP/prof/sweep_chunk.png" ] || fail "profile page: no sweep_chunk.png for two chunk sizes"
+grep -Eq 'data-images-loaded="9/9"' "$TMP/pdom.html" ||
 	fail "profile page: images not all loaded: $(grep -o 'data-images-loaded="[^"]*"' "$TMP/pdom.html")"
 grep -q '<table id="profiles">' "$TMP/pdom.html" || fail "no profiles table"
 [ "$(grep -o 'class="flame" href="flame-[0-9]*.svg"' "$TMP/pdom.html" | wc -l)" -eq 2 ] || fail "not 2 flame graph links"

@@ -2,7 +2,7 @@
 /*
  * What the modes declare, and the headline/peer engine built from it:
  * - every declaration is well formed (relations within a role, after-modes
- *   emulated, option keys unique and clear of the workload keys, option
+ *   emulated, option keys unique per mode (shared keys such as splice_chunk_cap declared alike) and clear of the workload keys, option
  *   fields inside priv, one way to run the data path);
  * - mode options parse, check their bounds and land in priv;
  * - on results/fixtures, the engine finds a pair for every declared

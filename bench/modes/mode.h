@@ -239,6 +239,9 @@ void zc_modes_list(FILE *f, bool with_availability);
 /* options.c: mode options, one "KEY=VALUE[,KEY=VALUE]" text per run */
 /* The option called key and the mode declaring it; NULL when none. */
 const struct zc_mode_opt *zc_mode_opt_find(const char *key, const struct zc_mode **owner);
+/* m's own option called key ('-' as '_'), or NULL. Several modes may
+ * declare one key (splice_chunk_cap: splice, splice-as-copy, uring-splice). */
+const struct zc_mode_opt *zc_mode_own_opt(const struct zc_mode *m, const char *key);
 /* Check a mode_opts text: every key declared by some mode, every value in
  * its bounds. 0, or -EINVAL with a message in err. */
 int zc_mode_opts_check(const char *text, char *err, size_t errlen);

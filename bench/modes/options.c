@@ -125,11 +125,9 @@ struct apply_ctx {
 	void *priv;
 };
 
-/* m's own option called key, or NULL. Several modes may declare one key
- * (splice_chunk_cap: splice, splice-as-copy, uring-splice). */
-static const struct zc_mode_opt *own_opt(const struct zc_mode *m, const char *key)
+const struct zc_mode_opt *zc_mode_own_opt(const struct zc_mode *m, const char *key)
 {
-	for (const struct zc_mode_opt *o = m->opts; o && o->key; o++)
+	for (const struct zc_mode_opt *o = m ? m->opts : NULL; o && o->key; o++)
 		if (key_eq(o->key, key))
 			return o;
 	return NULL;
@@ -138,7 +136,7 @@ static const struct zc_mode_opt *own_opt(const struct zc_mode *m, const char *ke
 static int apply_one(const char *k, const char *v, void *arg, char *err, size_t errlen)
 {
 	struct apply_ctx *c = arg;
-	const struct zc_mode_opt *o = own_opt(c->m, k);
+	const struct zc_mode_opt *o = zc_mode_own_opt(c->m, k);
 
 	/* Another mode's key: a workload may set it for all runs. */
 	if (!o)

@@ -54,6 +54,7 @@ json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode
 	bool direct = !strcmp(zc_an_str(k, "topology"), "direct");
 	size_t i;
 
+	dut_opts(run, role, mode, want, sizeof(want));
 	json_array_foreach(runs, i, r) {
 		json_t *q = json_object_get(r, "key");
 		/* An A/A file (zcbench noise) holds every run twice: a ratio
@@ -71,7 +72,6 @@ json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode
 				same = !strcmp(zc_an_str(q, fields[j]), zc_an_str(k, fields[j]));
 		}
 		if (same) {
-			dut_opts(run, role, mode, want, sizeof(want));
 			dut_opts(r, role, mode, have, sizeof(have));
 			same = !strcmp(want, have);
 		}
@@ -244,20 +244,10 @@ static struct zc_pair *push_like(struct pairs *p, size_t i, enum zc_pair_kind ki
 	return q;
 }
 
-/* " (KEY=VALUE,...)" when the pair's runs set mode options (the run's, else
- * its peer's mode_opts), so two rows of one ratio stay apart; else "". */
-static bool declares(const struct zc_mode *m, const char *key, size_t n)
-{
-	for (const struct zc_mode_opt *o = m && m->opts ? m->opts : NULL; o && o->key; o++)
-		if (strlen(o->key) == n && !strncmp(o->key, key, n))
-			return true;
-	return false;
-}
-
 /*
- * The mode options a pair was measured with, for its name: the items of
- * run's (else peer's) mode_opts that a or b declares, so a pair of modes
- * that take none of them keeps its plain name.
+ * The mode options a pair was measured with, for its name, so two rows of
+ * one ratio stay apart: " (KEY=VALUE,...)" of the items of run's (else
+ * peer's) mode_opts that a or b declares; "" when they take none of them.
  */
 static const char *opts_label(json_t *run, json_t *peer, const struct zc_mode *a,
 			      const struct zc_mode *b)
@@ -269,9 +259,11 @@ static const char *opts_label(json_t *run, json_t *peer, const struct zc_mode *a
 	if (!*t)
 		t = zc_an_str(json_object_get(peer, "options"), "mode_opts");
 	while (*t && o + 4 < sizeof(buf)) {
-		size_t len = strcspn(t, ","), key = strcspn(t, "=,");
+		size_t len = strcspn(t, ",");
+		char key[64];
 
-		if (declares(a, t, key) || declares(b, t, key))
+		snprintf(key, sizeof(key), "%.*s", (int)strcspn(t, "=,"), t);
+		if (zc_mode_own_opt(a, key) || zc_mode_own_opt(b, key))
 			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%.*s", o ? "," : " (",
 					      (int)len, t);
 		t += len + (t[len] == ',');

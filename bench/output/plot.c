@@ -523,8 +523,10 @@ int zc_cmd_plot(int argc, char **argv)
 			ret = ZC_EXIT_USAGE;
 			goto out;
 		}
-	if (mkdir(c.outdir, 0755) && errno != EEXIST) {
-		zc_err("plot: mkdir %s: %s", c.outdir, strerror(errno));
+	int e = zc_mkdir_p(c.outdir, 0755);
+
+	if (e) {
+		zc_err("plot: mkdir -p %s: %s", c.outdir, strerror(-e));
 		ret = ZC_EXIT_FAIL;
 		goto out;
 	}

@@ -26,9 +26,11 @@ int zc_plot_scale(json_t *root, const char *outdir, const char *scripts, const c
 	size_t t = 0;
 	FILE *f;
 
-	if (mkdir(outdir, 0755) && errno != EEXIST) {
-		zc_err("plot: mkdir %s: %s", outdir, strerror(errno));
-		return -errno;
+	int e = zc_mkdir_p(outdir, 0755);
+
+	if (e) {
+		zc_err("plot: mkdir -p %s: %s", outdir, strerror(-e));
+		return e;
 	}
 	snprintf(path, sizeof(path), "%s/scale.csv", outdir);
 	if (!(f = fopen(path, "w"))) {

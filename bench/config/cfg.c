@@ -157,6 +157,37 @@ const struct zc_opt zc_opts[] = {
 	{ "smt", ZC_OPT_CHOICE, "off", AT(smt), .choices = "off|on",
 	  .help = "off: one PU per physical core for the workers (siblings idle); on: SMT siblings "
 		  "too" },
+	/* request/response (traffic = rr) */
+	{ "traffic", ZC_OPT_CHOICE, "stream", AT(traffic), .choices = "stream|rr",
+	  .help = "stream: one endless stream per connection; rr: request/response (minimal "
+		  "HTTP/1.1): the source is the client, the sink the server, the proxy carries "
+		  "both directions" },
+	{ "request_size", ZC_OPT_SIZE, "0", 0, 8192, AT(request_size),
+	  .help = "rr: bytes of each request (GET /SIZE, padded with an X-Pad header); 0: the "
+		  "shortest" },
+	{ "object_size", ZC_OPT_SIZE, "64k", 0, 1 << 30, AT(object_size), ZC_OPT_LIST,
+	  ZC_OPT_LIST_AT(struct zc_cfg, object_sizes, nobject_sizes),
+	  .help = "rr: bytes of each response body (list: 1k,64k,1M: one run each)" },
+	{ "object_sizes_file", ZC_OPT_STR, "", AT(object_sizes_file), .meta = "FILE",
+	  .help = "rr: draw each request's object size from this file (one size a line, # "
+		  "comments), with the run's seed; overrides object_size" },
+	{ "inflight", ZC_OPT_LONG, "1", 1, 1024, AT(inflight),
+	  .help = "rr: requests in flight per connection (pipelined; 1: ask, wait, ask)" },
+	{ "churn", ZC_OPT_CHOICE, "off", AT(churn), .choices = "off|on",
+	  .help = "rr: off: keep-alive connections; on: a new connection per request "
+		  "(Connection: close; connect time counts in the latency)" },
+	{ "rate", ZC_OPT_DOUBLE, "0", 0, 1e9, AT(rate_rps), .meta = "REQ/S",
+	  .help = "rr: requests/s over all connections, latency from each request's intended send "
+		  "time (open loop, wrk2's coordinated-omission correction); 0: closed loop" },
+	{ "dut", ZC_OPT_CHOICE, "server", AT(rr_dut), .choices = "server|client",
+	  .help = "rr with topology = direct: the device under test, server (the sink) or client "
+		  "(the source)" },
+	{ "pipe_pool", ZC_OPT_LONG, "0", 0, 1e6, AT(pipe_pool),
+	  .help = "rr proxy with a pipe mode (splice): empty pipes kept per worker and reused by "
+		  "the next connection (HAProxy's pipe pool); 0: a pipe per connection" },
+	{ "server_send", ZC_OPT_CHOICE, "send", AT(server_send), .choices = "send|sendfile",
+	  .help = "rr: the server sends bodies with send() from a pattern buffer, or sendfile() "
+		  "from a pattern file in file_dir" },
 };
 const size_t zc_nopts = ZC_ARRAY_SIZE(zc_opts);
 
@@ -205,6 +236,8 @@ uint64_t zc_cfg_period(const struct zc_cfg *cfg)
 
 int zc_cfg_dut(const struct zc_cfg *cfg)
 {
+	if (cfg->topology == ZC_TOPO_DIRECT && cfg->traffic == ZC_TRAFFIC_RR)
+		return cfg->rr_dut == ZC_RR_DUT_SERVER ? ZC_ROLE_SINK : ZC_ROLE_SOURCE;
 	return cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
 }
 
@@ -254,26 +287,30 @@ static int workers_values(const struct zc_cfg *cfg, int *out, int max)
 int zc_cfg_expand(const struct zc_cfg *base, struct zc_cfg *out, int max)
 {
 	int wv[4 * ZC_LIST_MAX], nw = workers_values(base, wv, ZC_ARRAY_SIZE(wv)), n = 0;
+	int nobj = base->nobject_sizes > 0 ? base->nobject_sizes : 1;
 
-	for (int c = 0; c < base->nchunks; c++)
-		for (int q = 0; q < base->npipe_sizes; q++)
-			for (int k = 0; k < base->nconnections; k++)
-				for (int w = 0; w < nw; w++) {
-					struct zc_cfg *r = &out[n];
+	for (int o = 0; o < nobj; o++)
+		for (int c = 0; c < base->nchunks; c++)
+			for (int q = 0; q < base->npipe_sizes; q++)
+				for (int k = 0; k < base->nconnections; k++)
+					for (int w = 0; w < nw; w++) {
+						struct zc_cfg *r = &out[n];
 
-					/* More workers than connections would idle: only when
-					 * asked for alone, never as a point of a sweep. */
-					if (nw > 1 && wv[w] > base->connections_list[k])
-						continue;
-					if (n == max)
-						return -E2BIG;
-					*r = *base;
-					r->chunk = base->chunks[c];
-					r->pipe_size = base->pipe_sizes[q];
-					r->connections = base->connections_list[k];
-					r->workers = wv[w];
-					n++;
-				}
+						/* More workers than connections would idle: only when
+						 * asked for alone, never as a point of a sweep. */
+						if (nw > 1 && wv[w] > base->connections_list[k])
+							continue;
+						if (n == max)
+							return -E2BIG;
+						*r = *base;
+						r->chunk = base->chunks[c];
+						r->pipe_size = base->pipe_sizes[q];
+						r->connections = base->connections_list[k];
+						r->workers = wv[w];
+						if (base->nobject_sizes > 0)
+							r->object_size = base->object_sizes[o];
+						n++;
+					}
 	return n;
 }
 
@@ -401,7 +438,7 @@ void zc_opts_help(FILE *f)
 
 const char *zc_counters_for_role(const struct zc_cfg *cfg, int role)
 {
-	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
+	int dut = zc_cfg_dut(cfg);
 	int mask = zc_counters_parse(cfg->counters);
 
 	if (mask < 0 || role == dut || !strcmp(cfg->counters_roles, "all"))

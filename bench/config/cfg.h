@@ -53,7 +53,24 @@ struct zc_cfg {
 	int nconnections;
 	int workers_list[ZC_LIST_MAX];	/* may hold ZC_WORKERS_MAX_CORES, ZC_WORKERS_LADDER */
 	int nworkers;
+	/* request/response (traffic = rr): run/rr*.c */
+	int traffic;			/* enum zc_traffic */
+	uint64_t request_size;		/* bytes of each request, 0: the shortest */
+	uint64_t object_size;		/* bytes of each response body */
+	uint64_t object_sizes[ZC_LIST_MAX];
+	int nobject_sizes;
+	char object_sizes_file[256];	/* one size a line, drawn with the seed; "" none */
+	long inflight;			/* requests in flight per connection */
+	int churn;			/* 1: a new connection per request */
+	double rate_rps;		/* requests/s over all connections, 0: closed loop */
+	int rr_dut;			/* topology = direct: enum zc_rr_dut */
+	long pipe_pool;			/* proxy: empty pipes kept per worker for reuse */
+	int server_send;		/* enum zc_rr_send */
 };
+
+enum zc_traffic { ZC_TRAFFIC_STREAM, ZC_TRAFFIC_RR };
+enum zc_rr_dut { ZC_RR_DUT_SERVER, ZC_RR_DUT_CLIENT };
+enum zc_rr_send { ZC_RR_SEND, ZC_RR_SENDFILE };
 
 /* workers = max: every usable core; ladder: 1, 2, 4, ... up to every usable
  * core (expanded when a workload is loaded, from this machine's topology). */

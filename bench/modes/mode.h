@@ -66,6 +66,9 @@ struct zc_io {
 	/* The mode's private state: priv_size bytes, zeroed, its options set
 	 * (zc_mode_setup allocates it, zc_mode_teardown frees it). */
 	void *priv;
+	/* Connections that come and go (traffic = rr's proxy): the worker's
+	 * pool its pipe comes from and goes back to (pipe.c), NULL: none. */
+	struct zc_pipe_pool *pipe_pool;
 	/* results, read at the window edges only */
 	uint64_t bytes;			/* moved (sent, forwarded, received) */
 	uint64_t calls;			/* data syscalls issued */
@@ -298,6 +301,21 @@ const char *zc_conns_unsupported(const struct zc_mode *m, size_t n);
 int zc_set_nonblock(int fd);
 
 /* pipe.c: helpers shared by pipe-based modes (0 or -errno) */
+/*
+ * A worker's pipes for connections that come and go, as HAProxy's pipe pool
+ * (src/pipe.c, get_pipe/put_pipe): with io->pipe_pool set, a mode's main
+ * pipe (io->pipe_r/pipe_w) is taken from the pool when it holds one, and
+ * given back at teardown when it is empty (io->pending == 0) and the pool
+ * has room (max); a pipe with data in it, or past max, is closed. max 0: a
+ * pipe per connection, each counted. Not thread-safe: one per worker.
+ */
+struct zc_pipe_pool {
+	int (*fds)[2];
+	size_t n, max;
+	uint64_t created, reused, returned, closed;
+};
+int zc_pipe_pool_init(struct zc_pipe_pool *p, size_t max);
+void zc_pipe_pool_free(struct zc_pipe_pool *p);
 int zc_pipe_open(struct zc_io *io, int *r, int *w, uint64_t size, bool nonblock);
 void zc_pipe_close(int *r, int *w);
 /* setup of a mode with one pipe (io->pipe_r/pipe_w) of pipe_size. 0/-errno */

@@ -10,11 +10,38 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+int zc_pipe_pool_init(struct zc_pipe_pool *p, size_t max)
+{
+	*p = (struct zc_pipe_pool){ .max = max };
+	if (max && !(p->fds = calloc(max, sizeof(*p->fds))))
+		return -ENOMEM;
+	return 0;
+}
+
+void zc_pipe_pool_free(struct zc_pipe_pool *p)
+{
+	while (p->n) {
+		p->n--;
+		zc_pipe_close(&p->fds[p->n][0], &p->fds[p->n][1]);
+	}
+	free(p->fds);
+	p->fds = NULL;
+}
+
 int zc_pipe_open(struct zc_io *io, int *r, int *w, uint64_t size, bool nonblock)
 {
+	struct zc_pipe_pool *pool = io && r == &io->pipe_r ? io->pipe_pool : NULL;
 	int p[2];
 
-	(void)io;
+	if (pool && pool->n) {
+		pool->n--;
+		*r = pool->fds[pool->n][0];
+		*w = pool->fds[pool->n][1];
+		pool->reused++;
+		return 0;
+	}
+	if (pool)
+		pool->created++;
 	if (pipe2(p, O_CLOEXEC | (nonblock ? O_NONBLOCK : 0)))
 		return -errno;
 	/* The kernel rounds up to a power of two pages; fail loudly if capped. */
@@ -46,6 +73,19 @@ int zc_pipe_setup(struct zc_io *io)
 
 void zc_io_teardown_pipes(struct zc_io *io)
 {
+	struct zc_pipe_pool *pool = io->pipe_pool;
+
+	if (pool && io->pipe_r >= 0) {
+		if (!io->pending && pool->n < pool->max) {
+			pool->fds[pool->n][0] = io->pipe_r;
+			pool->fds[pool->n][1] = io->pipe_w;
+			pool->n++;
+			pool->returned++;
+			io->pipe_r = io->pipe_w = -1;
+		} else {
+			pool->closed++;
+		}
+	}
 	zc_pipe_close(&io->pipe_r, &io->pipe_w);
 	zc_pipe_close(&io->aux_r, &io->aux_w);
 }

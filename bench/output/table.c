@@ -128,9 +128,20 @@ static bool many_conns(json_t *runs)
 	return many;
 }
 
-/* "send>copy>recv", or "send>recv" without a proxy. */
+/* "send>copy>recv", or "send>recv" without a proxy; request/response:
+ * "rr 64k>copy" (object size, proxy mode, "churn" for a connection per request). */
 static void run_path(json_t *k, char *path, size_t len)
 {
+	if (!strcmp(zc_an_str(k, "traffic"), "rr")) {
+		char sz[24];
+
+		zc_fmt_size(zc_an_int(k, "object_size"), sz, sizeof(sz));
+		snprintf(path, len, "rr %s%s%s%s", zc_an_str(k, "object_sizes_file")[0] ? "file" : sz,
+			 strcmp(zc_an_str(k, "topology"), "proxy") ? "" : ">",
+			 strcmp(zc_an_str(k, "topology"), "proxy") ? "" : zc_an_str(k, "proxy"),
+			 json_is_true(json_object_get(k, "churn")) ? " churn" : "");
+		return;
+	}
 	if (!strcmp(zc_an_str(k, "topology"), "proxy"))
 		snprintf(path, len, "%s>%s>%s", zc_an_str(k, "source"), zc_an_str(k, "proxy"),
 			 zc_an_str(k, "sink"));

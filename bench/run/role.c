@@ -24,6 +24,7 @@
 #include "run/role_int.h"
 #include "run/watch.h"
 #include "run/role_peer.h"
+#include "run/rr.h"
 #include "run/verify.h"
 #include "lib/cpu.h"
 
@@ -261,6 +262,12 @@ int zc_role_main(int argc, char **argv)
 	/* A real program in this role's place (HAProxy, iperf3): role_peer.c. */
 	if (zc_role_peer_mode(&ra, r.m)) {
 		ret = zc_role_peer_main(&ra, zc_role_peer_mode(&ra, r.m), cpus, nw, out);
+		json_decref(out);
+		return ret;
+	}
+	/* Request/response: connections that come and go, run/rr*.c. */
+	if (ra.cfg.traffic == ZC_TRAFFIC_RR) {
+		ret = zc_rr_main(&ra, r.m, cpus, nw, out);
 		json_decref(out);
 		return ret;
 	}

@@ -60,12 +60,21 @@ static void progress(struct zc_ctl *c, const char *fmt, ...)
 
 static json_t *key_json(const struct zc_cfg *cfg)
 {
-	return json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:I}", "topology", zc_topo_names[cfg->topology],
+	json_t *k = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:I}", "topology", zc_topo_names[cfg->topology],
 			 "source", cfg->mode[ZC_ROLE_SOURCE],
 			 "proxy", cfg->topology == ZC_TOPO_PROXY ? cfg->mode[ZC_ROLE_PROXY] : "",
 			 "sink", cfg->mode[ZC_ROLE_SINK], "chunk", (json_int_t)cfg->chunk,
 			 "pipe_size", (json_int_t)cfg->pipe_size, "connections",
 			 (json_int_t)cfg->connections, "workers", (json_int_t)cfg->workers);
+
+	/* request/response: what tells two rr runs apart (stream keys unchanged) */
+	if (cfg->traffic == ZC_TRAFFIC_RR)
+		json_object_update_new(k, json_pack("{s:s,s:I,s:s,s:b,s:I,s:f,s:I}", "traffic", "rr",
+				       "object_size", (json_int_t)cfg->object_size,
+				       "object_sizes_file", cfg->object_sizes_file, "churn",
+				       cfg->churn, "inflight", (json_int_t)cfg->inflight, "rate",
+				       cfg->rate_rps, "pipe_pool", (json_int_t)cfg->pipe_pool));
+	return k;
 }
 
 static bool run_emulated(const struct zc_cfg *cfg)
@@ -89,7 +98,7 @@ static bool run_emulated(const struct zc_cfg *cfg)
 static bool run_prepare(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_placement *pl,
 			json_t **out)
 {
-	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
+	int dut = zc_cfg_dut(cfg);
 	json_t *run = json_object(), *samples = json_array();
 
 
@@ -323,7 +332,7 @@ static json_t *take_sample(void *user, size_t i, long rep, long round, long nrou
 	struct set *st = user;
 	struct zc_ctl *c = st->c;
 	const struct zc_cfg *cfg = &st->cfg[i];
-	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
+	int dut = zc_cfg_dut(cfg);
 	json_t *place = json_object_get(st->sr[i].run, "placement"), *s;
 
 	progress(c, "[round %ld/%ld, %zu/%zu] %s chunk=%llu rep %ld ...", round + 1, nrounds,
@@ -358,7 +367,7 @@ static int dut_cpus(const struct set *st, int *cpus, int max)
 
 	for (size_t i = 0; i < st->n; i++) {
 		const struct zc_cfg *cfg = &st->cfg[i];
-		int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE, k;
+		int dut = zc_cfg_dut(cfg), k;
 
 		if (!st->placed[i] || zc_host_remote(&st->c->host, dut))
 			continue;

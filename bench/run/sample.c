@@ -111,7 +111,7 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 	struct zc_child *live[ZC_ROLE_NR];
 	int order[] = { ZC_ROLE_SINK, ZC_ROLE_PROXY, ZC_ROLE_SOURCE }, nlive = 0;
 	bool spawned[ZC_ROLE_NR] = { 0 };
-	int dut = cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
+	int dut = zc_cfg_dut(cfg);
 	json_t *sample = json_object(), *roles = json_object();
 	char connect[300] = "", reason[1024] = "";
 	double deadline, t_go;

@@ -28,6 +28,25 @@ void zc_role_verified_json(const struct role *r, json_t *out)
 	json_object_set_new(out, "verified", json_boolean(checks && total == got));
 }
 
+/* Request/response: the client checks every body byte as it arrives and
+ * fails the run on the first wrong one (run/rr_client.c), so what counts is
+ * that it completed transactions; the server's and the proxy's byte counts
+ * are reported, not held against the client's per connection (connections
+ * come and go, and the bytes in flight at the edges differ). */
+static const char *rr_why_not(json_t *src, char *buf, size_t len)
+{
+	json_t *rr = json_object_get(src, "rr");
+
+	if (json_object_get(src, "foreign"))
+		return "the client is a foreign program (--exec-source): nothing checked the responses";
+	if (json_integer_value(json_object_get(rr, "transactions")) <= 0 ||
+	    json_integer_value(json_object_get(rr, "verified_bytes")) <= 0) {
+		snprintf(buf, len, "the client completed no verified transaction in the window");
+		return buf;
+	}
+	return NULL;
+}
+
 /* The reason a sample is not verified, or NULL when it is. */
 static const char *why_not(json_t *roles, json_t *sample, char *buf, size_t len)
 {
@@ -41,6 +60,8 @@ static const char *why_not(json_t *roles, json_t *sample, char *buf, size_t len)
 	json_object_foreach(roles, name, rep)
 		if (json_is_string(json_object_get(rep, "unverified")))
 			return json_string_value(json_object_get(rep, "unverified"));
+	if (json_object_get(src, "rr"))
+		return rr_why_not(src, buf, len);
 	if (json_object_get(snk, "foreign"))
 		return "the sink is a foreign program (--exec-sink): nothing checked the bytes";
 	if (!json_is_true(json_object_get(snk, "verified"))) {

@@ -27,6 +27,8 @@ void zc_metrics_markdown(FILE *f)
 			fprintf(f, " Absent when the DUT's role did not collect it.");
 		if (m->col.show == ZC_COL_ALWAYS)
 			fprintf(f, " Run table: `%s`.", m->col.head);
+		else if (m->col.show == ZC_COL_RR)
+			fprintf(f, " Run table: `%s`, when a run is request/response.", m->col.head);
 		else if (m->col.show == ZC_COL_PRESENT)
 			fprintf(f, " Run table: `%s`, when a run has a counter column.", m->col.head);
 		if (m->sample_only)

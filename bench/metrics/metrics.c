@@ -96,6 +96,43 @@ static double d_conn_fairness(const struct zc_derive_in *in)
 	return conn_spread(in, 2);
 }
 
+/* Request/response: the client's figures (run/rr_client.c), NaN for a stream run. */
+static json_t *rr_client(const struct zc_derive_in *in)
+{
+	return json_object_get(json_object_get(in->roles, "source"), "rr");
+}
+
+static double d_tps(const struct zc_derive_in *in)
+{
+	json_t *rr = rr_client(in);
+
+	return rr ? zc_derive_num(rr, "transactions") / in->sink_window_s : NAN;
+}
+
+static double d_tps_per_core(const struct zc_derive_in *in)
+{
+	double cores = d_dut_busy_cores(in);
+
+	return cores > 0 ? d_tps(in) / cores : NAN;
+}
+
+static double lat_us(const struct zc_derive_in *in, const char *key)
+{
+	json_t *l = json_object_get(rr_client(in), "latency");
+
+	return zc_derive_num(l, "count") > 0 ? zc_derive_num(l, key) / 1e3 : NAN;
+}
+
+static double d_lat_p50(const struct zc_derive_in *in) { return lat_us(in, "p50_ns"); }
+static double d_lat_p90(const struct zc_derive_in *in) { return lat_us(in, "p90_ns"); }
+static double d_lat_p99(const struct zc_derive_in *in) { return lat_us(in, "p99_ns"); }
+static double d_lat_p999(const struct zc_derive_in *in) { return lat_us(in, "p999_ns"); }
+static double d_lat_max(const struct zc_derive_in *in) { return lat_us(in, "max_ns"); }
+static double d_lat_mean(const struct zc_derive_in *in) { return lat_us(in, "mean_ns"); }
+
+#define LAT_HOW(p) "the client's latency histogram of the window (`rr.latency`, its workers' " \
+	"merged; " p "), ns / 1000; open loop: from each request's intended send time"
+
 static double d_softirq_elsewhere(const struct zc_derive_in *in)
 {
 	return zc_derive_num(in->sample, "softirq_elsewhere_s") / in->dut_window_s;
@@ -162,6 +199,35 @@ const struct zc_metric zc_metrics[] = {
 		  "one took everything",
 	  .derive = d_conn_fairness, .optional = true,
 	  .how = "(sum of the connections' gbps)^2 / (connections * sum of their squares)" },
+	/* request/response (traffic = rr): present in rr samples only */
+	{ .key = "tps", .unit = "transactions/s", .better = ZC_BETTER_HIGHER,
+	  .help = "request/response: verified responses completed per window second at the client",
+	  .derive = d_tps, .optional = true,
+	  .how = "the client's `rr.transactions` (responses whose every body byte it checked, "
+		 "completed in its window) / its `window.window_s`",
+	  .col = { ZC_COL_RR, "tps", 9, "%.0f", .narrow = true } },
+	{ .key = "tps_per_core", .unit = "transactions/s/core", .better = ZC_BETTER_HIGHER,
+	  .help = "request/response: tps / busy cores of the device under test",
+	  .derive = d_tps_per_core, .optional = true, .how = "tps / dut_busy_cores" },
+	{ .key = "lat_p50_us", .unit = "us", .better = ZC_BETTER_LOWER,
+	  .help = "request/response: median latency, request sent (or due) to last body byte",
+	  .derive = d_lat_p50, .optional = true, .how = LAT_HOW("p50") },
+	{ .key = "lat_p90_us", .unit = "us", .better = ZC_BETTER_LOWER,
+	  .help = "request/response: 90th percentile latency", .derive = d_lat_p90,
+	  .optional = true, .how = LAT_HOW("p90") },
+	{ .key = "lat_p99_us", .unit = "us", .better = ZC_BETTER_LOWER,
+	  .help = "request/response: 99th percentile latency", .derive = d_lat_p99,
+	  .optional = true, .how = LAT_HOW("p99"),
+	  .col = { ZC_COL_RR, "p99us", 8, "%.0f", .narrow = true } },
+	{ .key = "lat_p999_us", .unit = "us", .better = ZC_BETTER_LOWER,
+	  .help = "request/response: 99.9th percentile latency", .derive = d_lat_p999,
+	  .optional = true, .how = LAT_HOW("p99.9") },
+	{ .key = "lat_max_us", .unit = "us", .better = ZC_BETTER_LOWER,
+	  .help = "request/response: the longest latency", .derive = d_lat_max,
+	  .optional = true, .how = LAT_HOW("max: the top bucket's highest value") },
+	{ .key = "lat_mean_us", .unit = "us", .better = ZC_BETTER_LOWER,
+	  .help = "request/response: mean latency", .derive = d_lat_mean, .optional = true,
+	  .how = LAT_HOW("mean of the buckets' midpoints") },
 	{ .key = "softirq_elsewhere_cores", .unit = "cores", .better = ZC_BETTER_LOWER,
 	  .help = "softirq time on CPUs that ran no role's worker, per window second: receive or "
 		  "transmit work that steering did not bring to the workers",

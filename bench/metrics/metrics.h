@@ -24,6 +24,8 @@ enum zc_col_show {
 	/* Only when some run has one of the ZC_COL_PRESENT metrics: all of
 	 * them then (the --counters columns, "-" where a run lacks one). */
 	ZC_COL_PRESENT,
+	/* Only when some run is request/response (has one of them): tps, p99. */
+	ZC_COL_RR,
 };
 
 struct zc_metric_col {
@@ -78,6 +80,11 @@ bool zc_metric_is_pct(const struct zc_metric *m);
 
 /* Summaries of the samples of one run (median, min, max, stddev, n). */
 json_t *zc_run_summary(json_t *samples);
+/* Request/response: the client latency histograms of the ok, undisturbed
+ * samples merged into one ({count, samples, p50_us ... max_us, mean_us,
+ * histogram}), so a run's percentiles are over all its requests; NULL when
+ * no sample has one (stream runs). */
+json_t *zc_run_latency(json_t *samples);
 
 /*
  * Every metric of one ok sample, from its role reports (sample.roles): dut is

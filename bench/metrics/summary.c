@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Looking metrics up, and the per-run summary of the results writer. */
 #include "metrics/metrics.h"
+#include "lib/hdr.h"
 #include "lib/stats.h"
 
 #include <stdlib.h>
@@ -37,6 +38,45 @@ json_t *zc_run_summary(json_t *samples)
 		json_object_set_new(o, m->key, so);
 	}
 	free(v);
+	return o;
+}
+
+json_t *zc_run_latency(json_t *samples)
+{
+	struct zc_hdr *all = NULL;
+	size_t i, n = 0;
+	json_t *s, *o;
+
+	json_array_foreach(samples, i, s) {
+		json_t *l = json_object_get(json_object_get(json_object_get(json_object_get(s,
+			"roles"), "source"), "rr"), "latency");
+		struct zc_hdr *h;
+		char err[128];
+
+		if (!l || strcmp(json_string_value(json_object_get(s, "status")) ?: "", "ok") ||
+		    json_is_true(json_object_get(s, "disturbed")) ||
+		    zc_hdr_from_json(l, &h, err, sizeof(err)))
+			continue;
+		if (!all) {
+			all = h;
+		} else {
+			int bad = zc_hdr_merge(all, h);
+
+			zc_hdr_free(h);
+			if (bad)
+				continue;
+		}
+		n++;
+	}
+	if (!all)
+		return NULL;
+	o = json_pack("{s:I,s:I,s:f,s:f,s:f,s:f,s:f,s:f,s:o}", "count", (json_int_t)zc_hdr_count(all),
+		      "samples", (json_int_t)n, "p50_us", zc_hdr_percentile(all, 50) / 1e3,
+		      "p90_us", zc_hdr_percentile(all, 90) / 1e3, "p99_us",
+		      zc_hdr_percentile(all, 99) / 1e3, "p999_us", zc_hdr_percentile(all, 99.9) / 1e3,
+		      "max_us", zc_hdr_max(all) / 1e3, "mean_us", zc_hdr_mean(all) / 1e3,
+		      "histogram", zc_hdr_to_json(all));
+	zc_hdr_free(all);
 	return o;
 }
 

@@ -20,23 +20,27 @@ static double med(json_t *run, const char *metric)
 	return json_is_number(m) ? json_number_value(m) : NAN;
 }
 
-static bool col_shown(const struct zc_metric *m, bool present)
+/* present: a mask of 1 << ZC_COL_PRESENT, 1 << ZC_COL_RR (have_present_cols) */
+static bool col_shown(const struct zc_metric *m, int present)
 {
-	return m->col.show == ZC_COL_ALWAYS || (m->col.show == ZC_COL_PRESENT && present);
+	return m->col.show == ZC_COL_ALWAYS ||
+	       ((m->col.show == ZC_COL_PRESENT || m->col.show == ZC_COL_RR) &&
+		(present & (1 << m->col.show)));
 }
 
-/* The ZC_COL_PRESENT columns are shown when some run has one of them. */
-static bool have_present_cols(json_t *runs)
+/* The ZC_COL_PRESENT (ZC_COL_RR) columns are shown when some run has one of them. */
+static int have_present_cols(json_t *runs)
 {
 	size_t i;
 	json_t *run;
+	int mask = 0;
 
 	json_array_foreach(runs, i, run)
 		zc_for_each_metric(m)
-			if (m->col.show == ZC_COL_PRESENT &&
+			if ((m->col.show == ZC_COL_PRESENT || m->col.show == ZC_COL_RR) &&
 			    json_object_get(json_object_get(run, "summary"), m->key))
-				return true;
-	return false;
+				mask |= 1 << m->col.show;
+	return mask;
 }
 
 static int col_width(const struct zc_metric *m)
@@ -50,7 +54,7 @@ static int col_width(const struct zc_metric *m)
 #define SD_HEAD "sd%"
 #define SD_WIDTH 7
 
-static void print_heads(FILE *f, bool present)
+static void print_heads(FILE *f, int present)
 {
 	zc_for_each_metric(m) {
 		if (!col_shown(m, present))
@@ -81,7 +85,7 @@ static void metric_cell(const struct zc_metric *m, json_t *run, char *cell, size
 }
 
 /* One run's metric cells, each range column with its sd%. */
-static void print_cells(FILE *f, json_t *run, bool present)
+static void print_cells(FILE *f, json_t *run, int present)
 {
 	zc_for_each_metric(m) {
 		json_t *sm = json_object_get(json_object_get(run, "summary"), m->key);
@@ -174,7 +178,8 @@ static void print_wide(FILE *f, json_t *runs)
 {
 	size_t i;
 	json_t *run;
-	bool present = have_present_cols(runs), many = many_conns(runs);
+	int present = have_present_cols(runs);
+	bool many = many_conns(runs);
 
 	fprintf(f, "%-22s %-6s %-26s %6s %5s", "run", "topo", "source>proxy>sink", "chunk", "pipe");
 	if (many)
@@ -247,7 +252,7 @@ static void print_narrow(FILE *f, json_t *runs, int width)
 	const struct zc_metric *met[NCOL_MAX];
 	size_t nruns = json_array_size(runs), i;
 	char (*cells)[NCOL_MAX][CELL_LEN] = calloc(nruns + 1, sizeof(*cells));
-	int ncol = 0, nmet = 0, total, c_run, c_path, c_status;
+	int ncol = 0, nmet = 0, total, c_run, c_path, c_status, present = have_present_cols(runs);
 	bool many = many_conns(runs);
 	json_t *run;
 
@@ -261,7 +266,8 @@ static void print_narrow(FILE *f, json_t *runs, int width)
 	if (many)
 		col[ncol++] = (struct ncol){ "conn/wkrs", 0, 0, true };
 	zc_for_each_metric(m)
-		if (m->col.narrow && m->col.show == ZC_COL_ALWAYS && ncol < NCOL_MAX - 1) {
+		if (m->col.narrow && ncol < NCOL_MAX - 1 && (m->col.show == ZC_COL_ALWAYS ||
+		    (m->col.show == ZC_COL_RR && col_shown(m, present)))) {
 			met[nmet++] = m;
 			col[ncol++] = (struct ncol){ m->col.head, 0, 0, true };
 		}

@@ -127,7 +127,7 @@ static bool run_prepare(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_pl
  */
 static void run_update(json_t *run, long planned, bool closed, bool final)
 {
-	json_t *samples = json_object_get(run, "samples"), *s;
+	json_t *samples = json_object_get(run, "samples"), *s, *lat;
 	const char *status = "ok";
 	size_t i, nok = 0, n = json_array_size(samples);
 
@@ -153,6 +153,10 @@ static void run_update(json_t *run, long planned, bool closed, bool final)
 	json_object_set_new(run, "status", json_string(status));
 	json_object_set_new(run, "disturbed_left_out", json_integer((json_int_t)zc_an_disturbed_count(run)));
 	json_object_set_new(run, "summary", zc_run_summary(samples));
+	/* request/response: every sample's requests in one histogram */
+	json_object_del(run, "latency_merged");
+	if ((lat = zc_run_latency(samples)))
+		json_object_set_new(run, "latency_merged", lat);
 	zc_run_verified(run);
 }
 

@@ -523,6 +523,30 @@ int zc_cfg_conflicts(const struct zc_cfg *cfg, const unsigned char origin[], cha
 		       "fs.pipe-max-size (%s) without CAP_SYS_RESOURCE: F_SETPIPE_SZ would fail "
 		       "with EPERM", src->name, a, b);
 	}
+	/* request/response (traffic = rr) */
+	if (cfg->traffic == ZC_TRAFFIC_STREAM) {
+		static const char *const rr_keys[] = { "request_size", "object_size",
+			"object_sizes_file", "inflight", "churn", "rate", "dut", "pipe_pool",
+			"server_send" };
+
+		for (size_t i = 0; i < ZC_ARRAY_SIZE(rr_keys); i++)
+			if (FROM(rr_keys[i]) != ZC_SET_DEFAULT)
+				REFUSE(rr_keys[i], "only request/response runs take it, and this run "
+				       "is a stream (set traffic = rr, or remove it)");
+	} else {
+		if (cfg->churn && cfg->inflight > 1)
+			REFUSE("inflight", "churn = on sends one request per connection, so "
+			       "inflight = %ld would be ignored (remove it, or churn = off)",
+			       cfg->inflight);
+		if (cfg->topology == ZC_TOPO_PROXY && FROM("dut") != ZC_SET_DEFAULT)
+			REFUSE("dut", "topology = proxy: the proxy is the device under test");
+		if (cfg->topology == ZC_TOPO_DIRECT && cfg->pipe_pool)
+			REFUSE("pipe_pool", "topology = direct has no proxy to keep pipes");
+		if (FROM("source") != ZC_SET_DEFAULT || FROM("sink") != ZC_SET_DEFAULT)
+			REFUSE(FROM("source") != ZC_SET_DEFAULT ? "source" : "sink", "traffic = rr "
+			       "has its own client and server (the source and sink roles); their "
+			       "modes would be ignored (remove it)");
+	}
 #undef FROM
 	return 0;
 }

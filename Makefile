@@ -241,6 +241,16 @@ bench-sweep: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	@bash tests/bench-sweep.sh
 
+.PHONY: bench-rr
+# workloads/rr.ini: request/response (traffic = rr) over object sizes 1k..16M,
+# keep-alive and a connection per request, through the copy and splice
+# proxies (splice with a pipe per connection and with a pool) and against the
+# server alone; tps, latency percentiles and Gbit/s per core in the table.
+# Extra zcbench run arguments in RR_ARGS (e.g. RR_ARGS="--repetitions=1").
+bench-rr: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@$(BIN) run workloads/rr.ini --out results $(RR_ARGS)
+
 .PHONY: bench-netns
 # workloads/netns.ini on loopback and across network namespaces (root),
 # headline ratios side by side.

@@ -103,14 +103,25 @@ rc=$?
 f=$(result_in "$TMP/seed")
 check "wrong bytes fail the run (exit 1, got $rc)" [ "$rc" -eq 1 ]
 check "named: connection, request, body offset" \
-	jq -e '.runs[0].reason | test("response mismatch on connection [01], request 0 \\(object 16384 bytes\\) at body offset 0")' "$f"
+	jq -e '.runs[0].reason | test("response mismatch on connection [01], request 0 \\(object 16384 bytes\\) at body offset 0")' "$f" >/dev/null
+
+# A proxy flips one byte of the third response's body (heads of 42 bytes:
+# "HTTP/1.1 200 OK", "Content-Length: 16384", the blank line).
+cc -std=gnu11 -O2 -Wall -D_GNU_SOURCE -o "$TMP/tamper" tests/tamper_rr.c || fail "build tamper_rr"
+ZC_TAMPER_OFF=$((2 * (42 + 16384) + 42 + 1000)) $ZCBENCH run "$TMP/rr.ini" --only proxy-copy \
+	--connections=1 --exec-proxy "$TMP/tamper" --out "$TMP/flip" >"$TMP/flip.txt" 2>&1
+rc=$?
+f=$(result_in "$TMP/flip")
+check "a flipped response byte fails the run (exit 1, got $rc)" [ "$rc" -eq 1 ]
+check "named: connection 0, request 2, body offset 1000" \
+	jq -e '.runs[0].reason | test("response mismatch on connection 0, request 2 \\(object 16384 bytes\\) at body offset 1000")' "$f" >/dev/null
 
 # A sizes file with a bad line: the run fails naming file and line.
 $ZCBENCH run "$TMP/rr.ini" --only direct-ka --object-sizes-file="$TMP/badsizes" --out "$TMP/bad" >"$TMP/bad.txt" 2>&1
 rc=$?
 f=$(result_in "$TMP/bad")
 check "bad sizes file fails (exit 1, got $rc)" [ "$rc" -eq 1 ]
-check "named: file and line" jq -e --arg p "$TMP/badsizes:2: 'lots'" '.runs[0].reason | contains($p)' "$f"
+check "named: file and line" jq -e --arg p "$TMP/badsizes:2: 'lots'" '.runs[0].reason | contains($p)' "$f" >/dev/null
 
 # rr keys on a stream run, churn with pipelining: refused before running.
 $ZCBENCH run workloads/smoke.ini --only proxy-copy --object-size=1k --out "$TMP/no" >"$TMP/no.txt" 2>&1

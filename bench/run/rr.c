@@ -360,7 +360,9 @@ int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus
 		pthread_join(rr.w[i].th, NULL);
 	json_object_set_new(out, "window", window_json(&rr));
 	json_object_set_new(out, "rr", rr_json(&rr, json_object_get(out, "window")));
-	json_object_set_new(out, "bytes_total", json_integer(0));
+	if (strcmp(cfg->counters, "none"))
+		json_object_set_new(out, "counters_error", json_string("--counters are not read in "
+				    "request/response runs yet (traffic = rr)"));
 	for (int i = 0; i < nw; i++)
 		if (rr.w[i].ret && !err[0]) {
 			snprintf(err, sizeof(err), "%s", rr.w[i].err);

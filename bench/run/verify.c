@@ -39,8 +39,8 @@ static const char *rr_why_not(json_t *src, char *buf, size_t len)
 
 	if (json_object_get(src, "foreign"))
 		return "the client is a foreign program (--exec-source): nothing checked the responses";
-	if (json_integer_value(json_object_get(rr, "transactions")) <= 0 ||
-	    json_integer_value(json_object_get(rr, "verified_bytes")) <= 0) {
+	/* (verified_bytes may be 0: object_size = 0 has empty bodies) */
+	if (json_integer_value(json_object_get(rr, "transactions")) <= 0) {
 		snprintf(buf, len, "the client completed no verified transaction in the window");
 		return buf;
 	}

@@ -90,6 +90,11 @@ static void derive_in(struct zc_derive_in *in, json_t *sample, json_t *roles, co
 	if (isfinite(zc_derive_num(sample, "dut_irq_busy_s")))
 		in->dut_busy_s += zc_derive_num(sample, "dut_irq_busy_s");
 	in->sink_conns = json_object_get(json_object_get(roles, "sink"), "connections");
+	/* Request/response: per byte is per verified response byte (the payload),
+	 * whatever the DUT counts itself (both directions, heads; a peer program
+	 * some of its sockets). */
+	if (sink == json_object_get(json_object_get(roles, "source"), "window") && d)
+		in->dut_bytes = in->sink_bytes * in->dut_window_s / in->sink_window_s;
 	in->dut_calls = zc_derive_num(d, "calls");
 	in->dut_rusage_s = zc_derive_num(d, "rusage_user_s") + zc_derive_num(d, "rusage_sys_s");
 	if (!d) {

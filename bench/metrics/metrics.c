@@ -146,7 +146,9 @@ static double d_bpf_cost_share(const struct zc_derive_in *in)
 const struct zc_metric zc_metrics[] = {
 	{ .key = "gbps", .unit = "Gbit/s", .better = ZC_BETTER_HIGHER,
 	  .help = "verified payload bits at the sink per window second / 1e9",
-	  .derive = d_gbps, .how = "the sink's `window.bytes` * 8 / `window.window_s` / 1e9",
+	  .derive = d_gbps, .how = "the sink's `window.bytes` * 8 / `window.window_s` / 1e9 "
+		"(request/response: the client's, the response body bytes it verified; the DUT's "
+		"per-byte figures then count those bytes too)",
 	  .col = { ZC_COL_ALWAYS, "Gbps", 8, "%.2f", .narrow = true } },
 	{ .key = "dut_gbps", .unit = "Gbit/s", .better = ZC_BETTER_HIGHER, .sample_only = true,
 	  .help = "bytes the device under test moved per window second, same unit as gbps",

@@ -246,10 +246,11 @@ bench-sweep: deps
 # keep-alive and a connection per request, through the copy and splice
 # proxies (splice with a pipe per connection and with a pool) and against the
 # server alone; tps, latency percentiles and Gbit/s per core in the table.
-# Extra zcbench run arguments in RR_ARGS (e.g. RR_ARGS="--repetitions=1").
+# Extra zcbench run arguments in RR_ARGS (e.g. RR_ARGS="--repetitions=1"), the
+# results folder in OUT (default results/).
 bench-rr: deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@$(BIN) run workloads/rr.ini --out results $(RR_ARGS)
+	@$(BIN) run workloads/rr.ini --out $(or $(OUT),results) $(RR_ARGS)
 
 .PHONY: bench-netns
 # workloads/netns.ini on loopback and across network namespaces (root),

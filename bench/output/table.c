@@ -133,16 +133,18 @@ static bool many_conns(json_t *runs)
 }
 
 /* "send>copy>recv", or "send>recv" without a proxy; request/response:
- * "rr 64k>copy" (object size, proxy mode, "churn" for a connection per request). */
+ * "rr 64k>splice pool churn" (object size, proxy mode, a pipe pool, a
+ * connection per request). */
 static void run_path(json_t *k, char *path, size_t len)
 {
 	if (!strcmp(zc_an_str(k, "traffic"), "rr")) {
 		char sz[24];
 
 		zc_fmt_size(zc_an_int(k, "object_size"), sz, sizeof(sz));
-		snprintf(path, len, "rr %s%s%s%s", zc_an_str(k, "object_sizes_file")[0] ? "file" : sz,
+		snprintf(path, len, "rr %s%s%s%s%s", zc_an_str(k, "object_sizes_file")[0] ? "file" : sz,
 			 strcmp(zc_an_str(k, "topology"), "proxy") ? "" : ">",
 			 strcmp(zc_an_str(k, "topology"), "proxy") ? "" : zc_an_str(k, "proxy"),
+			 zc_an_int(k, "pipe_pool") ? " pool" : "",
 			 json_is_true(json_object_get(k, "churn")) ? " churn" : "");
 		return;
 	}
@@ -396,6 +398,8 @@ static void print_headline_row(FILE *f, json_t *h, int namew, bool many, bool br
 			 zc_an_int(h, "workers") ?: 1);
 		fprintf(f, "conn/wkrs %-9s ", cw);
 	}
+	if (*zc_an_str(h, "rr"))	/* request/response pairs differ by object size ... */
+		fprintf(f, "%s ", zc_an_str(h, "rr") + 3);
 	/* A ratio from a sink that did not check the bytes says so first. */
 	if (json_is_false(json_object_get(h, "verified")))
 		fprintf(f, "UNVERIFIED ");

@@ -48,7 +48,7 @@ static void dut_opts(json_t *run, const char *role, const char *mode, char *out,
 
 json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode)
 {
-	char want[256], have[256];
+	char want[256], have[256], rq[512], rk[512];
 	static const char *const fields[] = { "topology", "source", "proxy", "sink" };
 	json_t *k = json_object_get(run, "key"), *r;
 	bool direct = !strcmp(zc_an_str(k, "topology"), "direct");
@@ -63,7 +63,8 @@ json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode
 			    zc_an_int(q, "pipe_size") == zc_an_int(k, "pipe_size") &&
 			    zc_an_int(q, "connections") == zc_an_int(k, "connections") &&
 			    (zc_an_int(q, "workers") ?: 1) == (zc_an_int(k, "workers") ?: 1) &&
-			    !strcmp(zc_an_str(r, "aa_side"), zc_an_str(run, "aa_side"));
+			    !strcmp(zc_an_str(r, "aa_side"), zc_an_str(run, "aa_side")) &&
+			    !strcmp(zc_an_rr_key(q, false, rq, sizeof(rq)), zc_an_rr_key(k, false, rk, sizeof(rk)));
 
 		for (size_t j = 0; j < ZC_ARRAY_SIZE(fields) && same; j++) {
 			if (!strcmp(fields[j], role))
@@ -101,7 +102,7 @@ static char *peer_key(json_t *run, const char *role, const char *mode)
 	static const char *const fields[] = { "topology", "source", "proxy", "sink" };
 	json_t *k = json_object_get(run, "key"), *a = json_array();
 	bool direct = !strcmp(zc_an_str(k, "topology"), "direct");
-	char *s;
+	char *s, rr[512];
 
 	for (size_t j = 0; j < ZC_ARRAY_SIZE(fields); j++) {
 		const char *v = mode && !strcmp(fields[j], role) ? mode : zc_an_str(k, fields[j]);
@@ -114,6 +115,7 @@ static char *peer_key(json_t *run, const char *role, const char *mode)
 	/* As zc_an_peer: the same workers (absent before 1.3: 1) and A/A side. */
 	json_array_append_new(a, json_integer(zc_an_int(k, "workers") ?: 1));
 	json_array_append_new(a, json_string(zc_an_str(run, "aa_side")));
+	json_array_append_new(a, json_string(zc_an_rr_key(k, false, rr, sizeof(rr))));
 	s = json_dumps(a, JSON_COMPACT);
 	json_decref(a);
 	return s;
@@ -491,6 +493,7 @@ json_t *zc_headline(json_t *runs)
 		const char *side = zc_an_str(pv[i].run, "aa_side");
 		size_t n_used;
 		double a, b;
+		char rr[512];
 
 		/* The medians of the ok, undisturbed samples: the summaries' own. */
 		zc_an_ratio(pv[i].run, pv[i].peer_run, &r);
@@ -505,6 +508,8 @@ json_t *zc_headline(json_t *runs)
 			"numerator_gbps_per_core", num_or_null(a),
 			"denominator_gbps_per_core", num_or_null(b),
 			"value", isnan(a) || isnan(b) || b == 0 ? json_null() : num_or_null(r.value));
+		if (*zc_an_rr_key(k, true, rr, sizeof(rr)))	/* which rr pair this is */
+			json_object_set_new(row, "rr", json_string(rr));
 		/* 1.3: the interval, how it was made, and what was left out. One or
 		 * two repetitions give an interval of (nearly) no width that
 		 * would claim a certainty they do not have: none then. */

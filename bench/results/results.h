@@ -42,6 +42,13 @@ json_t *zc_an_load(const char *cmd, const char *path);
 
 /* "proxy send>splice>recv chunk=65536 pipe=262144 conn=1" */
 void zc_an_key(json_t *run, char *out, size_t len);
+/*
+ * A request/response run's own fields of its key k ("" for a stream run):
+ * "rr object=65536 churn inflight=4 rate=1000 sizes=FILE", and with_pool
+ * " pool=N". Runs of one path differ by these; the headline pairs without
+ * the pool (copy has no pipes to pool), compare and the exports with it.
+ */
+const char *zc_an_rr_key(json_t *k, bool with_pool, char *out, size_t len);
 /* Short label of the data path: "proxy:splice", "tee", "send>splice-null". */
 void zc_an_label(json_t *run, char *out, size_t len);
 const char *zc_an_str(json_t *o, const char *key); /* "" when absent */

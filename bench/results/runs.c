@@ -46,7 +46,33 @@ void zc_an_key(json_t *run, char *out, size_t len)
 			     zc_an_int(k, "chunk"), zc_an_int(k, "pipe_size"), conn ? conn : 1);
 	/* One worker (or none recorded, before schema 1.3) keeps the old key. */
 	if (wk > 1 && n > 0 && (size_t)n < len)
-		snprintf(out + n, len - n, " workers=%lld", wk);
+		n += snprintf(out + n, len - n, " workers=%lld", wk);
+	if (n > 0 && (size_t)n < len && !strcmp(zc_an_str(k, "traffic"), "rr"))
+		zc_an_rr_key(k, true, out + n + 1, len - n - 1), out[n] = ' ';
+}
+
+const char *zc_an_rr_key(json_t *k, bool with_pool, char *out, size_t len)
+{
+	double rate = json_number_value(json_object_get(k, "rate"));
+	long long inflight = zc_an_int(k, "inflight"), pool = zc_an_int(k, "pipe_pool");
+	int n;
+
+	if (!len)
+		return out;
+	out[0] = 0;
+	if (strcmp(zc_an_str(k, "traffic"), "rr"))
+		return out;
+	n = snprintf(out, len, "rr object=%lld%s", zc_an_int(k, "object_size"),
+		     json_is_true(json_object_get(k, "churn")) ? " churn" : "");
+	if (inflight > 1 && n > 0 && (size_t)n < len)
+		n += snprintf(out + n, len - n, " inflight=%lld", inflight);
+	if (rate > 0 && n > 0 && (size_t)n < len)
+		n += snprintf(out + n, len - n, " rate=%g", rate);
+	if (*zc_an_str(k, "object_sizes_file") && n > 0 && (size_t)n < len)
+		n += snprintf(out + n, len - n, " sizes=%s", zc_an_str(k, "object_sizes_file"));
+	if (with_pool && pool && n > 0 && (size_t)n < len)
+		snprintf(out + n, len - n, " pool=%lld", pool);
+	return out;
 }
 
 const char *zc_an_dut_mode(json_t *run)

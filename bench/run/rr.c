@@ -216,6 +216,7 @@ static json_t *rr_json(struct rr *rr, json_t *window)
 	double win = json_real_value(json_object_get(window, "window_s"));
 	json_int_t tx = json_integer_value(json_object_get(window, "transactions"));
 	uint64_t opened = 0, closed = 0, resets = 0, txt = 0;
+	int first = 0;
 	json_t *o = json_object(), *ws = json_array();
 
 	for (int i = 0; i < rr->nw; i++) {
@@ -225,6 +226,8 @@ static json_t *rr_json(struct rr *rr, json_t *window)
 		opened += w->opened;
 		closed += w->closed;
 		resets += w->resets;
+		if (!first)
+			first = w->first_reset;
 		txt += w->tx;
 		json_array_append_new(ws, json_pack("{s:i,s:i,s:I,s:I,s:I}", "worker", i, "cpu",
 						    w->cpu, "transactions", (json_int_t)(b->tx - a->tx),
@@ -238,6 +241,8 @@ static json_t *rr_json(struct rr *rr, json_t *window)
 			    : "connections_accepted", json_integer((json_int_t)opened));
 	json_object_set_new(o, "connections_closed", json_integer((json_int_t)closed));
 	json_object_set_new(o, "connection_errors", json_integer((json_int_t)resets));
+	if (first)
+		json_object_set_new(o, "first_connection_error", json_string(strerror(-first)));
 	json_object_set_new(o, "workers", ws);
 	ops_of(rr->role)->report(rr, o);
 	return o;

@@ -49,6 +49,7 @@ struct rr_worker {
 	 * sent; proxy: bytes forwarded both ways), data calls, transactions */
 	uint64_t bytes, calls, tx;
 	uint64_t opened, closed, resets;	/* connections */
+	int first_reset;		/* the first connection error's -errno */
 	struct rr_snap s[RR_NR];
 	struct zc_hdr *lat;		/* client: the window's latencies, ns */
 	struct zc_pipe_pool pool;	/* proxy */

@@ -194,8 +194,8 @@ static int p_open(struct rr_worker *w, int fd, char *err, size_t errlen)
 	}
 	ret = p_run(w, c);
 	if (ret) {
-		if (ret < 0)
-			w->resets++;
+		if (ret < 0 && !w->resets++)
+			w->first_reset = ret;
 		p_close(w, c);
 	}
 	return 0;
@@ -245,8 +245,8 @@ static void p_loop(struct rr_worker *w)
 				continue;
 			ret = p_run(w, c);
 			/* A peer's reset ends its connection, counted; the client judges. */
-			if (ret < 0)
-				w->resets++;
+			if (ret < 0 && !w->resets++)
+				w->first_reset = ret;
 			if (ret)
 				p_close(w, c);
 		}

@@ -237,8 +237,8 @@ static void s_loop(struct rr_worker *w)
 			if (c->fd < 0)
 				continue;
 			ret = s_serve(w, c);
-			if (ret < 0 && ret != -ECONNABORTED && ret != -EPROTO)
-				w->resets++;
+			if (ret < 0 && ret != -ECONNABORTED && ret != -EPROTO && !w->resets++)
+				w->first_reset = ret;
 			if (ret < 0)
 				s_close(w, c);
 		}

@@ -163,6 +163,29 @@ static void test_fixed_value(void **state)
 	zc_hdr_free(h);
 }
 
+/* Values 1..10 have buckets of their own: getValueAtPercentile's rank is
+ * (p/100 * count + 0.5) rounded down, at least 1. */
+static void test_rank(void **state)
+{
+	struct zc_hdr *h = mk(1, 1000, 3);
+
+	(void)state;
+	for (uint64_t v = 10; v >= 1; v--)
+		zc_hdr_record(h, v);
+	assert_int_equal(zc_hdr_percentile(h, 1), 1);	/* rank 0.6 -> 1 */
+	assert_int_equal(zc_hdr_percentile(h, 15), 2);	/* 2.0 */
+	assert_int_equal(zc_hdr_percentile(h, 25), 3);	/* 3.0 */
+	assert_int_equal(zc_hdr_percentile(h, 34), 3);	/* 3.9 */
+	assert_int_equal(zc_hdr_percentile(h, 35), 4);	/* 4.0 */
+	assert_int_equal(zc_hdr_percentile(h, 50), 5);	/* 5.5 */
+	assert_int_equal(zc_hdr_percentile(h, 99.9), 10);
+	assert_int_equal(zc_hdr_percentile(h, 0), 1);
+	assert_int_equal(zc_hdr_percentile(h, -3), 1);
+	assert_float_equal(zc_hdr_mean(h), 5.5, 0);
+	assert_float_equal(zc_hdr_stddev(h), sqrt(99.0 / 12), 1e-12);
+	zc_hdr_free(h);
+}
+
 static void test_uniform(void **state)
 {
 	struct zc_hdr *h = mk(1, 3600ULL * 1000 * 1000 * 1000, 3);
@@ -369,32 +392,38 @@ static void test_corrected(void **state)
  * 100 s stall in a 1 ns loop (1e11 missing values) costs no 1e11-step loop. */
 static void test_corrected_fast(void **state)
 {
-	struct zc_hdr *fast = mk(1, 100000000ULL, 3), *slow = mk(1, 100000000ULL, 3), *big;
-	const uint64_t vs[] = { 5, 7, 8, 1000, 123457, 3000000, 250000000 /* clamps */ };
-	const uint64_t ivs[] = { 0, 1, 7, 1000, 99991 };
+	const uint64_t vs[] = { 5, 7, 8, 300, 1000, 123457, 3000000, 250000000 /* clamps */ };
+	const uint64_t ivs[] = { 0, 1, 7, 100, 1000, 99991 };
+	const uint64_t lowests[] = { 1, 1000 };	/* 1000: buckets 512 wide down to 0 */
+	struct zc_hdr *big;
 
 	(void)state;
-	for (size_t a = 0; a < sizeof(vs) / sizeof(vs[0]); a++)
-		for (size_t b = 0; b < sizeof(ivs) / sizeof(ivs[0]); b++) {
-			uint64_t v = vs[a], iv = ivs[b];
+	for (size_t l = 0; l < 2; l++) {
+		struct zc_hdr *fast = mk(lowests[l], 100000000ULL, 3);
+		struct zc_hdr *slow = mk(lowests[l], 100000000ULL, 3);
 
-			if (iv && v / iv > 4000000) /* the naive loop would take seconds */
-				continue;
-			zc_hdr_record_corrected(fast, v, iv);
-			zc_hdr_record(slow, v);
-			for (uint64_t m = v - iv; iv && v > iv && m >= iv; m -= iv)
-				zc_hdr_record(slow, m);
-		}
-	assert_same(fast, slow);
-	assert_true(zc_hdr_clamped(fast) > 0);
+		for (size_t a = 0; a < sizeof(vs) / sizeof(vs[0]); a++)
+			for (size_t b = 0; b < sizeof(ivs) / sizeof(ivs[0]); b++) {
+				uint64_t v = vs[a], iv = ivs[b];
+
+				if (iv && v / iv > 4000000) /* the naive loop would take seconds */
+					continue;
+				zc_hdr_record_corrected(fast, v, iv);
+				zc_hdr_record(slow, v);
+				for (uint64_t m = v - iv; iv && v > iv && m >= iv; m -= iv)
+					zc_hdr_record(slow, m);
+			}
+		assert_same(fast, slow);
+		assert_true(zc_hdr_clamped(fast) > 0);
+		zc_hdr_free(fast);
+		zc_hdr_free(slow);
+	}
 	big = mk(1, 1000000000000ULL, 3);
 	zc_hdr_record_corrected(big, 100000000000ULL, 1);
 	assert_int_equal(zc_hdr_count(big), 100000000000ULL);
 	assert_int_equal(zc_hdr_min(big), 1);
 	assert_rel(zc_hdr_percentile(big, 50), 50000000000.0, 1e-3);
 	zc_hdr_free(big);
-	zc_hdr_free(fast);
-	zc_hdr_free(slow);
 }
 
 static void test_clamp_and_reset(void **state)
@@ -480,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_lowest_unit),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_fixed_value),
+		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_uniform),
 		cmocka_unit_test(test_exponential),
 		cmocka_unit_test(test_merge),

@@ -7,6 +7,8 @@
  */
 #include "run/rr.h"
 #include "run/rr_int.h"
+#include "run/role_int.h"
+#include "run/watch.h"
 #include "lib/http.h"
 #include "lib/net.h"
 #include "lib/pattern.h"
@@ -21,6 +23,9 @@
 #include <unistd.h>
 
 static pthread_barrier_t go_bar;
+/* The workers' byte counts where a watching controller reads them (live.c:
+ * one "connection" per worker, its edges the workers'), for --interval. */
+static struct role live;
 
 void zc_rr_fail(struct rr_worker *w, int err, const char *fmt, ...)
 {
@@ -45,10 +50,14 @@ static void take(struct rr_worker *w, int p)
 	s->tx = w->tx;
 	getrusage(RUSAGE_THREAD, &s->ru);
 	s->cs_ok = w->cpu >= 0 && zc_cpustat_read(w->cpu, &s->cs) == 0;
+	if (live.edge && p < PH_NR)
+		live.edge[w->idx][p] = w->bytes;
 }
 
 bool zc_rr_tick(struct rr_worker *w, double now)
 {
+	if (live.io)
+		__atomic_store_n(&live.io[w->idx].bytes, w->bytes, __ATOMIC_RELAXED);
 	while (w->phase < RR_NR && now >= w->rr->edge[w->phase])
 		take(w, w->phase++);
 	return w->phase < RR_NR;
@@ -338,6 +347,9 @@ int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus
 		snprintf(err, sizeof(err), "resolve %s:%d", ra->connect, ra->port);
 		goto early;
 	}
+	live.nconn = nw;
+	if (zc_live_role_alloc(&live))
+		zc_live_role_free(&live);
 	if (!(rr.w = calloc(nw, sizeof(*rr.w)))) {
 		ret = -ENOMEM;
 		goto early;
@@ -391,6 +403,7 @@ early:
 		emit(out);
 	}
 cleanup:
+	zc_live_role_free(&live);
 	for (int i = 0; rr.w && i < nw; i++)
 		zc_hdr_free(rr.w[i].lat);
 	free(rr.w);

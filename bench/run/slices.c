@@ -191,7 +191,7 @@ int zc_slices_window(struct role *r, struct role_worker *w, volatile sig_atomic_
 		struct zc_slice_rec *s = &ws->rec[k];
 		struct zc_cpustat cs0;
 
-		if ((ret = switch_to(r, w, zc_slice_side(k))))
+		if ((ret = switch_to(r, w, zc_slice_side(k, r->sl->drop))))
 			break;
 		s->side = ws->cur;
 		rec_begin(w, s, &cs0);
@@ -258,8 +258,8 @@ void zc_slices_json(struct role *r, json_t *out)
 	for (size_t k = 0; k < n; k++) {
 		uint64_t bytes = 0, cpu = 0, sirq = 0;
 		double t0 = 0, t1 = 0;
-		bool cs_ok = true, drop = sl->drop && k && zc_slice_side(k) != zc_slice_side(k - 1);
-		int side = zc_slice_side(k);
+		bool cs_ok = true, drop = sl->drop && zc_slice_first_after_switch(k, sl->drop);
+		int side = zc_slice_side(k, sl->drop);
 		json_t *o;
 
 		for (int i = 0; i < r->nworkers; i++) {
@@ -293,10 +293,12 @@ void zc_slices_json(struct role *r, json_t *out)
 	json_object_set_new(out, "slice_drop", json_pack("{s:b,s:o,s:s}", "first_after_switch",
 		sl->drop, "dropped", dropped, "why", sl->drop ?
 		"the first slice after each switch of mode (slice_drop = 1): it starts on the "
-		"other mode's caches and queues" : "none (slice_drop = 0)"));
+		"other mode's caches and queues; each turn is then three slices, the kept ones "
+		"still ABBA" : "none (slice_drop = 0)"));
 	json_object_set_new(out, "slice_setup", json_pack("{s:s,s:s,s:f,s:s,s:s,s:f}",
 		"a", sl->m[0]->name, "b", sl->m[1]->name, "slice_s", sl->slice_s,
-		"order", "ABBA (A B B A A B B A ...)", "cost",
+		"order", sl->drop ? "A [B] B B [A] A A [B] B B ... ([dropped]; kept: ABBA)" :
+		"ABBA (A B B A A B B A ...)", "cost",
 		"cpu_ns: the DUT workers' thread CPU clocks; softirq_ns: softirq + irq time of "
 		"their CPUs from /proc/stat (with IRQ time accounting off, softirq served in a "
 		"worker's context is in its CPU time too)",

@@ -2,8 +2,7 @@
 /*
  * Paired slices inside one window (run key alternate, issue 22): the DUT
  * role's workers run its mode (A) and the alternate mode (B) in turns on
- * the same connections, ABBA (A B B A A B B A ...: a steady drift favours
- * neither), each slice slice_ms long, and record per slice its bytes, the
+ * the same connections, ABBA (zc_slice_side), each slice slice_ms long, and record per slice its bytes, the
  * workers' own CPU time (their thread CPU clocks) and the softirq and irq
  * time of their CPUs (/proc/stat, so work done in softirq still counts).
  * The window's timer cuts the slices (role_worker.c); a switch hands the
@@ -23,10 +22,22 @@
 struct role;
 struct role_worker;
 
-/* The side slice k takes: 0 (A, the run's mode) or 1 (B, alternate). */
-static inline int zc_slice_side(size_t k)
+/*
+ * The side slice k takes: 0 (A, the run's mode) or 1 (B, alternate). After
+ * the first slice each turn is two slices (A B B A A B B A ...), or with
+ * drop three whose first is left out (A [B] B B [A] A A [B] B B ...), so the
+ * kept slices still alternate ABBA and each adjacent pair is taken once in
+ * each order: a steady drift favours neither side.
+ */
+static inline int zc_slice_side(size_t k, bool drop)
 {
-	return (int)(((k + 1) / 2) % 2);
+	return k && ((k - 1) / (2 + drop)) % 2 == 0;
+}
+
+/* Is slice k the first after a switch (left out with drop)? */
+static inline bool zc_slice_first_after_switch(size_t k, bool drop)
+{
+	return k && (k - 1) % (2 + drop) == 0;
 }
 
 /* One slice as one worker saw it. */

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 int zc_cfg_alternate_check(const struct zc_cfg *cfg, char *err, size_t errlen)
 {
@@ -38,6 +39,19 @@ int zc_cfg_alternate_check(const struct zc_cfg *cfg, char *err, size_t errlen)
 				 why);
 			return -EINVAL;
 		}
+	}
+	if (a && ((a->flags ^ b->flags) & ZC_MODE_STATIC_CHUNK)) {
+		snprintf(err, errlen, "key 'alternate': %s re-sends one chunk (its stream's period is "
+			 "the chunk) and %s does not: the sink could not verify one stream of both",
+			 (a->flags & ZC_MODE_STATIC_CHUNK) ? a->name : b->name,
+			 (a->flags & ZC_MODE_STATIC_CHUNK) ? b->name : a->name);
+		return -EINVAL;
+	}
+	if ((b->flags & ZC_MODE_PAGE_CHUNK) && cfg->chunk % (uint64_t)sysconf(_SC_PAGESIZE)) {
+		snprintf(err, errlen, "key 'alternate': %s mode '%s' needs a chunk that is a multiple "
+			 "of the page size (%ld), got %llu", zc_role_names[dut], b->name,
+			 sysconf(_SC_PAGESIZE), (unsigned long long)cfg->chunk);
+		return -EINVAL;
 	}
 	slices = cfg->duration_s * 1000 / cfg->slice_ms;
 	if (fabs(slices - round(slices)) > 1e-6 || round(slices) > ZC_SLICES_MAX) {

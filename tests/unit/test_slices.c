@@ -5,7 +5,8 @@
  * a sample's slices give, dropped ones left out (results/slices.h); the
  * run's slice ratio on synthetic slices: an A/A run's interval holds 1.0, a
  * steady drift does not move the interval off 1, a B 1.5 times as efficient gives 1.5 with 1.0
- * outside its interval, and a run without alternate has no slice ratio.
+ * outside its interval, a run without alternate has no slice ratio, and an
+ * alternate run is in no ordinary headline pair.
  * Noise comes from a fixed-seed generator, so every run gives the same.
  */
 #include "zc_test.h"
@@ -16,6 +17,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void side_order(void **state)
@@ -191,6 +193,32 @@ static void not_alternate(void **state)
 	json_decref(runs);
 }
 
+/* A run whose modes took turns mixes them: no ordinary headline pair takes
+ * it, on either side, even when it comes first in the file. */
+static void out_of_ordinary_pairs(void **state)
+{
+	json_t *runs = json_array(), *r;
+	struct zc_pair *pv = NULL;
+	size_t n;
+
+	(void)state;
+	json_array_append_new(runs, mkrun("splice", 1, 10, false, 1, 0, 0, 1));
+	json_object_set_new(json_array_get(runs, 0), "name", json_string("copy-alt-splice"));
+	r = mkrun("", 1, 10, false, 1, 0, 0, 1);
+	json_object_set_new(r, "name", json_string("copy"));
+	json_array_append_new(runs, r);
+	r = mkrun("", 1, 10, false, 1, 0, 0, 1);
+	json_object_set_new(r, "name", json_string("splice"));
+	json_object_set_new(json_object_get(r, "key"), "proxy", json_string("splice"));
+	json_array_append_new(runs, r);
+	n = zc_headline_pairs(runs, 0, &pv);
+	assert_int_equal(n, 1);
+	assert_string_equal(zc_an_str(pv[0].run, "name"), "splice");
+	assert_string_equal(zc_an_str(pv[0].peer_run, "name"), "copy");
+	free(pv);
+	json_decref(runs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,6 +228,7 @@ int main(void)
 		cmocka_unit_test(ratio_drift_cancels),
 		cmocka_unit_test(ratio_b_better),
 		cmocka_unit_test(not_alternate),
+		cmocka_unit_test(out_of_ordinary_pairs),
 	};
 
 	return zc_run_tests(tests, NULL, NULL);

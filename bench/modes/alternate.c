@@ -44,13 +44,22 @@ static int wait_out(int fd, int *waited_ms)
 	return 0;
 }
 
+static ssize_t pipe_out(struct zc_io *io, size_t len)
+{
+	return splice(io->pipe_r, NULL, io->out_fd, NULL, len, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+}
+
 int zc_flush_pipe(struct zc_io *io)
+{
+	return zc_flush_with(io, pipe_out);
+}
+
+int zc_flush_with(struct zc_io *io, ssize_t (*out)(struct zc_io *io, size_t len))
 {
 	int waited = 0, ret;
 
 	while (io->pending) {
-		ssize_t n = splice(io->pipe_r, NULL, io->out_fd, NULL, io->pending,
-				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		ssize_t n = out(io, io->pending);
 
 		io->calls++;
 		if (n > 0) {

@@ -323,6 +323,9 @@ void zc_io_swap_mode_state(struct zc_io *a, struct zc_io *b);
 void zc_conns_all_ready(struct zc_conns *w);
 /* flush helpers: io->pending bytes in pipe_r, or in buf at fill_off. */
 int zc_flush_pipe(struct zc_io *io);
+/* ... or handed to out (a forwarding loop's, as zc_fwd_ops: bytes, or -1
+ * with errno, EAGAIN when full), which takes them from where the mode keeps them. */
+int zc_flush_with(struct zc_io *io, ssize_t (*out)(struct zc_io *io, size_t len));
 int zc_flush_buf(struct zc_io *io);
 
 /* pipe.c: helpers shared by pipe-based modes (0 or -errno) */

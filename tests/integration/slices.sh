@@ -5,7 +5,7 @@
 # switch dropped and listed as dropped), every slice moved bytes and took CPU
 # time, the slices tile the window in time, the sink verified every byte
 # across the switches (copy/splice proxy, send/vmsplice, send/sendfile, the
-# tee and vmsplice after-modes), the A/A run's slice ratio interval holds
+# splice, tee and vmsplice after-modes), the A/A run's slice ratio interval holds
 # 1.00, run and report print the slice ratio, slice_drop = 0 keeps every
 # slice, and an alternate that cannot share the stream exits 2 naming the key.
 . "$(dirname "$0")/../lib.sh"
@@ -17,7 +17,7 @@ f=$(result_in "$TMP/s")
 [ -s "$f" ] || { cat "$TMP/s.txt"; fail "no results (exit $rc)"; }
 check "exit 0 (got $rc)" [ "$rc" -eq 0 ] || cat "$TMP/s.txt"
 jqe() { jq -e "$@" >/dev/null; }
-for name in proxy-copy-aa proxy-copy-splice src-send-vmsplice src-send-sendfile src-tee-after \
+for name in proxy-copy-aa proxy-copy-splice proxy-splice-after src-send-vmsplice src-send-sendfile src-tee-after \
 	src-vmsplice-after; do
 	r=".runs[] | select(.name == \"$name\")"
 	check "$name: ok and verified at the sink" jqe "$r | .status == \"ok\" and .verified == true" "$f"
@@ -70,7 +70,7 @@ bad() { # bad "what" "grep pattern" ini-body
 		[ "$rc" -eq 2 ] && grep -q "key 'alternate'.*$2" "$TMP/err"
 }
 bad "tee against send" "re-sends one chunk" $'topology = direct\nsource = send\nalternate = tee'
-bad "a proxy without .flush" "splice-as-copy.*flush" $'topology = proxy\nproxy = copy\nalternate = splice-as-copy'
+bad "a peer program" "haproxy-splice.*peer program" $'topology = proxy\nproxy = copy\nalternate = haproxy-splice'
 bad "io_uring" "io_uring" $'topology = direct\nsource = send\nalternate = uring-send'
 bad "another role's mode" "not a source mode" $'topology = direct\nsource = send\nalternate = copy'
 bad "a window of part slices" "whole number of slices" $'topology = proxy\nproxy = copy\nalternate = splice\nslice_ms = 300'

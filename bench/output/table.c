@@ -4,6 +4,7 @@
  * metric columns and their formats are the list's (metrics/metrics.c).
  */
 #include "output/table.h"
+#include "output/saturation.h"
 #include "metrics/metrics.h"
 #include "results/results.h"
 #include "lib/term.h"
@@ -172,7 +173,7 @@ static void print_wide(FILE *f, json_t *runs)
 	fprintf(f, "  %s\n", "status");
 	json_array_foreach(runs, i, run) {
 		json_t *k = json_object_get(run, "key");
-		char path[96], chunk[24], pipe[24], st[160];
+		char path[96], chunk[24], pipe[24], st[160], note[320];
 
 		run_path(k, path, sizeof(path));
 		zc_fmt_size(json_integer_value(json_object_get(k, "chunk")), chunk, sizeof(chunk));
@@ -190,6 +191,8 @@ static void print_wide(FILE *f, json_t *runs)
 		fprintf(f, "  %s\n", st);
 		if (json_is_string(json_object_get(run, "reason")))
 			fprintf(f, "%-22s   reason: %s\n", "", zc_an_str(run, "reason"));
+		if (zc_run_unsaturated(run, true, note, sizeof(note)))
+			fprintf(f, "%-22s   note: %s\n", "", note);
 	}
 }
 
@@ -302,6 +305,11 @@ static void print_narrow(FILE *f, json_t *runs, int width)
 		const char *r = zc_an_str(run, "reason");
 
 		put_row(f, col, ncol, cells[i + 1], width);
+		if (zc_run_unsaturated(run, true, reason, sizeof(reason) - 8)) {
+			memmove(reason + 8, reason, strlen(reason) + 1);
+			memcpy(reason, "  note: ", 8);
+			zc_put_fitted(f, reason, width, 4);
+		}
 		if (!json_is_string(json_object_get(run, "reason")))
 			continue;
 		/* One line per part ("proxy: ...; sink: ..."), so a part that
@@ -423,20 +431,30 @@ void zc_print_headline(FILE *f, json_t *headline, json_t *runs, int width)
 		}
 	}
 	json_array_foreach(headline, i, h) {
-		char line[512], fit[sizeof(line)];
+		char line[512], fit[sizeof(line)], sat[64];
 		FILE *m = width > 0 ? fmemopen(line, sizeof(line), "w") : NULL;
 
 		if (!m) {
 			print_headline_row(f, h, namew, many, false);
-			continue;
+		} else {
+			/* Narrow: the row cut to the width, never wrapped. */
+			print_headline_row(m, h, namew, many, true);
+			fputc(0, m);
+			fclose(m);
+			line[strcspn(line, "\n")] = 0;
+			zc_elide(fit, sizeof(fit), line, width);
+			fprintf(f, "%s\n", fit);
 		}
-		/* Narrow: the row cut to the width, never wrapped. */
-		print_headline_row(m, h, namew, many, true);
-		fputc(0, m);
-		fclose(m);
-		line[strcspn(line, "\n")] = 0;
-		zc_elide(fit, sizeof(fit), line, width);
-		fprintf(f, "%s\n", fit);
+		/* A side whose DUT waited: its Gbps per core is not the DUT's best. */
+		for (int side = 0; side < 2; side++) {
+			const char *name = zc_an_str(h, side ? "denominator" : "numerator");
+
+			if (!zc_run_unsaturated(zc_run_named(runs, name), false, sat, sizeof(sat)))
+				continue;
+			snprintf(line, sizeof(line), "    %s (%s, %s)", sat, name,
+				 side ? "denominator" : "numerator");
+			zc_put_fitted(f, line, width, 6);
+		}
 	}
 	if (intervals)
 		fprintf(f, "disturbed samples left out: %lld of %lld (of the summaries and of every "

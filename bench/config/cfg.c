@@ -502,6 +502,9 @@ int zc_cfg_conflicts(const struct zc_cfg *cfg, const unsigned char origin[], cha
 		       "fs.pipe-max-size (%s) without CAP_SYS_RESOURCE: F_SETPIPE_SZ would fail "
 		       "with EPERM", src->name, a, b);
 	}
+	if (!cfg->alternate[0] && (FROM("slice_ms") == ZC_SET_RUN || FROM("slice_drop") == ZC_SET_RUN))
+		REFUSE(FROM("slice_ms") == ZC_SET_RUN ? "slice_ms" : "slice_drop",
+		       "slices are taken only when the run sets alternate = MODE");
 #undef FROM
 	return 0;
 }

@@ -130,13 +130,29 @@ static bool many_conns(json_t *runs)
 }
 
 /* "send>copy>recv", or "send>recv" without a proxy. */
-static void run_path(json_t *k, char *path, size_t len)
+/* "send>copy>recv"; a run whose DUT took turns with another mode (alternate)
+ * shows both, "send>copy|splice>recv": its whole-window figures mix them. */
+static void run_path(json_t *run, char *path, size_t len)
 {
-	if (!strcmp(zc_an_str(k, "topology"), "proxy"))
-		snprintf(path, len, "%s>%s>%s", zc_an_str(k, "source"), zc_an_str(k, "proxy"),
-			 zc_an_str(k, "sink"));
-	else
-		snprintf(path, len, "%s>%s", zc_an_str(k, "source"), zc_an_str(k, "sink"));
+	static const char *const roles[] = { "source", "proxy", "sink" };
+	json_t *k = json_object_get(run, "key");
+	const char *alt = zc_an_str(json_object_get(run, "options"), "alternate");
+	bool proxy = !strcmp(zc_an_str(k, "topology"), "proxy");
+	FILE *m = fmemopen(path, len, "w");
+
+	path[0] = 0;
+	if (!m)
+		return;
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(roles); i++) {
+		if (i == 1 && !proxy)
+			continue;
+		fprintf(m, "%s%s", i ? ">" : "", zc_an_str(k, roles[i]));
+		if (*alt && !strcmp(roles[i], zc_an_dut_role(run)))
+			fprintf(m, "|%s", alt);
+	}
+	fputc(0, m);
+	fclose(m);
+	path[len - 1] = 0;
 }
 
 static void run_conns(json_t *k, char *cw, size_t len)
@@ -175,7 +191,7 @@ static void print_wide(FILE *f, json_t *runs)
 		json_t *k = json_object_get(run, "key");
 		char path[96], chunk[24], pipe[24], st[160], note[320];
 
-		run_path(k, path, sizeof(path));
+		run_path(run, path, sizeof(path));
 		zc_fmt_size(json_integer_value(json_object_get(k, "chunk")), chunk, sizeof(chunk));
 		zc_fmt_size(json_integer_value(json_object_get(k, "pipe_size")), pipe, sizeof(pipe));
 		fprintf(f, "%-22.22s %-6s %-26.26s %6s %5s", zc_an_str(run, "name"),
@@ -266,7 +282,7 @@ static void print_narrow(FILE *f, json_t *runs, int width)
 		int c = 0;
 
 		snprintf(cell[c++], CELL_LEN, "%s", zc_an_str(run, "name"));
-		run_path(k, cell[c++], CELL_LEN);
+		run_path(run, cell[c++], CELL_LEN);
 		zc_fmt_size(json_integer_value(json_object_get(k, "chunk")), cell[c++], CELL_LEN);
 		if (many)
 			run_conns(k, cell[c++], CELL_LEN);

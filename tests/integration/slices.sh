@@ -48,6 +48,7 @@ done
 check "A/A (copy against itself): the slice ratio's interval holds 1.00 ($(jq -c '.headline_slices[] |
 	select(.run == "proxy-copy-aa") | [.lo, .ratio, .hi]' "$f"))" \
 	jqe '.headline_slices[] | select(.run == "proxy-copy-aa") | .lo <= 1 and .hi >= 1' "$f"
+check "the table's path shows both modes of the DUT" grep -q "send>copy|splice>recv" "$TMP/s.txt"
 check "run prints the slice ratio" grep -q "proxy-copy-aa *copy/copy *[0-9.]* \[" "$TMP/s.txt"
 $ZCBENCH report "$f" >"$TMP/report.txt" 2>&1
 check "report prints the slice ratio" grep -q "splice/copy *[0-9.]* \[" "$TMP/report.txt"
@@ -74,5 +75,8 @@ bad "a peer program" "haproxy-splice.*peer program" $'topology = proxy\nproxy = 
 bad "io_uring" "io_uring" $'topology = direct\nsource = send\nalternate = uring-send'
 bad "another role's mode" "not a source mode" $'topology = direct\nsource = send\nalternate = copy'
 bad "a window of part slices" "whole number of slices" $'topology = proxy\nproxy = copy\nalternate = splice\nslice_ms = 300'
+printf '[workload]\nduration = 2\n\n[run x]\nproxy = copy\nslice_ms = 100\n' >"$TMP/bad.ini"
+$ZCBENCH run "$TMP/bad.ini" --out "$TMP/o" >"$TMP/err" 2>&1
+check "slice_ms without alternate: exit 2, naming it" [ $? -eq 2 ] && grep -q "key 'slice_ms'.*alternate" "$TMP/err"
 check "no results folder made on bad input" [ ! -e "$TMP/o" ]
 finish

@@ -98,6 +98,8 @@ static void abort_all(struct role *r, const struct role_worker *self)
 {
 	for (int p = 0; p < PH_NR; p++)
 		phase_stop[p] = 1;
+	for (size_t k = 0; r->sl && k < ZC_SLICES_MAX; k++)
+		slice_stop[k] = 1;
 	kick_others(r, self);
 }
 

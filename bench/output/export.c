@@ -29,24 +29,6 @@ void zc_export_format_names(char *buf, size_t len, const char *sep)
 	zc_row_names((const void *const *)zc_export_formats, zc_nexport_formats, buf, len, sep);
 }
 
-int zc_export_summary(json_t *run, const char *metric, struct zc_summary *s)
-{
-	static double v[ZC_SAMPLES_MAX];
-	size_t n = zc_an_values(run, metric, v, ZC_SAMPLES_MAX);
-
-	zc_summarize(v, n, s);
-	return n ? 0 : -ENODATA;
-}
-
-int zc_export_json(FILE *f, json_t *doc)
-{
-	int ret = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-
-	fputc('\n', f);
-	json_decref(doc);
-	return ret ? -EIO : 0;
-}
-
 struct export_args {
 	const char *format, *out, *path;
 };

@@ -66,6 +66,28 @@ static int cmp_ll(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The labels of the runs with an ok sample, each once in file order; with
+ * chunks, their chunk sizes too (each once). How many labels. */
+static int ok_labels(json_t *runs, char labels[][160], long long *chunks, int *nchunks)
+{
+	json_t *run;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(runs, i, run) {
+		struct gpc g;
+		char lab[96];
+
+		if (zc_gpc_of(run, &g))
+			continue;
+		zc_an_label(run, lab, sizeof(lab));
+		add_unique_str(labels, &n, lab);
+		if (chunks)
+			add_unique_ll(chunks, nchunks, zc_an_int(json_object_get(run, "key"), "chunk"));
+	}
+	return n;
+}
+
 /* Clustered bars: one row per data path, one bar per chunk size, min/max whiskers. */
 /* The runs labelled label with this chunk: the one with the best median
  * Gbps per core (the same path and chunk at several pipe sizes), or NaNs. */
@@ -88,23 +110,12 @@ static struct gpc best_gpc(json_t *runs, const char *label, long long chunk)
 
 static int plot_bars(struct plot_ctx *c)
 {
-	json_t *runs = json_object_get(c->roots[c->latest], "runs"), *run;
+	json_t *runs = json_object_get(c->roots[c->latest], "runs");
 	long long chunks[MAX_SERIES];
 	char labels[MAX_SERIES][160], extra[1024] = "", titles[900] = "";
-	int nchunks = 0, nlabels = 0;
-	size_t i;
+	int nchunks = 0, nlabels = ok_labels(runs, labels, chunks, &nchunks);
 	FILE *f;
 
-	json_array_foreach(runs, i, run) {
-		struct gpc g;
-		char lab[96];
-
-		if (zc_gpc_of(run, &g))
-			continue;
-		zc_an_label(run, lab, sizeof(lab));
-		add_unique_str(labels, &nlabels, lab);
-		add_unique_ll(chunks, &nchunks, zc_an_int(json_object_get(run, "key"), "chunk"));
-	}
 	qsort(chunks, nchunks, sizeof(*chunks), cmp_ll);
 	f = zc_plot_csv(c, "bars");
 	if (!f)
@@ -169,7 +180,7 @@ static int plot_chunk(struct plot_ctx *c)
 {
 	json_t *runs = json_object_get(c->roots[c->latest], "runs"), *run;
 	char labels[MAX_SERIES][160], titles[4096] = "", extra[4200];
-	int nlabels = 0;
+	int nlabels;
 	size_t i;
 	FILE *f;
 
@@ -185,15 +196,7 @@ static int plot_chunk(struct plot_ctx *c)
 		return 0;
 	}
 
-	json_array_foreach(runs, i, run) {
-		struct gpc g;
-		char lab[96];
-
-		if (zc_gpc_of(run, &g))
-			continue;
-		zc_an_label(run, lab, sizeof(lab));
-		add_unique_str(labels, &nlabels, lab);
-	}
+	nlabels = ok_labels(runs, labels, NULL, NULL);
 	f = zc_plot_csv(c, "chunk");
 	if (!f)
 		return -1;
@@ -377,8 +380,7 @@ int zc_cmd_plot(int argc, char **argv)
 	struct plot_ctx c = { 0 };
 	char scripts[PATH_MAX], hosts[200], kernels[240], shas[200], gitlab[80];
 	int order[MAX_FILES], ret = 0;
-	const struct zc_optgroup group = { .opts = plot_optv, .n = ZC_ARRAY_SIZE(plot_optv),
-					   .base = &c };
+	const struct zc_optgroup group = ZC_OPT_GROUP1(plot_optv, &c);
 	const struct zc_cmdline cmdline = {
 		.name = "plot", .groups = &group, .ngroups = 1,
 		.about = "Draws with gnuplot (plots/*.gp) and writes a static index.html that works\n"

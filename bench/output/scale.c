@@ -55,7 +55,7 @@ int zc_cmd_scale(int argc, char **argv)
 {
 	static struct zc_curve curves[256];
 	struct scale_args a = { 0 };
-	const struct zc_optgroup g = { .opts = scale_opts, .n = ZC_ARRAY_SIZE(scale_opts), .base = &a };
+	const struct zc_optgroup g = ZC_OPT_GROUP1(scale_opts, &a);
 	const struct zc_cmdline cmd = {
 		.name = "scale", .groups = &g, .ngroups = 1,
 		.about = "Per mode: Gbit/s and Gbit/s per core of the device under test against its\n"

@@ -35,13 +35,7 @@ struct export_args {
 
 static int check_format(const char *v, char *why, size_t len)
 {
-	char names[256];
-
-	if (zc_export_format_find(v))
-		return 0;
-	zc_export_format_names(names, sizeof(names), ", ");
-	snprintf(why, len, "'%s' is not one of %s", v, names);
-	return -EINVAL;
+	return zc_row_check((const void *const *)zc_export_formats, zc_nexport_formats, v, why, len);
 }
 
 #define AT(field) ZC_OPT_AT(struct export_args, field)
@@ -58,8 +52,7 @@ int zc_cmd_export(int argc, char **argv)
 {
 	static char about[2048];
 	struct export_args a = { 0 };
-	const struct zc_optgroup group = { .opts = export_optv, .n = ZC_ARRAY_SIZE(export_optv),
-					   .base = &a };
+	const struct zc_optgroup group = ZC_OPT_GROUP1(export_optv, &a);
 	const struct zc_cmdline cmdline = { .name = "export", .groups = &group, .ngroups = 1,
 					    .about = about };
 	const struct zc_export_format *fmt;

@@ -39,7 +39,7 @@ for m in copy splice; do
 	b=$(jq -r "$q" "$out"/bare/*.json | awk -v m=$m '$1 == m {print $2}' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')
 	awk -v m=$m -v z="$z" -v b="$b" 'BEGIN { printf "%-8s %14.2f %14.2f %7.3fx  (target >= 0.95)\n", m, z, b, z / b }'
 	verdict+=("$(awk -v m=$m -v z="$z" -v b="$b" 'BEGIN {
-		if (b > 0) printf "%s %.3fx %s", m, z / b, z / b >= 0.95 ? "(meets >= 0.95)" : "(BELOW 0.95)"
+		if (b > 0) printf "%s %.3fx %s", m, z / b, (z / b >= 0.95 ? "(meets >= 0.95)" : "(BELOW 0.95)")
 		else printf "%s no figure", m }')")
 done
 echo "(median of $PAIRS alternating pairs; loopback; $(nproc) CPUs)"

@@ -199,7 +199,7 @@ echo "target: counters at most ${TARGET}% of the DUT core. Section 2 decides; 1 
 echo "their intervals come out narrower than the target (a saturated DUT core, a quiet machine)"
 # The last line: section 2's full cost (default set, dispatch included) per proxy.
 full=$(awk -F'\t' -v t="$TARGET" '$2 == "default" {
-	printf "%s%s %.2f%% %s", n++ ? ", " : "", $1, $4, $4 == "nan" ? "NO FIGURE" : $4 <= t ? "PASS" : "ABOVE TARGET" }' \
+	printf "%s%s %.2f%% %s", n++ ? ", " : "", $1, $4, ($4 == "nan" ? "NO FIGURE" : $4 <= t ? "PASS" : "ABOVE TARGET") }' \
 	"$out/breakdown-default.tsv" 2>/dev/null)
 bench_verdict "counters' full cost of the DUT's own CPU (target ${TARGET}%): ${full:-no figure (the stats pass did not run)}"
 exit "$fail"

@@ -37,7 +37,7 @@ rc=${PIPESTATUS[0]}
 f=$(sed -n 's/^results: \([^ ]*\).*/\1/p' "$log")
 rm -f "$log"
 [ -n "$f" ] || exit "$rc"
-"$ZCBENCH" plot --out "$PLOTS" "$f" || rc=1
-bench_verdict "$([ "$rc" -eq 0 ] && echo "ok" || echo "exit $rc"): splice/copy against pipe size and chunk in \
-$PLOTS/sweep_pipe.png, $PLOTS/sweep_chunk.png, $PLOTS/index.html; results: $f"
+plotted="splice/copy against pipe size and chunk in $PLOTS/sweep_pipe.png, $PLOTS/sweep_chunk.png, $PLOTS/index.html"
+"$ZCBENCH" plot --out "$PLOTS" "$f" || { rc=1 plotted="zcbench plot failed (above)"; }
+bench_verdict "$([ "$rc" -eq 0 ] && echo "ok" || echo "exit $rc"): $plotted; results: $f"
 exit "$rc"

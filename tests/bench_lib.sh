@@ -9,11 +9,13 @@
 #                       before the last line (instead of a trap of its own).
 # A script that exits before its verdict still ends with "NAME: no verdict
 # (exit N)". A bench-*.sh run by another one (bench-sweep runs bench-peers)
-# prints no header of its own: the outer one's covers it.
+# prints no header and no time of its own, only its verdict line: the outer
+# one's cover it.
 
 BENCH_NAME=
 BENCH_T0=
 BENCH_DONE=
+BENCH_NESTED=
 BENCH_CLEANUP=()
 
 bench_machine() {
@@ -38,7 +40,7 @@ bench_header() {
 	BENCH_NAME=$1
 	BENCH_T0=$(date +%s)
 	trap bench_exit EXIT
-	[ -n "${ZC_BENCH_OUTER:-}" ] && return 0
+	if [ -n "${ZC_BENCH_OUTER:-}" ]; then BENCH_NESTED=1; return 0; fi
 	export ZC_BENCH_OUTER=$BENCH_NAME
 	echo "== $BENCH_NAME, $(date -u '+%Y-%m-%d %H:%M UTC'), git $(bench_sha)"
 	bench_machine
@@ -55,8 +57,10 @@ bench_cleanup() {
 
 bench_verdict() {
 	bench_cleanup
-	echo
-	echo "took $(($(date +%s) - BENCH_T0)) s, load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+	if [ -z "$BENCH_NESTED" ]; then
+		echo
+		echo "took $(($(date +%s) - BENCH_T0)) s, load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+	fi
 	echo "$BENCH_NAME: $*"
 	BENCH_DONE=1
 }

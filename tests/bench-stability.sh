@@ -55,7 +55,7 @@ echo
 line=$(jq -r '.ratios[] | .spread_pct // empty' "$out/aa.noise" | summary)
 echo "$line"
 hw=$(jq -r '[.ratios[] | (.a_half_width_pct, .b_half_width_pct) | numbers] |
-	if length then "interval half-width: largest \(max * 10 | round / 10)% (target 3% on a quiet machine)"
+	if length > 0 then "interval half-width: largest \(max * 10 | round / 10)% (target 3% on a quiet machine)"
 	else "no interval (too few repetitions)" end' "$out/aa.noise")
 echo "$hw"
 echo "results: $out"

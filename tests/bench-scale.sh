@@ -16,4 +16,4 @@ for f in "${files[@]}"; do
 	echo
 	"$ZCBENCH" size --target 10G,40G,100G "$f"
 done
-bench_verdict "scaling and sizing tables above for $(for f in "${files[@]}"; do jq -r .host.name "$f"; done | paste -sd, -)$([ "$(id -u)" -ne 0 ] && echo " (netns skipped: not root)")"
+bench_verdict "scaling and sizing tables above for $(for f in "${files[@]}"; do jq -r .host.name "$f"; done | paste -sd " " - | sed "s/ /, /g")$([ "$(id -u)" -ne 0 ] && echo " (netns skipped: not root)")"

@@ -133,7 +133,7 @@ bench-stability: deps
 
 # The gate's false alarms and power: K rounds of A/A and A against the bare
 # proxy with a handicap of 5% (and 2%) of its CPU, each pair judged by compare;
-# last line "gate: caught C of K regressions of 5%, false alarms F of K".
+# last line "bench-gate: caught C of K regressions of 5%, false alarms F of K".
 # ZC_GATE_K, ZC_GATE_HANDICAPS, ZC_GATE_ARGS (tests/bench-gate.sh says more).
 bench-gate: deps
 	@$(MAKE) --no-print-directory $(BIN) build/bare_proxy

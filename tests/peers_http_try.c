@@ -140,6 +140,27 @@ static bool fetch_body(int port, char *why, size_t len)
 	return ok;
 }
 
+/* Each worker's Cpus_allowed_list (the leader's left out when it has workers). */
+static json_t *worker_cpus(const pid_t *pids, int n)
+{
+	json_t *a = json_array();
+
+	for (int i = n > 1 ? 1 : 0; i < n; i++) {
+		char path[64], line[256], val[64] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pids[i]);
+		if (!(f = fopen(path, "r")))
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "Cpus_allowed_list: %63s", val) == 1)
+				break;
+		fclose(f);
+		json_array_append_new(a, json_string(val));
+	}
+	return a;
+}
+
 static int skip(const char *why)
 {
 	printf("skip: %s\n", why);
@@ -228,9 +249,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "error: %s\n", ng.p.reason);
 		goto out;
 	}
-	json_object_set_new(out, "nginx", json_pack("{s:i, s:s, s:s, s:i}", "pid", (int)ng.p.pid,
-						     "dir", ng.dir, "config", ng.config, "group",
-						     zc_peer_group_pids(&ng.p, pids, 64)));
+	ret = zc_peer_group_pids(&ng.p, pids, 64);
+	json_object_set_new(out, "nginx", json_pack("{s:i, s:s, s:s, s:i, s:o, s:i}", "pid",
+						     (int)ng.p.pid, "dir", ng.dir, "config", ng.config,
+						     "group", ret, "worker_cpus",
+						     worker_cpus(pids, ret > 0 ? ret : 0), "cpu",
+						     cpus[ncpus - 1]));
 	if (strcmp(haproxy, "none")) {
 		struct zc_haproxy_cfg hc = { .listen_addr = "127.0.0.1", .server_addr = "127.0.0.1",
 					     .server_port = port, .splice = !strcmp(haproxy, "splice"),

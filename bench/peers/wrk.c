@@ -216,6 +216,15 @@ int zc_wrk_parse(const char *out, struct zc_wrk_result *r)
 	r->lat_p99_us = num(lat, "p99");
 	r->lat_p999_us = num(lat, "p99_9");
 	json_decref(root);
+	if (!r->requests) {
+		/* wrk's empty histogram says min INT64_MIN: no latency at all */
+		double *lat[] = { &r->lat_min_us, &r->lat_max_us, &r->lat_mean_us, &r->lat_stdev_us,
+				  &r->lat_p50_us, &r->lat_p75_us, &r->lat_p90_us, &r->lat_p99_us,
+				  &r->lat_p999_us };
+
+		for (size_t i = 0; i < ZC_ARRAY_SIZE(lat); i++)
+			*lat[i] = 0;
+	}
 	if (r->duration_s > 0) {
 		r->requests_per_s = r->requests / r->duration_s;
 		r->bytes_per_s = r->bytes / r->duration_s;

@@ -224,7 +224,7 @@ int main(int argc, char **argv)
 	struct zc_peer hp = { 0 };
 	struct zc_peer_cpu cpu;
 	pid_t pids[64];
-	json_t *out = json_object();
+	json_t *out;
 
 	parse_args(argc, argv);
 	allowed_cpus();
@@ -235,6 +235,7 @@ int main(int argc, char **argv)
 		return skip(why);
 	if (strcmp(haproxy, "none") && zc_haproxy_available(!strcmp(haproxy, "splice"), why, sizeof(why)))
 		return skip(why);
+	out = json_object();
 	if (!mkdtemp(dir) || zc_peer_pick_port("127.0.0.1", &port))
 		zc_die("temp folder or port: %s", strerror(errno));
 

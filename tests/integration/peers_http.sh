@@ -56,6 +56,35 @@ for sf in on off; do
 	gone "sendfile-$sf"
 done
 
+# 1b. What the worker calls, seen by strace (when it can attach): sendfile()
+# with sendfile on; pread() into its buffers and no sendfile() with it off.
+if command -v strace >/dev/null; then
+	for sf in on off; do
+		"$try" --client wrk --sendfile "$sf" --size 65536 --seconds 4 >"$TMP/st-$sf.json" 2>&1 &
+		tp=$! worker=""
+		for _ in $(seq 200); do # the try's nginx master, then its worker
+			m=$(pgrep -P "$tp" nginx | head -n 1)
+			[ -n "$m" ] && worker=$(pgrep -P "$m" | head -n 1)
+			[ -n "$worker" ] && break
+			sleep 0.05
+		done
+		sleep 0.5
+		[ -n "$worker" ] && timeout -s INT 1 strace -c -p "$worker" >"$TMP/st-$sf.txt" 2>&1
+		wait "$tp"
+		if ! grep -q "total" "$TMP/st-$sf.txt" 2>/dev/null; then
+			echo "# strace could not attach to nginx's worker: its checks skipped"
+			break
+		fi
+		calls() { awk -v s="$1" '$NF == s { print $4; f = 1 } END { if (!f) print 0 }' "$TMP/st-$sf.txt"; }
+		if [ "$sf" = on ]; then
+			check "sendfile on: the worker calls sendfile()" [ "$(calls sendfile)" -gt 0 ]
+		else
+			check "sendfile off: no sendfile(), pread() instead" \
+				[ "$(calls sendfile)" -eq 0 -a "$(calls pread64)" -gt 0 ]
+		fi
+	done
+fi
+
 # 2. Several workers, and one process (master_process off).
 run workers --client none --workers 2
 check "2 workers: a master and two workers" jq -e '.nginx.group == 3 and (.nginx.worker_cpus | length) == 2 and .body_ok' "$TMP/workers.json"

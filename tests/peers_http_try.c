@@ -25,6 +25,7 @@
 #include <jansson.h>
 #include <sched.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -167,8 +168,26 @@ static int skip(const char *why)
 	return 77;
 }
 
+/* Halfway through the client's run, what a role would read at a window
+ * edge: the bytes nginx's sockets wrote (sock_diag, whoever holds them:
+ * its workers do) and its group's CPU time. */
+static void mid_run(const struct zc_nginx *ng, json_t *out)
+{
+	struct timespec half = { .tv_sec = seconds / 2, .tv_nsec = seconds % 2 * 500000000L };
+	struct zc_peer_tcp tcp = { 0 };
+	struct zc_peer_cpu cpu;
+	int ret, cret;
+
+	nanosleep(&half, NULL);
+	ret = zc_peer_tcp_bytes(0, ng->port, 0, &tcp);
+	cret = zc_peer_group_cpu(&ng->p, &cpu);
+	json_object_set_new(out, "mid", json_pack("{s:i, s:I, s:i, s:i, s:f}", "tcp_ret", ret,
+						  "written", (json_int_t)tcp.written, "nsocks",
+						  tcp.nsocks, "cpu_ret", cret, "cpu_s", cpu.process_s));
+}
+
 /* The client run against url: its parsed figures into out. 0 or -errno. */
-static int run_client(const char *url, const char *dir, json_t *out)
+static int run_client(const char *url, const char *dir, const struct zc_nginx *ng, json_t *out)
 {
 	struct zc_peer p;
 	char how[64];
@@ -181,6 +200,8 @@ static int run_client(const char *url, const char *dir, json_t *out)
 
 		ret = zc_wrk_start(&p, &c, &cpu, 1, dir);
 		if (!ret)
+			mid_run(ng, out);
+		if (!ret)
 			ret = zc_peer_wait_exit(&p, seconds + 30);
 		if (!ret)
 			ret = zc_wrk_result(dir, &r);
@@ -192,6 +213,8 @@ static int run_client(const char *url, const char *dir, json_t *out)
 		struct zc_h2load_result r;
 
 		ret = zc_h2load_start(&p, &c, &cpu, 1, dir);
+		if (!ret)
+			mid_run(ng, out);
 		if (!ret)
 			ret = zc_peer_wait_exit(&p, seconds + 30);
 		if (!ret)
@@ -278,7 +301,7 @@ int main(int argc, char **argv)
 	json_object_set_new(out, "body", json_string(why));
 	if (strcmp(client, "none")) {
 		zc_peer_http_url("127.0.0.1", hport ? hport : port, size, url, sizeof(url));
-		if (run_client(url, dir, out))
+		if (run_client(url, dir, &ng, out))
 			goto out;
 	}
 	ret = zc_peer_group_cpu(&ng.p, &cpu);

@@ -51,8 +51,11 @@ for sf in on off; do
 		".client_exit == \"exit code 0\" and ($wrk_sane)" "$f"
 	check "sendfile $sf: wrk's printed rate agrees with its counts (within 1%)" jq -e \
 		'.client | (.printed_requests_per_s / .requests_per_s) | . > 0.99 and . < 1.01' "$f"
-	check "sendfile $sf: nginx's CPU time read over its group" jq -e \
-		'.nginx_cpu.ret == 0 and .nginx_cpu.process_s > 0 and .nginx_cpu.threads == 2' "$f"
+	check "sendfile $sf: nginx's CPU time read over its group, growing" jq -e \
+		'.nginx_cpu.ret == 0 and .nginx_cpu.threads == 2 and .mid.cpu_ret == 0
+		 and .nginx_cpu.process_s > .mid.cpu_s and .mid.cpu_s >= 0' "$f"
+	check "sendfile $sf: mid-run, nginx's sockets (its workers') wrote bytes, one per connection" jq -e \
+		'.mid.tcp_ret == 0 and .mid.nsocks == 4 and .mid.written >= 65536 and .mid.written <= .client.bytes' "$f"
 	gone "sendfile-$sf"
 done
 

@@ -181,8 +181,7 @@ static int report_mail(const struct report_files *files)
 int zc_cmd_report(int argc, char **argv)
 {
 	static struct report_files files;
-	const struct zc_optgroup group = { .opts = report_optv, .n = ZC_ARRAY_SIZE(report_optv),
-					   .base = &files };
+	const struct zc_optgroup group = ZC_OPT_GROUP1(report_optv, &files);
 	const struct zc_cmdline cmdline = {
 		.name = "report", .groups = &group, .ngroups = 1,
 		.about = "Headline Gbps-per-core ratios with 95% bootstrap CIs, for this kernel\n"

@@ -385,22 +385,6 @@ size_t zc_before_after_pairs(json_t *runs, unsigned flags, struct zc_pair **out)
 	return done(&p, out);
 }
 
-bool zc_an_disturbed(json_t *sample)
-{
-	return json_is_true(json_object_get(sample, "disturbed"));
-}
-
-size_t zc_an_disturbed_count(json_t *run)
-{
-	json_t *smp;
-	size_t i, n = 0;
-
-	/* A failed sample is out anyway: only ok ones are left out for it. */
-	json_array_foreach(json_object_get(run, "samples"), i, smp)
-		n += zc_an_disturbed(smp) && !strcmp(zc_an_str(smp, "status"), "ok");
-	return n;
-}
-
 /* Taken in rounds: repetition i of every run in round i. */
 static bool in_rounds(json_t *run)
 {

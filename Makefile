@@ -9,7 +9,7 @@ DEB_PKGS  := build-essential pkg-config liburing-dev libnuma-dev libhwloc-dev \
              libjansson-dev libinih-dev libcmocka-dev libbpf-dev iproute2 procps jq
 # Optional: installed by make deps when it can, their absence never fails the
 # build (peer modes then say why they are unavailable). bench/peers/.
-DEB_OPT_PKGS := haproxy iperf3
+DEB_OPT_PKGS := haproxy iperf3 wrk nginx-light nghttp2-client
 
 CC       ?= cc
 OPT      ?= -O2 -g
@@ -133,7 +133,7 @@ bench-stability: deps
 
 # The gate's false alarms and power: K rounds of A/A and A against the bare
 # proxy with a handicap of 5% (and 2%) of its CPU, each pair judged by compare;
-# last line "gate: caught C of K regressions of 5%, false alarms F of K".
+# last line "bench-gate: caught C of K regressions of 5%, false alarms F of K".
 # ZC_GATE_K, ZC_GATE_HANDICAPS, ZC_GATE_ARGS (tests/bench-gate.sh says more).
 bench-gate: deps
 	@$(MAKE) --no-print-directory $(BIN) build/bare_proxy
@@ -310,6 +310,16 @@ bench-overhead: deps
 build/ctr_syscall_cost: tests/ctr_syscall_cost.c $(filter-out build/obj/main.o,$(OBJS))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Ibench -o $@ $^ $(LDLIBS)
+
+# The HTTP peers (issue 23) driven end to end by tests/integration/peers_http.sh:
+# nginx (sendfile on/off), HAProxy in HTTP mode, wrk and h2load, through bench/peers/.
+build/peers_http_try: tests/peers_http_try.c $(filter-out build/obj/main.o,$(OBJS))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Ibench -o $@ $^ $(LDLIBS)
+
+build/asan/peers_http_try: tests/peers_http_try.c $(filter-out build/asan/main.o,$(SAN_OBJS))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Ibench -o $@ $^ $(LDLIBS)
 
 # ---- fuzzing (issue 13): libFuzzer harnesses, ASan+UBSan ----
 # clang's libFuzzer (-fsanitize=fuzzer) comes with libclang-rt-dev on Debian.

@@ -28,6 +28,8 @@
 # About 80 s a round on 2 cores with the defaults: 10 rounds within 15 min.
 set -u
 cd "$(dirname "$0")/.." || exit 1
+. tests/bench_lib.sh
+bench_header bench-gate
 Z=${ZCBENCH:-bench/zcbench}
 BARE=${ZC_GATE_PROXY:-build/bare_proxy}
 K=${ZC_GATE_K:-10}
@@ -41,7 +43,6 @@ out=${ZC_GATE_OUT:-$(mktemp -d /tmp/zc-gate.XXXXXX)}
 mkdir -p "$out" || exit 1
 [ -x "$BARE" ] || { echo "bench-gate: $BARE missing (make build/bare_proxy)"; exit 1; }
 case $FLOOR in aa | within) ;; *) echo "bench-gate: ZC_GATE_FLOOR is aa or within"; exit 1 ;; esac
-t_start=$(date +%s)
 cat >"$out/w.ini" <<INI
 [workload]
 chunk = 64k
@@ -52,7 +53,6 @@ topology = proxy
 proxy = $MODE
 INI
 thr() { if [ -n "$FIXED" ]; then echo "$FIXED"; else awk -v p="$1" 'BEGIN { print p / 2 }'; fi; }
-echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) before the runs"
 echo "gate: $K rounds of an A/A pair and a pair per handicap (${LEVELS[*]}%), bare $MODE proxy, $ARGS"
 for p in "${LEVELS[@]}"; do
 	echo "  handicap $p%: threshold $(thr "$p")%"
@@ -159,9 +159,11 @@ for p in "${LEVELS[@]}"; do
 	done
 done
 echo
-echo "took $(($(date +%s) - t_start)) s, load average $(cut -d' ' -f1-3 /proc/loadavg) after; results: $out"
+echo "results: $out"
 # The stretch figures first, the headline handicap's last.
-for ((i = ${#LEVELS[@]} - 1; i >= 0; i--)); do
+for ((i = ${#LEVELS[@]} - 1; i >= 1; i--)); do
 	p=${LEVELS[i]}
-	echo "gate: caught $(count "$p" "$p" "$FLOOR" regression) of $K regressions of $p%, false alarms $(count aa "$p" "$FLOOR" regression) of $K$([ "$i" -gt 0 ] && echo " (stretch)")"
+	echo "gate: caught $(count "$p" "$p" "$FLOOR" regression) of $K regressions of $p%, false alarms $(count aa "$p" "$FLOOR" regression) of $K (stretch)"
 done
+p=${LEVELS[0]}
+bench_verdict "caught $(count "$p" "$p" "$FLOOR" regression) of $K regressions of $p%, false alarms $(count aa "$p" "$FLOOR" regression) of $K"

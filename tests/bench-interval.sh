@@ -9,12 +9,13 @@
 # workloads/default.ini), extra `zcbench run` flags in $ZC_INTERVAL_ARGS.
 set -u
 cd "$(dirname "$0")/.."
+. tests/bench_lib.sh
+bench_header bench-interval
 Z=${ZCBENCH:-bench/zcbench}
 PAIRS=${PAIRS:-10}
 RUNS=${RUNS:-src-send proxy-splice}
 out=${ZC_INTERVAL_OUT:-$(mktemp -d /tmp/zc-interval.XXXXXX)}
 mkdir -p "$out" || exit 1
-echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) before the runs"
 one() { # pair, side (on|off), run name
 	local iv=0
 	[ "$2" = on ] && iv=1
@@ -31,9 +32,10 @@ for i in $(seq "$PAIRS"); do
 		else one "$i" on "$r" && one "$i" off "$r" || fail=1; fi
 	done
 done
-echo "machine: load average $(cut -d' ' -f1-3 /proc/loadavg) after the runs; results in $out"
+echo "results in $out"
 echo
 printf '%-14s %6s %10s %10s %9s %-17s %-15s %s\n' run pairs "off Gb/c" "on Gb/c" "on/off" "95% interval" "pairs min..max" verdict
+verdicts=()
 for r in $RUNS; do
 	# one line per pair with both sides: off on (Gbit/s per core)
 	pairs=$(for i in $(seq "$PAIRS"); do
@@ -44,12 +46,17 @@ for r in $RUNS; do
 	read -r n mq lo hi mn mx < <(awk '$1 > 0 { print $2 / $1 }' <<<"$pairs" | awk -f tests/median_ci.awk)
 	off=$(awk '{ print $1 }' <<<"$pairs" | awk -f tests/median_ci.awk | cut -d' ' -f2)
 	on=$(awk '{ print $2 }' <<<"$pairs" | awk -f tests/median_ci.awk | cut -d' ' -f2)
-	awk -v run="$r" -v n="$n" -v off="$off" -v on="$on" -v mq="$mq" -v lo="$lo" -v hi="$hi" -v mn="$mn" -v mx="$mx" 'BEGIN {
+	line=$(awk -v run="$r" -v n="$n" -v off="$off" -v on="$on" -v mq="$mq" -v lo="$lo" -v hi="$hi" -v mn="$mn" -v mx="$mx" 'BEGIN {
 		if (mq == "nan") { printf "%-14s %6d  too few pairs with both sides\n", run, n; exit 1 }
 		v = lo <= 1 && hi >= 1 ? "no cost shown (interval holds 1.0)" : \
 		    hi < 1 ? sprintf("costs %.1f%% [%.1f%%, %.1f%%]", (1 - mq) * 100, (1 - hi) * 100, (1 - lo) * 100) : "faster with intervals (noise)"
 		printf "%-14s %6d %10.2f %10.2f %8.3fx [%.3f, %.3f]   %.3f..%.3f    %s\n", run, n, off, on, mq, lo, hi, mn, mx, v
-	}' || fail=1
+	}') || fail=1
+	echo "$line"
+	if [[ $line == *"too few pairs"* ]]; then verdicts+=("$r: too few pairs")
+	else verdicts+=("$r: ${line##*    }"); fi
 done
 echo "(median of paired ratios, --interval 1 over --interval 0, Gbit/s per busy DUT core; $(nproc) CPUs, loopback)"
+verdict=$(printf '%s; ' "${verdicts[@]}")
+bench_verdict "${verdict%; }"
 exit "$fail"

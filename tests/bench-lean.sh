@@ -6,10 +6,12 @@
 # /proc/stat at the window edges). Prints the ratio of Gbps per core.
 set -eu
 cd "$(dirname "$0")/.."
+. tests/bench_lib.sh
+bench_header bench-lean
 ZCBENCH=${ZCBENCH:-bench/zcbench}
 PAIRS=${PAIRS:-5}
 out=$(mktemp -d /tmp/zc-lean.XXXXXX)
-trap 'rm -rf "$out"' EXIT
+bench_on_exit 'rm -rf "$out"'
 cat >"$out/w.ini" <<INI
 [workload]
 warmup = 0.5
@@ -31,9 +33,14 @@ done
 # two are measured identically.
 q='.runs[] | select(.status == "ok") | [.key.proxy, (.samples[0].gbps / (.samples[0].controller_dut_busy_s / .options.duration))] | @tsv'
 printf '%-8s %14s %14s %8s\n' mode "zcbench Gb/c" "bare Gb/c" ratio
+verdict=()
 for m in copy splice; do
 	z=$(jq -r "$q" "$out"/zc/*.json | awk -v m=$m '$1 == m {print $2}' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')
 	b=$(jq -r "$q" "$out"/bare/*.json | awk -v m=$m '$1 == m {print $2}' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')
 	awk -v m=$m -v z="$z" -v b="$b" 'BEGIN { printf "%-8s %14.2f %14.2f %7.3fx  (target >= 0.95)\n", m, z, b, z / b }'
+	verdict+=("$(awk -v m=$m -v z="$z" -v b="$b" 'BEGIN {
+		if (b > 0) printf "%s %.3fx %s", m, z / b, (z / b >= 0.95 ? "(meets >= 0.95)" : "(BELOW 0.95)")
+		else printf "%s no figure", m }')")
 done
 echo "(median of $PAIRS alternating pairs; loopback; $(nproc) CPUs)"
+bench_verdict "zcbench over the bare loop, Gbit/s per core: ${verdict[0]}, ${verdict[1]}"

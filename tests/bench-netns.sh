@@ -4,15 +4,21 @@
 # go to both runs (e.g. --repetitions=1 --duration=1).
 set -u
 cd "$(dirname "$0")/.."
+. tests/bench_lib.sh
 . tests/bench-hosts.sh
+bench_header bench-netns
 bench_hosts bench-netns workloads/netns.ini "$@"
-[ ${#files[@]} -eq 2 ] || { echo "no netns run: nothing to set side by side"; exit 0; }
+[ ${#files[@]} -eq 2 ] || {
+	echo "no netns run: nothing to set side by side"
+	bench_verdict "loopback only (no netns run: not root); results: ${files[*]}"
+	exit 0
+}
 echo
 echo "Headline side by side: Gbps per core of the device under test, median"
 jq -rn --slurpfile a "${files[0]}" --slurpfile b "${files[1]}" '
 	def fmt: if . == null then "n/a" else (. * 100 | round / 100 | tostring) end;
 	def pad($n): tostring | . + " " * ([$n - length, 0] | max);
-	def cell: if . == null then "n/a" else "\(.value | fmt)x (\(.numerator_gbps_per_core | fmt) vs \(.denominator_gbps_per_core | fmt))" end;
+	def cell: if . == null or .value == null then "n/a" else "\(.value | fmt)x (\(.numerator_gbps_per_core | fmt) vs \(.denominator_gbps_per_core | fmt))" end;
 	def pick($h; $r; $c): [$h[] | select(.ratio == $r and .chunk == $c)][0];
 	($a[0].headline) as $la | ($b[0].headline) as $lb |
 	"  \("ratio" | pad(27)) \("chunk" | pad(6)) \("loopback" | pad(26)) veth (netns)",
@@ -20,3 +26,6 @@ jq -rn --slurpfile a "${files[0]}" --slurpfile b "${files[1]}" '
 	 "  \($k.ratio | pad(27)) \(($k.chunk / 1024 | tostring) + "k" | pad(6)) \(pick($la; $k.ratio; $k.chunk) | cell | pad(26)) \(pick($lb; $k.ratio; $k.chunk) | cell)")'
 echo
 echo "results: ${files[0]} ${files[1]}"
+bench_verdict "$(jq -rn --slurpfile a "${files[0]}" --slurpfile b "${files[1]}" '
+	[$a[0].headline[], $b[0].headline[]] | map(.value | numbers) | length |
+	"\(.) headline ratios with a figure, loopback and veth side by side above"')"

@@ -29,6 +29,8 @@
 # $ZC_OVERHEAD_OUT (default: a temporary folder).
 set -u
 cd "$(dirname "$0")/.."
+. tests/bench_lib.sh
+bench_header bench-overhead
 Z=${ZCBENCH:-bench/zcbench}
 W=${ZC_OVERHEAD_WORKLOAD:-workloads/overhead.ini}
 TARGET=${ZC_OVERHEAD_TARGET:-2}
@@ -46,7 +48,6 @@ verdict_ci() { # median %, 95% interval lo hi %, target %: by the interval
 			o <= t ? "within" : "above" }'
 }
 
-echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) before the runs"
 # Where the time goes, per syscall, first: a tight loop with the sets loaded.
 cost="$out/syscall_cost.txt"
 build/ctr_syscall_cost >"$cost" 2>&1
@@ -74,7 +75,7 @@ slice_ms=${ZC_OVERHEAD_SLICE_MS:-100}
 ZC_BPF_TOGGLE_MS=$slice_ms "$Z" run "$W" $(sed -n 's/^\[run \(.*-all-[0-9]*\)\]$/--only \1/p' "$W") \
 	--duration "${ZC_OVERHEAD_SLICED_S:-6}" --out "$out/sliced" ${ZC_OVERHEAD_ARGS:-} >/dev/null 2>&1
 k=$(ls -t "$out"/sliced/*.json 2>/dev/null | head -n1)
-echo "machine: load average $(cut -d' ' -f1-3 /proc/loadavg) after the runs; results in $out"
+echo "results in $out"
 
 echo
 echo "1. direct: counters none vs all, $(jq '[.runs[] | select(.options.counters == "none")] | length / 2' "$f") rounds per proxy; overhead = 1 - all/none per round"
@@ -169,13 +170,14 @@ for file_set in "${g:-}:default" "${h:-}:detail"; do
 	file=${file_set%:*}
 	set_name=${file_set##*:}
 	[ -n "$file" ] || { echo "   ($set_name pass did not run)"; continue; }
-	breakdown "$file" "$set_name" | while IFS=$'\t' read -r mode sn net full busy permb progs; do
+	breakdown "$file" "$set_name" >"$out/breakdown-$set_name.tsv"
+	while IFS=$'\t' read -r mode sn net full busy permb progs; do
 		if [ "$sn" = detail ]; then vnet="(opt-in)" vfull="(opt-in)"
 		else vnet=$(verdict "$net" "$TARGET") vfull=$(verdict "$full" "$TARGET"); fi
 		awk -v m="$mode" -v l="$sn" -v n="$net" -v f="$full" -v a="$vnet" -v b="$vfull" -v y="$busy" 'BEGIN {
 			printf "%-7s %-8s %8.2f%% %-14s %9.2f%% %-14s (%.2f%%)\n", m, l, n, a, f, b, y }'
 		echo "          full cost $permb; own work: $progs"
-	done
+	done <"$out/breakdown-$set_name.tsv"
 done
 echo "   default: sys_exit, skb_copy_datagram_iovec, tcp_sendmsg_locked; softirq time sampled by the tick."
 echo "   detail (ZC_BPF_DETAIL=1, opt-in): + sys_enter (per-syscall time), softirq_entry/exit (exact"
@@ -195,4 +197,9 @@ awk '
 	$1 == "stats" { printf "   BPF stats, mean run of %-19s %6.1f ns  (its clock reads included)\n", $2, $3 }' "$cost"
 echo "target: counters at most ${TARGET}% of the DUT core. Section 2 decides; 1 and 1b, the direct ways, confirm it where"
 echo "their intervals come out narrower than the target (a saturated DUT core, a quiet machine)"
+# The last line: section 2's full cost (default set, dispatch included) per proxy.
+full=$(awk -F'\t' -v t="$TARGET" '$2 == "default" {
+	printf "%s%s %.2f%% %s", n++ ? ", " : "", $1, $4, ($4 == "nan" ? "NO FIGURE" : $4 <= t ? "PASS" : "ABOVE TARGET") }' \
+	"$out/breakdown-default.tsv" 2>/dev/null)
+bench_verdict "counters' full cost of the DUT's own CPU (target ${TARGET}%): ${full:-no figure (the stats pass did not run)}"
 exit "$fail"

@@ -7,6 +7,8 @@
 # so each ratio shows its contenders' syscalls per MB and bytes per call.
 set -u
 cd "$(dirname "$0")/.."
+. tests/bench_lib.sh
+bench_header bench-peers
 ZCBENCH=${ZCBENCH:-bench/zcbench}
 OUT=${OUT:-results}
 WORKLOAD=${WORKLOAD:-workloads/peers.ini}
@@ -36,14 +38,14 @@ for a in "$@"; do
 	case $a in --counters*) counters=() ;; esac
 done
 
-echo "load average before: $(cat /proc/loadavg)"
 log=$(mktemp)
 "$ZCBENCH" run "$WORKLOAD" --out "$OUT" "${only[@]}" "${counters[@]}" "$@" | tee "$log"
 rc=${PIPESTATUS[0]}
 f=$(sed -n 's/^results: \([^ ]*\).*/\1/p' "$log")
 rm -f "$log"
-echo "load average after: $(cat /proc/loadavg)"
 [ -n "$f" ] || { echo "bench-peers: the run wrote no results (exit $rc)" >&2; exit 1; }
 [ "$rc" -eq 130 ] && exit 130
 bash tests/peers-ratios.sh "$f"
+bench_verdict "$(jq -r '[.headline[] | select(.value != null)] | length' "$f") ratios with a figure, \
+$skipped run(s) skipped (program missing), zcbench run exit $rc; results: $f"
 exit "$rc"

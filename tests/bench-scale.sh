@@ -5,7 +5,9 @@
 # (zcbench size). Extra arguments go to both runs (e.g. --repetitions=1).
 set -u
 cd "$(dirname "$0")/.."
+. tests/bench_lib.sh
 . tests/bench-hosts.sh
+bench_header bench-scale
 bench_hosts bench-scale workloads/scale.ini "$@"
 for f in "${files[@]}"; do
 	echo
@@ -14,3 +16,4 @@ for f in "${files[@]}"; do
 	echo
 	"$ZCBENCH" size --target 10G,40G,100G "$f"
 done
+bench_verdict "scaling and sizing tables above for $(for f in "${files[@]}"; do jq -r .host.name "$f"; done | paste -sd " " - | sed "s/ /, /g")$([ "$(id -u)" -ne 0 ] && echo " (netns skipped: not root)")"

@@ -12,12 +12,13 @@
 # bench) and ZC_STABILITY_OUT (default: a temporary folder) change it.
 set -u
 cd "$(dirname "$0")/.."
+. tests/bench_lib.sh
+bench_header bench-stability
 Z=${ZCBENCH:-bench/zcbench}
 W=${ZC_STABILITY_WORKLOAD:-workloads/default.ini}
 ARGS=${ZC_STABILITY_ARGS:---counters=all}
 out=${ZC_STABILITY_OUT:-$(mktemp -d /tmp/zc-stability.XXXXXX)}
 mkdir -p "$out" || exit 1
-echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) before the runs"
 # |spread| of every ratio on stdin (one per line): the largest and the median.
 summary() {
 	awk '{ print ($1 < 0 ? -$1 : $1) }' | sort -g | awk '{ v[NR] = $1 } END {
@@ -41,7 +42,9 @@ if [ -n "${ZC_STABILITY_BASELINE:-}" ]; then
 		[$h.ratio, $h.value, $v, (if $h.value and $v then 100 * ($v / $h.value - 1) else null end)] |
 		@tsv' "$a" | awk -F'\t' '{ printf "  %-27s %8.3fx %8.3fx %+7.1f%%\n", $1, $2, $3, $4 }' |
 		tee "$out/spreads.txt"
-	awk '{ sub("%", "", $NF); print $NF }' "$out/spreads.txt" | summary
+	line=$(awk '{ sub("%", "", $NF); print $NF }' "$out/spreads.txt" | summary)
+	echo "$line"
+	bench_verdict "two back-to-back runs, $line"
 	exit 0
 fi
 # shellcheck disable=SC2086
@@ -49,9 +52,12 @@ fi
 rc=${PIPESTATUS[0]}
 [ -f "$out/aa.noise" ] || { echo "no noise file (exit $rc)"; exit 1; }
 echo
-jq -r '.ratios[] | .spread_pct // empty' "$out/aa.noise" | summary
-jq -r '[.ratios[] | (.a_half_width_pct, .b_half_width_pct) | numbers] |
-	if length then "interval half-width: largest \(max * 10 | round / 10)% (target 3% on a quiet machine)"
-	else "no interval (too few repetitions)" end' "$out/aa.noise"
+line=$(jq -r '.ratios[] | .spread_pct // empty' "$out/aa.noise" | summary)
+echo "$line"
+hw=$(jq -r '[.ratios[] | (.a_half_width_pct, .b_half_width_pct) | numbers] |
+	if length > 0 then "interval half-width: largest \(max * 10 | round / 10)% (target 3% on a quiet machine)"
+	else "no interval (too few repetitions)" end' "$out/aa.noise")
+echo "$hw"
 echo "results: $out"
+bench_verdict "A/A, $line; $hw"
 exit "$rc"

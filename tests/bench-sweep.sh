@@ -10,6 +10,8 @@
 # printed first). Extra arguments go to zcbench run.
 set -u
 cd "$(dirname "$0")/.."
+. tests/bench_lib.sh
+bench_header bench-sweep
 ZCBENCH=${ZCBENCH:-bench/zcbench}
 export WORKLOAD=${WORKLOAD:-workloads/splice-sweep.ini}
 PLOTS=${PLOTS:-plots/out/sweep}
@@ -22,7 +24,7 @@ old=$(cat "$sysctl")
 if [ "$old" -lt "$max" ]; then
 	if [ -w "$sysctl" ]; then
 		echo "bench-sweep: fs.pipe-max-size $old -> $max for the sweep (put back on exit)"
-		trap 'echo "$old" >"$sysctl"' EXIT
+		bench_on_exit 'echo "$old" >"$sysctl"'
 		trap 'exit 130' INT TERM
 		echo "$max" >"$sysctl" || exit 1
 	else
@@ -35,6 +37,7 @@ rc=${PIPESTATUS[0]}
 f=$(sed -n 's/^results: \([^ ]*\).*/\1/p' "$log")
 rm -f "$log"
 [ -n "$f" ] || exit "$rc"
-"$ZCBENCH" plot --out "$PLOTS" "$f" || rc=1
-echo "bench-sweep: $PLOTS/sweep_pipe.png, $PLOTS/sweep_chunk.png, $PLOTS/index.html"
+plotted="splice/copy against pipe size and chunk in $PLOTS/sweep_pipe.png, $PLOTS/sweep_chunk.png, $PLOTS/index.html"
+"$ZCBENCH" plot --out "$PLOTS" "$f" || { rc=1 plotted="zcbench plot failed (above)"; }
+bench_verdict "$([ "$rc" -eq 0 ] && echo "ok" || echo "exit $rc"): $plotted; results: $f"
 exit "$rc"

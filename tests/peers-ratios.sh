@@ -39,6 +39,6 @@ jq -r '
 	(.headline[] | . as $h | run($h.numerator; $h) as $num | run($h.denominator; $h) as $den |
 	 byround($num) as $a | byround($den) as $b |
 	 [$a | keys[] | select($b[.] != null and $b[.] > 0) | $a[.] / $b[.]] as $per |
-	 "  \($h.ratio | pad(44)) \($h.chunk | sz | pad(6)) \(($h.pipe_size // 0) | sz | pad(5)) \(("\($h.value | r2)x" + (if $h.lo then " [\($h.lo | r2)-\($h.hi | r2)]" else "" end)) | pad(22)) \((if ($per | length) > 0 then "\($per | min | r2)-\($per | max | r2)" else "n/a" end) | pad(18)) \($per | length)",
+	 "  \($h.ratio | pad(44)) \($h.chunk | sz | pad(6)) \(($h.pipe_size // 0) | sz | pad(5)) \((if $h.value == null then "n/a" else "\($h.value | r2)x" end + (if $h.lo then " [\($h.lo | r2)-\($h.hi | r2)]" else "" end)) | pad(22)) \((if ($per | length) > 0 then "\($per | min | r2)-\($per | max | r2)" else "n/a" end) | pad(18)) \($per | length)",
 	 "      \(calls($num)); \(calls($den))")
 ' "$f"

@@ -114,6 +114,18 @@ const struct zc_opt zc_opts[] = {
 		  "interleaved rounds, runs shuffled within each (order_seed)" },
 	{ "order_seed", ZC_OPT_LONG, "1", 0, 1e15, AT(order_seed),
 	  .help = "order = random: seed of the shuffle (the same seed, the same order)" },
+	/* Paired slices inside one window (issue 22; run/slices.c). */
+	{ "alternate", ZC_OPT_STR, "", AT(alternate), .meta = "MODE",
+	  .help = "another mode of the DUT's role (or the same one: an A/A run) that takes turns "
+		  "with the run's mode on the same connections in ABBA slices of slice_ms; each "
+		  "slice's bytes, DUT thread CPU and softirq+irq time go into the results and "
+		  "the headline gives the median ratio over adjacent pairs; \"\": off" },
+	{ "slice_ms", ZC_OPT_LONG, "200", 20, 10000, AT(slice_ms), .meta = "MS",
+	  .help = "alternate: length of one slice in milliseconds (the window is a whole "
+		  "number of slices, at least four)" },
+	{ "slice_drop", ZC_OPT_LONG, "1", 0, 1, AT(slice_drop),
+	  .help = "alternate: 1 leaves out the first slice after each switch of mode (what "
+		  "was dropped is said in the results), 0 keeps every slice" },
 	{ "foreign_max", .def = "2%", .type = ZC_OPT_CUSTOM, AT(foreign_max_pct), .parse = parse_pct,
 	  .format = format_pct, .meta = "PCT",
 	  .help = "a sample is disturbed (left out of summaries and headlines, counted) when "
@@ -416,6 +428,10 @@ int zc_cfg_validate(const struct zc_cfg *cfg, char *err, size_t errlen, const ch
 		*badkey = "mode_opts";
 		return -EINVAL;
 	}
+	if (zc_cfg_alternate_check(cfg, err, errlen)) {
+		*badkey = "alternate";
+		return -EINVAL;
+	}
 	if (cfg->repetitions == ZC_REPS_AUTO && cfg->order == ZC_ORDER_SEQUENTIAL) {
 		snprintf(err, errlen, "key 'repetitions': auto takes rounds (a repetition of every "
 			 "run at a time) and stops after one: it needs order = interleaved or random");
@@ -542,11 +558,17 @@ int zc_cfg_conflicts(const struct zc_cfg *cfg, const unsigned char origin[], cha
 			REFUSE("dut", "topology = proxy: the proxy is the device under test");
 		if (cfg->topology == ZC_TOPO_DIRECT && cfg->pipe_pool)
 			REFUSE("pipe_pool", "topology = direct has no proxy to keep pipes");
+		if (cfg->alternate[0])
+			REFUSE("alternate", "slices take turns on streams; a request/response run "
+			       "cannot alternate modes (remove it, or traffic = stream)");
 		if (FROM("source") != ZC_SET_DEFAULT || FROM("sink") != ZC_SET_DEFAULT)
 			REFUSE(FROM("source") != ZC_SET_DEFAULT ? "source" : "sink", "traffic = rr "
 			       "has its own client and server (the source and sink roles); their "
 			       "modes would be ignored (remove it)");
 	}
+	if (!cfg->alternate[0] && (FROM("slice_ms") == ZC_SET_RUN || FROM("slice_drop") == ZC_SET_RUN))
+		REFUSE(FROM("slice_ms") == ZC_SET_RUN ? "slice_ms" : "slice_drop",
+		       "slices are taken only when the run sets alternate = MODE");
 #undef FROM
 	return 0;
 }

@@ -12,6 +12,8 @@
 #include "lib/zcbench.h"
 
 #define ZC_LIST_MAX 16
+/* alternate: at most this many slices in a window */
+#define ZC_SLICES_MAX 4096
 #define ZC_NAME_MAX 64
 #define ZC_MODE_NAME_MAX 32
 /* repetitions = auto (stored as this number, written back as "auto"). */
@@ -31,6 +33,8 @@ struct zc_cfg {
 	long repetitions;		/* ZC_REPS_AUTO: rounds until the ratios are tight */
 	int order;			/* enum zc_order (lib/order.h): how repetitions are taken */
 	long order_seed;		/* order = random: the shuffle's seed */
+	char alternate[ZC_MODE_NAME_MAX];	/* the DUT's other mode in ABBA slices, "" off */
+	long slice_ms, slice_drop;	/* alternate: slice length; drop the first after a switch */
 	double ci_target_pct;		/* repetitions = auto: interval half-width wanted, percent */
 	double foreign_max_pct;		/* a sample is disturbed above this foreign share, percent */
 	long max_repetitions;		/* repetitions = auto: at most this many rounds */
@@ -104,6 +108,10 @@ enum zc_cfg_origin { ZC_SET_DEFAULT, ZC_SET_WORKLOAD, ZC_SET_RUN, ZC_SET_FLAG };
  */
 int zc_cfg_conflicts(const struct zc_cfg *cfg, const unsigned char origin[], char *err,
 		     size_t errlen, const char **badkey);
+/* alternate.c: the alternate key against the run (same role as the DUT's
+ * mode, no peer, both serve the run's connections, the switch possible).
+ * 0, or -EINVAL with "key 'alternate': why" in err. */
+int zc_cfg_alternate_check(const struct zc_cfg *cfg, char *err, size_t errlen);
 /* Pattern period that source and sink agree on for this run. */
 uint64_t zc_cfg_period(const struct zc_cfg *cfg);
 /* Every workload key with its default, bounds and help (run --help, keys). */

@@ -97,8 +97,7 @@ static const struct zc_opt kab_optv[] = {
 int zc_cmd_kernel_ab(int argc, char **argv)
 {
 	static struct kab_args a;
-	const struct zc_optgroup group = { .opts = kab_optv, .n = ZC_ARRAY_SIZE(kab_optv),
-					   .base = &a };
+	const struct zc_optgroup group = ZC_OPT_GROUP1(kab_optv, &a);
 	const struct zc_cmdline cmdline = {
 		.name = "kernel-ab", .groups = &group, .ngroups = 1,
 		.hint = "workload flags go after --",

@@ -291,8 +291,7 @@ int zc_cmd_kernel_build(int argc, char **argv)
 {
 	static struct kbuild_args a;
 	static struct zc_series s;
-	const struct zc_optgroup group = { .opts = kbuild_optv, .n = ZC_ARRAY_SIZE(kbuild_optv),
-					   .base = &a };
+	const struct zc_optgroup group = ZC_OPT_GROUP1(kbuild_optv, &a);
 	const struct zc_cmdline cmdline = {
 		.name = "kernel-build", .groups = &group, .ngroups = 1,
 		.about = "Build a guest kernel for kernel-ab from a Linux source tree (e.g. Debian's\n"

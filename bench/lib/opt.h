@@ -119,6 +119,9 @@ struct zc_optgroup {
 	void *user;
 };
 
+/* A command's one table (an array, not a pointer) filling *basep. */
+#define ZC_OPT_GROUP1(optv, basep) { .opts = (optv), .n = ZC_ARRAY_SIZE(optv), .base = (basep) }
+
 struct zc_cmdline {
 	const char *name;	/* "compare": usage line and "zcbench compare --help" */
 	const char *about;	/* what the command does, printed under the usage line */

@@ -89,6 +89,18 @@ static void man_command(const struct zc_cmdline *c, void *user)
 	}
 }
 
+/* A list of names, each with its text under it (.TP). */
+static void man_items(FILE *f, const struct zc_doc_item *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		fputs(".TP\n.B ", f);
+		roff(f, v[i].name);
+		fputc('\n', f);
+		roff(f, v[i].text);
+		fputc('\n', f);
+	}
+}
+
 void zc_doc_man(FILE *f, const struct zc_doc *d)
 {
 	struct zc_opt_help_hook saved = zc_opt_help_hook;
@@ -108,13 +120,7 @@ void zc_doc_man(FILE *f, const struct zc_doc *d)
 	      "\\fB\\-\\-no\\-KEY\\fR, a bad flag is refused with \\(lqcommand line: \\-\\-KEY: "
 	      "why\\(rq and exit 2. Every workload key is also a flag of \\fBrun\\fR.\n"
 	      ".SH COMMANDS\n", f);
-	for (size_t i = 0; i < d->ncmds; i++) {
-		fputs(".TP\n.B ", f);
-		roff(f, d->cmds[i].name);
-		fputc('\n', f);
-		roff(f, d->cmds[i].text);
-		fputc('\n', f);
-	}
+	man_items(f, d->cmds, d->ncmds);
 	fputs(".SH OPTIONS\n", f);
 	zc_opt_help_hook = (struct zc_opt_help_hook){ man_command, f };
 	for (size_t i = 0; i < d->ncmds; i++) {
@@ -126,13 +132,7 @@ void zc_doc_man(FILE *f, const struct zc_doc *d)
 	zc_opt_help_hook = saved;
 	fputs(".SH MODES\nThe data paths, for the workload keys \\fBsource\\fR, \\fBproxy\\fR and "
 	      "\\fBsink\\fR (\\fBzcbench list\\fR says which are unavailable here, and why):\n", f);
-	for (size_t i = 0; i < d->nmodes; i++) {
-		fputs(".TP\n.B ", f);
-		roff(f, d->modes[i].name);
-		fputc('\n', f);
-		roff(f, d->modes[i].text);
-		fputc('\n', f);
-	}
+	man_items(f, d->modes, d->nmodes);
 	fputs(".SH EXIT STATUS\n0 success; 1 a run failed (or compare's gate found a regression); "
 	      "2 bad input (the message names file:line and key, or the flag); 130 interrupted.\n"
 	      ".SH FILES\n.TP\n.I workloads/*.ini\nthe runs and their keys (\\fBzcbench keys\\fR)\n"

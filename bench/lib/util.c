@@ -412,6 +412,32 @@ void zc_row_names(const void *const *rows, size_t n, char *buf, size_t len, cons
 		k += snprintf(buf + k, len - k, "%s%s", i ? sep : "", *(const char *const *)rows[i]);
 }
 
+int zc_row_check(const void *const *rows, size_t n, const char *v, char *why, size_t len)
+{
+	char names[256];
+
+	if (zc_row_find(rows, n, v))
+		return 0;
+	zc_row_names(rows, n, names, sizeof(names), ", ");
+	snprintf(why, len, "'%s' is not one of %s", v, names);
+	return -EINVAL;
+}
+
+void zc_fputs_markup(FILE *f, const char *s, bool xml)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default:
+			if (!xml || (unsigned char)*s >= 0x20)
+				fputc(*s, f);
+		}
+	}
+}
+
 int zc_mkdir_p(const char *path, int mode)
 {
 	char buf[PATH_MAX];

@@ -78,10 +78,15 @@ bool zc_pid_is_zcbench(long pid);
 int zc_write_atomic(const char *path, const char *data, size_t len);
 void zc_fmt_size(long long v, char *out, size_t len); /* 65536 -> "64k" */
 int zc_mkdir_p(const char *path, int mode); /* mkdir -p: 0 or -errno */
+/* s as HTML or XML text (and inside a "-quoted attribute): & < > " escaped;
+ * xml: control characters dropped as well (an SVG with one does not load). */
+void zc_fputs_markup(FILE *f, const char *s, bool xml);
 /* Lists kept one entry per file (export formats, compare layouts): an array
  * of pointers to structs whose first member is `const char *name`. The
  * entry called name, NULL if none; the names joined by sep into buf. */
 const void *zc_row_find(const void *const *rows, size_t n, const char *name);
 void zc_row_names(const void *const *rows, size_t n, char *buf, size_t len, const char *sep);
+/* An option's check that v names an entry: 0, or -EINVAL with why naming them all. */
+int zc_row_check(const void *const *rows, size_t n, const char *v, char *why, size_t len);
 
 #endif

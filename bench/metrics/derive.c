@@ -4,66 +4,9 @@
  * row of the list (metrics.c), by its derive function or its source path.
  */
 #include "metrics/metrics_int.h"
-#include "counters/counters.h"
 
 #include <math.h>
 #include <string.h>
-
-static double jnum(json_t *v)
-{
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-double zc_derive_num(json_t *o, const char *key)
-{
-	return jnum(json_object_get(o, key));
-}
-
-/*
- * The DUT's own accounting programs' run time over its busy time: the sum of
- * every program's time_ns in `counters.bpf.self_cost` (the kernel's BPF
- * run-time stats, net of the twin set's clock reads with ZC_BPF_STATS=1), so
- * a program without a per-event count (the copy-helper kprobes) counts too,
- * and runs are weighed as they ran rather than by a mean over the host's
- * filtered-out runs. What the stats cannot see (the tracepoint dispatch,
- * other roles' sets filtering the DUT's events out) make bench-overhead adds.
- */
-double zc_counters_bpf_cost_share(json_t *roles, const char *dut)
-{
-	json_t *d = json_object_get(roles, dut);
-	json_t *progs = json_object_get(json_object_get(json_object_get(json_object_get(d,
-		"counters"), "bpf"), "self_cost"), "programs"), *v;
-	double busy_s = jnum(json_object_get(json_object_get(d, "window"), "busy_s")), ns = 0;
-	const char *k;
-	bool any = false;
-
-	if (!json_is_object(progs) || !(busy_s > 0))
-		return NAN;
-	json_object_foreach(progs, k, v) {
-		double t = jnum(json_object_get(v, "time_ns"));
-
-		if (isfinite(t) && t >= 0) {
-			ns += t;
-			any = true;
-		}
-	}
-	return any ? ns / 1e9 / busy_s : NAN;
-}
-
-/* The number at a dotted path ("counters.perf.ipc") in o, NaN if none. */
-static double at_path(json_t *o, const char *path)
-{
-	char key[64];
-
-	for (const char *p = path; o && *p;) {
-		const char *e = strchrnul(p, '.');
-
-		snprintf(key, sizeof(key), "%.*s", (int)(e - p), p);
-		o = json_object_get(o, key);
-		p = *e ? e + 1 : e;
-	}
-	return jnum(o);
-}
 
 static void derive_in(struct zc_derive_in *in, json_t *sample, json_t *roles, const char *dut,
 		      double duration_s)
@@ -114,7 +57,7 @@ static void derive_rows(const struct zc_derive_in *in, bool only_optional)
 
 		if (only_optional && !m->optional)
 			continue;
-		v = m->derive ? m->derive(in) : m->source ? at_path(in->dut, m->source) : NAN;
+		v = m->derive ? m->derive(in) : m->source ? zc_derive_at(in->dut, m->source) : NAN;
 		if (isfinite(v))
 			json_object_set_new(in->sample, m->key, json_real(v));
 		else if (!m->optional)

@@ -43,6 +43,17 @@ static double d_window_agreement(const struct zc_derive_in *in)
 	return gbps > 0 ? d_dut_gbps(in) / gbps : NAN;
 }
 
+/* How busy the DUT's own cores were: below ZC_SATURATED_FRAC its Gbit/s per
+ * core is a figure of a DUT that waited (output/saturation.c says so). */
+static double d_dut_busy_frac(const struct zc_derive_in *in)
+{
+	json_t *w = json_object_get(in->dut, "window");
+	size_t ncpu = json_array_size(json_object_get(w, "cpus"));
+	double win = zc_derive_num(w, "window_s");
+
+	return ncpu && win > 0 ? zc_derive_num(w, "busy_s") / win / (double)ncpu : NAN;
+}
+
 static double d_dut_proc_cores(const struct zc_derive_in *in)
 {
 	return in->dut_rusage_s / in->dut_window_s;
@@ -175,6 +186,12 @@ const struct zc_metric zc_metrics[] = {
 		 "IRQs were pinned to outside them (`dut_irq_busy_s`), / window s (a foreign DUT: "
 		 "the controller's `controller_dut_busy_s`)",
 	  .col = { ZC_COL_ALWAYS, "DUTcores", 9, "%.2f", .narrow = true } },
+	{ .key = "dut_busy_frac", .unit = "fraction", .better = ZC_BETTER_NEITHER,
+	  .help = "how busy the DUT's worker cores were, 0..1: below 0.9 its Gbit/s per core is "
+		  "that of a DUT that waited for its peers (not saturated)",
+	  .derive = d_dut_busy_frac, .optional = true,
+	  .how = "the DUT's `window.busy_s` / `window.window_s` / its distinct worker CPUs "
+		 "(`window.cpus`); absent for a foreign DUT" },
 	{ .key = "dut_proc_cores", .unit = "cores", .better = ZC_BETTER_LOWER,
 	  .help = "device under test's own CPU time (getrusage) per second",
 	  .derive = d_dut_proc_cores,

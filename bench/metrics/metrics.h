@@ -65,6 +65,10 @@ struct zc_metric {
 	bool sample_only;
 	struct zc_metric_col col;
 };
+/* dut_busy_frac under this: the DUT was not saturated (the table and the
+ * headline say so, output/saturation.c). */
+#define ZC_SATURATED_FRAC 0.9
+
 extern const struct zc_metric zc_metrics[];
 extern const size_t zc_nmetrics;
 

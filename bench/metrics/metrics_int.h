@@ -22,7 +22,9 @@ struct zc_derive_in {
 	json_t *sink_conns;	/* the sink's "connections": [{id, gbps, ...}], or NULL */
 };
 
-/* The number at o.key, NaN when absent or not a number. */
+/* report_num.c: the number at o.key, NaN when absent or not a number. */
 double zc_derive_num(json_t *o, const char *key);
+/* The number at a dotted path ("counters.perf.ipc") in o, NaN if none. */
+double zc_derive_at(json_t *o, const char *path);
 
 #endif

@@ -39,4 +39,5 @@ ZC_MODE(copy,
 	.flags = ZC_MODE_SOCKET_STEP,
 	.summary = "recv() into a user buffer, send() it on (blocking)",
 	.step = copy_step,
+	.flush = zc_flush_buf,
 );

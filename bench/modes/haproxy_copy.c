@@ -7,17 +7,7 @@
 #include "modes/mode.h"
 #include "modes/peer_program.h"
 
-static const char *haproxy_copy_unavailable(void)
-{
-	static char why[256];
-	static const char *cached;
-	static bool done;
-
-	if (!done)
-		cached = zc_peer_program_why("haproxy", "-vv", NULL, NULL, why, sizeof(why));
-	done = true;
-	return cached;
-}
+ZC_PEER_UNAVAILABLE(haproxy_copy_unavailable, "haproxy", "-vv", NULL, NULL)
 
 ZC_MODE(haproxy_copy, .role = ZC_ROLE_PROXY, .flags = ZC_MODE_PEER, .program = "haproxy",
 	.summary = "HAProxy itself (TCP mode, nosplice: recv()/send() through its buffers, "

@@ -9,18 +9,7 @@
 #include "modes/mode.h"
 #include "modes/peer_program.h"
 
-static const char *haproxy_splice_unavailable(void)
-{
-	static char why[256];
-	static const char *cached;
-	static bool done;
-
-	if (!done)
-		cached = zc_peer_program_why("haproxy", "-vv", "+LINUX_SPLICE", "splice", why,
-					     sizeof(why));
-	done = true;
-	return cached;
-}
+ZC_PEER_UNAVAILABLE(haproxy_splice_unavailable, "haproxy", "-vv", "+LINUX_SPLICE", "splice")
 
 ZC_MODE(haproxy_splice, .role = ZC_ROLE_PROXY, .flags = ZC_MODE_PEER, .program = "haproxy",
 	.summary = "HAProxy itself (TCP mode, option splice-request/-response, tune.pipesize = "

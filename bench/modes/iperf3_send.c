@@ -7,17 +7,7 @@
 #include "modes/mode.h"
 #include "modes/peer_program.h"
 
-static const char *iperf3_send_unavailable(void)
-{
-	static char why[256];
-	static const char *cached;
-	static bool done;
-
-	if (!done)
-		cached = zc_peer_program_why("iperf3", "--version", NULL, NULL, why, sizeof(why));
-	done = true;
-	return cached;
-}
+ZC_PEER_UNAVAILABLE(iperf3_send_unavailable, "iperf3", "--version", NULL, NULL)
 
 ZC_MODE(iperf3_send, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE_UNVERIFIED,
 	.program = "iperf3",
@@ -25,6 +15,5 @@ ZC_MODE(iperf3_send, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE_UNV
 		   "sink's place",
 	.path = "iperf3 send()",
 	.imitated_by = ZC_MODE_REF(send),
-	.unverified_why = "iperf3 sends its own payload, not zcbench's pattern: no sink can "
-			  "check its bytes",
+	.unverified_why = ZC_IPERF3_UNVERIFIED_WHY,
 	.unavailable = iperf3_send_unavailable);

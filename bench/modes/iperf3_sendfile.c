@@ -7,18 +7,8 @@
 #include "modes/mode.h"
 #include "modes/peer_program.h"
 
-static const char *iperf3_sendfile_unavailable(void)
-{
-	static char why[256];
-	static const char *cached;
-	static bool done;
-
-	if (!done)
-		cached = zc_peer_program_why("iperf3", "--version", "sendfile / zerocopy",
-					     "sendfile (-Z)", why, sizeof(why));
-	done = true;
-	return cached;
-}
+ZC_PEER_UNAVAILABLE(iperf3_sendfile_unavailable, "iperf3", "--version", "sendfile / zerocopy",
+		    "sendfile (-Z)")
 
 ZC_MODE(iperf3_sendfile, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE_UNVERIFIED,
 	.program = "iperf3",
@@ -27,6 +17,5 @@ ZC_MODE(iperf3_sendfile, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE
 	.path = "iperf3 -Z sendfile()",
 	.vs = ZC_MODE_REF(iperf3_send),
 	.imitated_by = ZC_MODE_REF(sendfile),
-	.unverified_why = "iperf3 sends its own payload, not zcbench's pattern: no sink can "
-			  "check its bytes",
+	.unverified_why = ZC_IPERF3_UNVERIFIED_WHY,
 	.unavailable = iperf3_sendfile_unavailable);

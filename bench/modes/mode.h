@@ -150,6 +150,14 @@ struct zc_mode {
 	ssize_t (*fill)(struct zc_io *io);
 	int (*pump)(struct zc_io *io);
 	void (*teardown)(struct zc_io *io);
+	/*
+	 * Optional: send on what the data path holds (io->pending) without
+	 * taking more input, so that another mode can take the stream over at
+	 * a slice's end (run key alternate, modes/alternate.c). 0 or -errno.
+	 * A fill source needs none (its pending bytes sit in pipe_r and are
+	 * drained for it); a proxy without one cannot alternate.
+	 */
+	int (*flush)(struct zc_io *io);
 
 	/* --- many connections per worker ------------------------------------ */
 	/*
@@ -299,6 +307,29 @@ int zc_conns_settle(const struct zc_mode *m, struct zc_conns *w);
 const char *zc_conns_unsupported(const struct zc_mode *m, size_t n);
 /* Make fd non-blocking: 0 or -errno. */
 int zc_set_nonblock(int fd);
+
+/*
+ * alternate.c: two modes taking turns on the same connections (run key
+ * alternate, run/slices.c). Why m cannot take turns with another mode on a
+ * stream, or NULL.
+ */
+const char *zc_mode_alternate_why(const struct zc_mode *m);
+/* Hand on what m holds of io's stream (m->flush, or its pipe drained),
+ * waiting for the output where it is full; 0 or -errno (-ETIMEDOUT when the
+ * output took nothing for 10 s, -EPROTO when m holds bytes it cannot hand). */
+int zc_mode_flush(const struct zc_mode *m, struct zc_io *io);
+/* Exchange what belongs to a mode's setup (priv, pipes, epoll set, file,
+ * shared state, report) between a and b; the stream's state stays. */
+void zc_io_swap_mode_state(struct zc_io *a, struct zc_io *b);
+/* Every unfinished connection of w on its ready list: after a switch from
+ * another set, its edge-triggered epoll set may hold no event for them. */
+void zc_conns_all_ready(struct zc_conns *w);
+/* flush helpers: io->pending bytes in pipe_r, or in buf at fill_off. */
+int zc_flush_pipe(struct zc_io *io);
+/* ... or handed to out (a forwarding loop's, as zc_fwd_ops: bytes, or -1
+ * with errno, EAGAIN when full), which takes them from where the mode keeps them. */
+int zc_flush_with(struct zc_io *io, ssize_t (*out)(struct zc_io *io, size_t len));
+int zc_flush_buf(struct zc_io *io);
 
 /* pipe.c: helpers shared by pipe-based modes (0 or -errno) */
 /*

@@ -14,4 +14,24 @@
 const char *zc_peer_program_why(const char *prog, const char *arg, const char *need,
 				const char *need_what, char *why, size_t len);
 
+/* A peer mode's .unavailable, static fn(void): zc_peer_program_why(prog, arg,
+ * need, need_what) asked once, its answer kept for every later call. */
+#define ZC_PEER_UNAVAILABLE(fn, prog, arg, need, need_what)				\
+	static const char *fn(void)							\
+	{										\
+		static char why[256];							\
+		static const char *cached;						\
+		static bool done;							\
+											\
+		if (!done)								\
+			cached = zc_peer_program_why(prog, arg, need, need_what, why,	\
+						     sizeof(why));			\
+		done = true;								\
+		return cached;								\
+	}
+
+/* Why both iperf3 modes are unverified. */
+#define ZC_IPERF3_UNVERIFIED_WHY \
+	"iperf3 sends its own payload, not zcbench's pattern: no sink can check its bytes"
+
 #endif

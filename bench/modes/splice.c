@@ -99,5 +99,6 @@ ZC_MODE(splice,
 	.setup = splice_setup,
 	.pump = splice_pump,
 	.step = splice_step,
+	.flush = zc_flush_pipe,
 	.teardown = zc_io_teardown_epoll,
 );

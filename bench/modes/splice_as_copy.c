@@ -81,6 +81,12 @@ static ssize_t spc_step(struct zc_io *io)
 	return zc_fwd_step(io, &spc_ops);
 }
 
+/* Alternate (modes/alternate.c): what the buffer holds goes out first. */
+static int spc_flush(struct zc_io *io)
+{
+	return zc_flush_with(io, spc_out);
+}
+
 static void spc_teardown(struct zc_io *io)
 {
 	zc_io_teardown_epoll(io);
@@ -98,5 +104,6 @@ ZC_MODE(splice_as_copy,
 	.setup = spc_setup,
 	.pump = spc_pump,
 	.step = spc_step,
+	.flush = spc_flush,
 	.teardown = spc_teardown,
 );

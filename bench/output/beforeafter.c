@@ -280,8 +280,7 @@ int zc_cmd_before_after(int argc, char **argv)
 	int ntcp = 0, npipe = 0, nafter = 0, nafter_pipes = 0, ret;
 	bool tcg = false;
 	static struct ba_files files;
-	const struct zc_optgroup group = { .opts = ba_optv, .n = ZC_ARRAY_SIZE(ba_optv),
-					   .base = &files };
+	const struct zc_optgroup group = ZC_OPT_GROUP1(ba_optv, &files);
 	const struct zc_cmdline cmdline = {
 		.name = "before-after", .groups = &group, .ngroups = 1,
 		.about = "Each patched path before and after: the real mode against its emulated\n"

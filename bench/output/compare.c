@@ -35,13 +35,7 @@ struct cmp_opts {
 /* A layout of the one list (compare.h), or why not with the names. */
 static int check_layout(const char *v, char *why, size_t len)
 {
-	char names[256];
-
-	if (zc_compare_layout_find(v))
-		return 0;
-	zc_compare_layout_names(names, sizeof(names), ", ");
-	snprintf(why, len, "'%s' is not one of %s", v, names);
-	return -EINVAL;
+	return zc_row_check((const void *const *)zc_compare_layouts, zc_ncompare_layouts, v, why, len);
 }
 
 struct cmp_files {

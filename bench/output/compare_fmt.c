@@ -1,26 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* compare's list of layouts and the helpers layouts print with (compare.h). */
+/* The helpers compare's layouts print with (compare.h), below the layouts
+ * and their list (compare_layouts.c). */
 #include "output/compare_int.h"
 #include "lib/zcbench.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
-
-#define ZC_LAYOUT_PTR(id) &zc_layout_##id,
-const struct zc_compare_layout *const zc_compare_layouts[] = { ZC_COMPARE_LAYOUTS(ZC_LAYOUT_PTR) };
-const size_t zc_ncompare_layouts = ZC_ARRAY_SIZE(zc_compare_layouts);
-
-/* name: the struct's first member (zc_row_find). */
-const struct zc_compare_layout *zc_compare_layout_find(const char *name)
-{
-	return zc_row_find((const void *const *)zc_compare_layouts, zc_ncompare_layouts, name);
-}
-
-void zc_compare_layout_names(char *buf, size_t len, const char *sep)
-{
-	zc_row_names((const void *const *)zc_compare_layouts, zc_ncompare_layouts, buf, len, sep);
-}
 
 void zc_cmp_fmt_value(double x, char *out, size_t len)
 {
@@ -88,16 +74,4 @@ const char *zc_cmp_file_label(const struct zc_cmp *c, int idx, size_t width, cha
 	else
 		snprintf(buf, len, "base");
 	return buf;
-}
-
-void zc_cmp_about(char *buf, size_t len)
-{
-	int n = snprintf(buf, len, "Runs are matched by workload key (topology, modes, chunk, pipe "
-			 "size, connections).\nExit: 0 ok, 1 regression past the gate (or a run "
-			 "with no ok sample in NEW), 2 bad usage or unreadable file.\nLayouts:\n");
-
-	/* The layouts and their help come from the one list (compare.h). */
-	for (size_t l = 0; l < zc_ncompare_layouts && n > 0 && (size_t)n < len; l++)
-		n += snprintf(buf + n, len - n, "  %-9s %s\n", zc_compare_layouts[l]->name,
-			      zc_compare_layouts[l]->help);
 }

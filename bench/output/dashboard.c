@@ -21,15 +21,7 @@
 
 static void html_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
+	zc_fputs_markup(f, s, false);
 }
 
 /* Relative URL from directory `from` to file `to` (both made absolute). */

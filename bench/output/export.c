@@ -29,37 +29,13 @@ void zc_export_format_names(char *buf, size_t len, const char *sep)
 	zc_row_names((const void *const *)zc_export_formats, zc_nexport_formats, buf, len, sep);
 }
 
-int zc_export_summary(json_t *run, const char *metric, struct zc_summary *s)
-{
-	static double v[ZC_SAMPLES_MAX];
-	size_t n = zc_an_values(run, metric, v, ZC_SAMPLES_MAX);
-
-	zc_summarize(v, n, s);
-	return n ? 0 : -ENODATA;
-}
-
-int zc_export_json(FILE *f, json_t *doc)
-{
-	int ret = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-
-	fputc('\n', f);
-	json_decref(doc);
-	return ret ? -EIO : 0;
-}
-
 struct export_args {
 	const char *format, *out, *path;
 };
 
 static int check_format(const char *v, char *why, size_t len)
 {
-	char names[256];
-
-	if (zc_export_format_find(v))
-		return 0;
-	zc_export_format_names(names, sizeof(names), ", ");
-	snprintf(why, len, "'%s' is not one of %s", v, names);
-	return -EINVAL;
+	return zc_row_check((const void *const *)zc_export_formats, zc_nexport_formats, v, why, len);
 }
 
 #define AT(field) ZC_OPT_AT(struct export_args, field)
@@ -76,8 +52,7 @@ int zc_cmd_export(int argc, char **argv)
 {
 	static char about[2048];
 	struct export_args a = { 0 };
-	const struct zc_optgroup group = { .opts = export_optv, .n = ZC_ARRAY_SIZE(export_optv),
-					   .base = &a };
+	const struct zc_optgroup group = ZC_OPT_GROUP1(export_optv, &a);
 	const struct zc_cmdline cmdline = { .name = "export", .groups = &group, .ngroups = 1,
 					    .about = about };
 	const struct zc_export_format *fmt;

@@ -39,7 +39,7 @@ const struct zc_export_format *zc_export_format_find(const char *name); /* NULL 
 /* The formats' names joined by sep ("csv|bmf|..."), for --help and errors. */
 void zc_export_format_names(char *buf, size_t len, const char *sep);
 
-/* Helpers for formats (export.c). */
+/* Helpers for formats (export_util.c). */
 /* Summary of metric over the run's ok samples: 0, -ENODATA when there are none */
 int zc_export_summary(json_t *run, const char *metric, struct zc_summary *s);
 /* doc as indented JSON and a newline; takes doc's reference: 0/-EIO */

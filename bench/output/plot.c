@@ -37,107 +37,6 @@ static void __attribute__((format(printf, 3, 4))) cat_fmt(char *buf, size_t len,
 }
 
 
-const char *zc_an_git_sha(json_t *root)
-{
-	const char *sha = zc_an_str(json_object_get(json_object_get(root, "meta"), "git"), "sha");
-
-	return *sha ? sha : "unknown";
-}
-
-const char *zc_an_git_label(json_t *root, char *out, size_t len)
-{
-	json_t *git = json_object_get(json_object_get(root, "meta"), "git");
-
-	/* A dirty tree's sha does not name what ran: say so beside it. */
-	snprintf(out, len, "%s%s", zc_an_git_sha(root),
-		 json_is_true(json_object_get(git, "dirty")) ? " (dirty tree)" : "");
-	return out;
-}
-
-int zc_gpc_of(json_t *run, struct gpc *g)
-{
-	static double v[ZC_SAMPLES_MAX];
-	struct zc_summary s;
-
-	g->n = run ? zc_an_values(run, "gbps_per_core", v, ZC_SAMPLES_MAX) : 0;
-	zc_summarize(v, g->n, &s);
-	g->median = s.median;
-	g->min = s.min;
-	g->max = s.max;
-	return g->n ? 0 : -ENODATA;
-}
-
-void zc_gp_quote(char *out, size_t len, const char *s)
-{
-	size_t o = 0;
-
-	if (len < 3)
-		return;
-	out[o++] = '\'';
-	for (; *s && o + 3 < len; s++) {
-		if (*s == '\'')
-			out[o++] = '\'';
-		out[o++] = *s;
-	}
-	out[o++] = '\'';
-	out[o] = 0;
-}
-
-/* 0, or -errno / the exit status of gnuplot (positive) */
-static int run_gnuplot(struct plot_ctx *c, const char *script, const char *vars)
-{
-	char path[PATH_MAX];
-	char *argv[] = { "gnuplot", "-e", (char *)vars, path, NULL };
-
-	snprintf(path, sizeof(path), "%s/%s.gp", c->scripts, script);
-	if (access(path, R_OK))
-		return -errno;
-	return zc_run_argv(argv, NULL);
-}
-
-int zc_plot_both(struct plot_ctx *c, const char *script, const char *extra,
-		 const char *caption)
-{
-	static const char *const terms[][2] = { { "pngcairo", "png" }, { "svg", "svg" } };
-	char vars[16384], q_in[PATH_MAX + 8], q_out[PATH_MAX + 8], q_cap[1100], buf[PATH_MAX];
-	char q_dir[PATH_MAX + 8];
-	int ret;
-
-	snprintf(buf, sizeof(buf), "%s/%s.csv", c->outdir, script);
-	zc_gp_quote(q_in, sizeof(q_in), buf);
-	zc_gp_quote(q_cap, sizeof(q_cap), caption);
-	zc_gp_quote(q_dir, sizeof(q_dir), c->scripts);
-	for (size_t t = 0; t < ZC_ARRAY_SIZE(terms); t++) {
-		snprintf(buf, sizeof(buf), "%s/%s.%s", c->outdir, script, terms[t][1]);
-		zc_gp_quote(q_out, sizeof(q_out), buf);
-		snprintf(vars, sizeof(vars), "infile=%s; outfile=%s; term='%s'; caption=%s; scriptdir=%s; %s",
-			 q_in, q_out, terms[t][0], q_cap, q_dir, extra);
-		ret = run_gnuplot(c, script, vars);
-		if (ret == 127) {
-			zc_err("plot: gnuplot not found (make deps installs gnuplot-nox)");
-			return ret;
-		}
-		if (ret) {
-			zc_err("plot: gnuplot %s/%s.gp for %s failed (%s %d)", c->scripts, script,
-			       buf, ret < 0 ? "errno" : "exit", ret < 0 ? -ret : ret);
-			return ret;
-		}
-	}
-	return 0;
-}
-
-FILE *zc_plot_csv(struct plot_ctx *c, const char *name)
-{
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s.csv", c->outdir, name);
-	f = fopen(path, "w");
-	if (!f)
-		zc_err("plot: %s: %s", path, strerror(errno));
-	return f;
-}
-
 static int add_unique_ll(long long *set, int *n, long long v)
 {
 	for (int i = 0; i < *n; i++)
@@ -167,6 +66,28 @@ static int cmp_ll(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The labels of the runs with an ok sample, each once in file order; with
+ * chunks, their chunk sizes too (each once). How many labels. */
+static int ok_labels(json_t *runs, char labels[][160], long long *chunks, int *nchunks)
+{
+	json_t *run;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(runs, i, run) {
+		struct gpc g;
+		char lab[96];
+
+		if (zc_gpc_of(run, &g))
+			continue;
+		zc_an_label(run, lab, sizeof(lab));
+		add_unique_str(labels, &n, lab);
+		if (chunks)
+			add_unique_ll(chunks, nchunks, zc_an_int(json_object_get(run, "key"), "chunk"));
+	}
+	return n;
+}
+
 /* Clustered bars: one row per data path, one bar per chunk size, min/max whiskers. */
 /* The runs labelled label with this chunk: the one with the best median
  * Gbps per core (the same path and chunk at several pipe sizes), or NaNs. */
@@ -189,23 +110,12 @@ static struct gpc best_gpc(json_t *runs, const char *label, long long chunk)
 
 static int plot_bars(struct plot_ctx *c)
 {
-	json_t *runs = json_object_get(c->roots[c->latest], "runs"), *run;
+	json_t *runs = json_object_get(c->roots[c->latest], "runs");
 	long long chunks[MAX_SERIES];
 	char labels[MAX_SERIES][160], extra[1024] = "", titles[900] = "";
-	int nchunks = 0, nlabels = 0;
-	size_t i;
+	int nchunks = 0, nlabels = ok_labels(runs, labels, chunks, &nchunks);
 	FILE *f;
 
-	json_array_foreach(runs, i, run) {
-		struct gpc g;
-		char lab[96];
-
-		if (zc_gpc_of(run, &g))
-			continue;
-		zc_an_label(run, lab, sizeof(lab));
-		add_unique_str(labels, &nlabels, lab);
-		add_unique_ll(chunks, &nchunks, zc_an_int(json_object_get(run, "key"), "chunk"));
-	}
 	qsort(chunks, nchunks, sizeof(*chunks), cmp_ll);
 	f = zc_plot_csv(c, "bars");
 	if (!f)
@@ -270,7 +180,7 @@ static int plot_chunk(struct plot_ctx *c)
 {
 	json_t *runs = json_object_get(c->roots[c->latest], "runs"), *run;
 	char labels[MAX_SERIES][160], titles[4096] = "", extra[4200];
-	int nlabels = 0;
+	int nlabels;
 	size_t i;
 	FILE *f;
 
@@ -286,15 +196,7 @@ static int plot_chunk(struct plot_ctx *c)
 		return 0;
 	}
 
-	json_array_foreach(runs, i, run) {
-		struct gpc g;
-		char lab[96];
-
-		if (zc_gpc_of(run, &g))
-			continue;
-		zc_an_label(run, lab, sizeof(lab));
-		add_unique_str(labels, &nlabels, lab);
-	}
+	nlabels = ok_labels(runs, labels, NULL, NULL);
 	f = zc_plot_csv(c, "chunk");
 	if (!f)
 		return -1;
@@ -443,33 +345,6 @@ static int plot_history(struct plot_ctx *c, const int *order)
 	return zc_plot_both(c, "history", extra, c->history_caption);
 }
 
-void zc_plot_scripts_dir(char *out, size_t len)
-{
-	char exe[PATH_MAX - 32];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	/* bench/zcbench -> plots/ beside bench/ */
-	if (n > 0) {
-		exe[n] = 0;
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = 0;
-			snprintf(out, len, "%s/../plots", exe);
-			if (!access(out, R_OK))
-				return;
-			snprintf(out, len, "%s/../../plots", exe); /* build/asan/zcbench */
-			if (!access(out, R_OK))
-				return;
-			/* make install: PREFIX/bin/zcbench, PREFIX/share/zcbench/plots */
-			snprintf(out, len, "%s/../share/zcbench/plots", exe);
-			if (!access(out, R_OK))
-				return;
-		}
-	}
-	snprintf(out, len, "plots");
-}
-
 static void join_distinct(struct plot_ctx *c, const char *(*get)(json_t *), char *out,
 			  size_t len)
 {
@@ -505,8 +380,7 @@ int zc_cmd_plot(int argc, char **argv)
 	struct plot_ctx c = { 0 };
 	char scripts[PATH_MAX], hosts[200], kernels[240], shas[200], gitlab[80];
 	int order[MAX_FILES], ret = 0;
-	const struct zc_optgroup group = { .opts = plot_optv, .n = ZC_ARRAY_SIZE(plot_optv),
-					   .base = &c };
+	const struct zc_optgroup group = ZC_OPT_GROUP1(plot_optv, &c);
 	const struct zc_cmdline cmdline = {
 		.name = "plot", .groups = &group, .ngroups = 1,
 		.about = "Draws with gnuplot (plots/*.gp) and writes a static index.html that works\n"

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Inside zcbench plot: what plot.c, plot_core.c, plot_scale.c and dashboard.c share. */
+/* Inside zcbench plot: what plot.c and the pictures' files (plot_core.c,
+ * plot_live.c, plot_scale.c, plot_sweep.c, dashboard.c) share; most of it is
+ * in plot_gp.c, below them all. */
 #ifndef ZC_PLOT_H
 #define ZC_PLOT_H
 
@@ -35,7 +37,7 @@ const char *zc_an_git_label(json_t *root, char *out, size_t len);
 int zc_write_index(struct plot_ctx *c, const int *order);
 
 /* s as a gnuplot single-quoted string into out (only ' is escaped, as ''),
- * cut to fit len. plot.c and plot_scale.c. */
+ * cut to fit len. plot_gp.c and plot_scale.c. */
 void zc_gp_quote(char *out, size_t len, const char *s);
 
 /* The gnuplot scripts' folder: plots/ beside bench/ of this zcbench (also

@@ -10,6 +10,8 @@
 #include "results/results.h"
 #include "output/report.h"
 #include "output/breakdown.h"
+#include "output/slices.h"
+#include "results/slices.h"
 #include "lib/stats.h"
 #include "lib/opt.h"
 #include "lib/zcbench.h"
@@ -103,6 +105,7 @@ static void report_file(FILE *f, const char *path, json_t *root)
 	const char *native = !side ? "this kernel" :
 			     !strcmp(side, "after") ? "after, measured" : "before, measured";
 	struct zc_pair *pv;
+	json_t *slices;
 	size_t n;
 	int printed = 0;
 
@@ -129,6 +132,11 @@ static void report_file(FILE *f, const char *path, json_t *root)
 	free(pv);
 	if (!printed)
 		fprintf(f, "  (no pair of runs for a headline ratio in this file)\n");
+	slices = zc_slices_headline(runs);
+	if (json_array_size(slices))
+		fprintf(f, "\n  ");
+	zc_print_slices_headline(f, slices);
+	json_decref(slices);
 	zc_report_breakdown(f, root);
 	fprintf(f, "\n");
 }
@@ -173,8 +181,7 @@ static int report_mail(const struct report_files *files)
 int zc_cmd_report(int argc, char **argv)
 {
 	static struct report_files files;
-	const struct zc_optgroup group = { .opts = report_optv, .n = ZC_ARRAY_SIZE(report_optv),
-					   .base = &files };
+	const struct zc_optgroup group = ZC_OPT_GROUP1(report_optv, &files);
 	const struct zc_cmdline cmdline = {
 		.name = "report", .groups = &group, .ngroups = 1,
 		.about = "Headline Gbps-per-core ratios with 95% bootstrap CIs, for this kernel\n"

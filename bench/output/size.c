@@ -275,7 +275,7 @@ static void print_sizing(FILE *f, json_t *o)
 int zc_cmd_size(int argc, char **argv)
 {
 	struct size_args a = { 0 };
-	const struct zc_optgroup g = { .opts = size_opts, .n = ZC_ARRAY_SIZE(size_opts), .base = &a };
+	const struct zc_optgroup g = ZC_OPT_GROUP1(size_opts, &a);
 	const struct zc_cmdline cmd = {
 		.name = "size", .groups = &g, .ngroups = 1,
 		.about = "Cores of the device under test needed to carry a target rate, per mode and per\n"

@@ -4,6 +4,7 @@
  * metric columns and their formats are the list's (metrics/metrics.c).
  */
 #include "output/table.h"
+#include "output/saturation.h"
 #include "metrics/metrics.h"
 #include "results/results.h"
 #include "lib/term.h"
@@ -132,27 +133,42 @@ static bool many_conns(json_t *runs)
 	return many;
 }
 
-/* "send>copy>recv", or "send>recv" without a proxy; request/response:
- * "rr 64k>splice pool churn" (object size, proxy mode, a pipe pool, a
- * connection per request). */
-static void run_path(json_t *k, char *path, size_t len)
+/* "send>copy>recv"; a run whose DUT took turns with another mode (alternate)
+ * shows both, "send>copy|splice>recv": its whole-window figures mix them.
+ * Request/response: "rr 64k>splice pool churn" (object size, proxy mode, a
+ * pipe pool, a connection per request). */
+static void run_path(json_t *run, char *path, size_t len)
 {
+	static const char *const roles[] = { "source", "proxy", "sink" };
+	json_t *k = json_object_get(run, "key");
+	const char *alt = zc_an_str(json_object_get(run, "options"), "alternate");
+	bool proxy = !strcmp(zc_an_str(k, "topology"), "proxy");
+	FILE *m;
+
 	if (!strcmp(zc_an_str(k, "traffic"), "rr")) {
 		char sz[24];
 
 		zc_fmt_size(zc_an_int(k, "object_size"), sz, sizeof(sz));
 		snprintf(path, len, "rr %s%s%s%s%s", zc_an_str(k, "object_sizes_file")[0] ? "file" : sz,
-			 strcmp(zc_an_str(k, "topology"), "proxy") ? "" : ">",
-			 strcmp(zc_an_str(k, "topology"), "proxy") ? "" : zc_an_str(k, "proxy"),
+			 proxy ? ">" : "", proxy ? zc_an_str(k, "proxy") : "",
 			 zc_an_int(k, "pipe_pool") ? " pool" : "",
 			 json_is_true(json_object_get(k, "churn")) ? " churn" : "");
 		return;
 	}
-	if (!strcmp(zc_an_str(k, "topology"), "proxy"))
-		snprintf(path, len, "%s>%s>%s", zc_an_str(k, "source"), zc_an_str(k, "proxy"),
-			 zc_an_str(k, "sink"));
-	else
-		snprintf(path, len, "%s>%s", zc_an_str(k, "source"), zc_an_str(k, "sink"));
+	m = fmemopen(path, len, "w");
+	path[0] = 0;
+	if (!m)
+		return;
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(roles); i++) {
+		if (i == 1 && !proxy)
+			continue;
+		fprintf(m, "%s%s", i ? ">" : "", zc_an_str(k, roles[i]));
+		if (*alt && !strcmp(roles[i], zc_an_dut_role(run)))
+			fprintf(m, "|%s", alt);
+	}
+	fputc(0, m);
+	fclose(m);
+	path[len - 1] = 0;
 }
 
 static void run_conns(json_t *k, char *cw, size_t len)
@@ -190,9 +206,9 @@ static void print_wide(FILE *f, json_t *runs)
 	fprintf(f, "  %s\n", "status");
 	json_array_foreach(runs, i, run) {
 		json_t *k = json_object_get(run, "key");
-		char path[96], chunk[24], pipe[24], st[160];
+		char path[96], chunk[24], pipe[24], st[160], note[320];
 
-		run_path(k, path, sizeof(path));
+		run_path(run, path, sizeof(path));
 		zc_fmt_size(json_integer_value(json_object_get(k, "chunk")), chunk, sizeof(chunk));
 		zc_fmt_size(json_integer_value(json_object_get(k, "pipe_size")), pipe, sizeof(pipe));
 		fprintf(f, "%-22.22s %-6s %-26.26s %6s %5s", zc_an_str(run, "name"),
@@ -208,6 +224,8 @@ static void print_wide(FILE *f, json_t *runs)
 		fprintf(f, "  %s\n", st);
 		if (json_is_string(json_object_get(run, "reason")))
 			fprintf(f, "%-22s   reason: %s\n", "", zc_an_str(run, "reason"));
+		if (zc_run_unsaturated(run, true, note, sizeof(note)))
+			fprintf(f, "%-22s   note: %s\n", "", note);
 	}
 }
 
@@ -282,7 +300,7 @@ static void print_narrow(FILE *f, json_t *runs, int width)
 		int c = 0;
 
 		snprintf(cell[c++], CELL_LEN, "%s", zc_an_str(run, "name"));
-		run_path(k, cell[c++], CELL_LEN);
+		run_path(run, cell[c++], CELL_LEN);
 		zc_fmt_size(json_integer_value(json_object_get(k, "chunk")), cell[c++], CELL_LEN);
 		if (many)
 			run_conns(k, cell[c++], CELL_LEN);
@@ -321,6 +339,11 @@ static void print_narrow(FILE *f, json_t *runs, int width)
 		const char *r = zc_an_str(run, "reason");
 
 		put_row(f, col, ncol, cells[i + 1], width);
+		if (zc_run_unsaturated(run, true, reason, sizeof(reason) - 8)) {
+			memmove(reason + 8, reason, strlen(reason) + 1);
+			memcpy(reason, "  note: ", 8);
+			zc_put_fitted(f, reason, width, 4);
+		}
 		if (!json_is_string(json_object_get(run, "reason")))
 			continue;
 		/* One line per part ("proxy: ...; sink: ..."), so a part that
@@ -444,20 +467,30 @@ void zc_print_headline(FILE *f, json_t *headline, json_t *runs, int width)
 		}
 	}
 	json_array_foreach(headline, i, h) {
-		char line[512], fit[sizeof(line)];
+		char line[512], fit[sizeof(line)], sat[64];
 		FILE *m = width > 0 ? fmemopen(line, sizeof(line), "w") : NULL;
 
 		if (!m) {
 			print_headline_row(f, h, namew, many, false);
-			continue;
+		} else {
+			/* Narrow: the row cut to the width, never wrapped. */
+			print_headline_row(m, h, namew, many, true);
+			fputc(0, m);
+			fclose(m);
+			line[strcspn(line, "\n")] = 0;
+			zc_elide(fit, sizeof(fit), line, width);
+			fprintf(f, "%s\n", fit);
 		}
-		/* Narrow: the row cut to the width, never wrapped. */
-		print_headline_row(m, h, namew, many, true);
-		fputc(0, m);
-		fclose(m);
-		line[strcspn(line, "\n")] = 0;
-		zc_elide(fit, sizeof(fit), line, width);
-		fprintf(f, "%s\n", fit);
+		/* A side whose DUT waited: its Gbps per core is not the DUT's best. */
+		for (int side = 0; side < 2; side++) {
+			const char *name = zc_an_str(h, side ? "denominator" : "numerator");
+
+			if (!zc_run_unsaturated(zc_run_named(runs, name), false, sat, sizeof(sat)))
+				continue;
+			snprintf(line, sizeof(line), "    %s (%s, %s)", sat, name,
+				 side ? "denominator" : "numerator");
+			zc_put_fitted(f, line, width, 6);
+		}
 	}
 	if (intervals)
 		fprintf(f, "disturbed samples left out: %lld of %lld (of the summaries and of every "

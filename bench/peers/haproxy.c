@@ -13,38 +13,17 @@
 
 #include <errno.h>
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 
-struct text {
-	char *buf;
-	size_t len, used;
-	bool full;
-};
-
-static void add(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (t->full)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(t->buf + t->used, t->len - t->used, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= t->len - t->used)
-		t->full = true;
-	else
-		t->used += n;
-}
+/* The generator's lines (peers/text.c). */
+#define add zc_text_add
 
 /* HAProxy reads the last colon as the port; ipv6@ makes an IPv6 literal plain. */
-static void add_addr(struct text *t, const char *addr, int port)
+static void add_addr(struct zc_text *t, const char *addr, int port)
 {
 	add(t, "%s%s:%d", strchr(addr, ':') ? "ipv6@" : "", addr, port);
 }
@@ -59,7 +38,7 @@ static int cmp_int(const void *a, const void *b)
  * then for "1/2 M" after it), while "auto:1/1-N" with N CPUs and "1/all"
  * are applied: checked on the live threads' affinity by test_peers.
  */
-static void add_cpu_map(struct text *t, const struct zc_haproxy_cfg *c)
+static void add_cpu_map(struct zc_text *t, const struct zc_haproxy_cfg *c)
 {
 	int cpu[ZC_PEER_MAX_CPUS], n = 0;
 
@@ -89,7 +68,7 @@ static void add_cpu_map(struct text *t, const struct zc_haproxy_cfg *c)
 
 int zc_haproxy_config(const struct zc_haproxy_cfg *c, char *out, size_t len)
 {
-	struct text t = { .buf = out, .len = len };
+	struct zc_text t = { .buf = out, .len = len };
 	int maxconn, timeout_s = c->timeout_s ? c->timeout_s : 3600;
 
 	if (!len || !c->listen_addr || !c->server_addr || c->nbthread < 1 || c->nbthread > 64 ||
@@ -102,8 +81,8 @@ int zc_haproxy_config(const struct zc_haproxy_cfg *c, char *out, size_t len)
 	 * reconnect) instead of a queue that would stall a stream. */
 	maxconn = c->connections + 64;
 
-	add(&t, "# zcbench: HAProxy as the proxy under test (%s)\n",
-	    c->splice ? "splice" : "copy");
+	add(&t, "# zcbench: HAProxy as the proxy under test (%s%s)\n", c->http ? "http, " : "",
+	    !c->splice ? "copy" : c->splice_auto ? "splice-auto" : "splice");
 	add(&t, "global\n");
 	add(&t, "\tnbthread %d\n", c->nbthread);
 	add_cpu_map(&t, c);
@@ -119,12 +98,20 @@ int zc_haproxy_config(const struct zc_haproxy_cfg *c, char *out, size_t len)
 		add(&t, "\ttune.bufsize %llu\n", (unsigned long long)c->bufsize);
 	add(&t, "\n");
 	add(&t, "defaults\n");
-	add(&t, "\tmode tcp\n");
+	add(&t, "\tmode %s\n", c->http ? "http" : "tcp");
 	add(&t, "\tmaxconn %d\n", maxconn);
 	add(&t, "\ttimeout connect 10s\n");
 	add(&t, "\ttimeout client %ds\n", timeout_s);
 	add(&t, "\ttimeout server %ds\n", timeout_s);
-	if (c->splice) {
+	if (c->http) {
+		add(&t, "\toption http-keep-alive\n");
+		add(&t, "\thttp-reuse always\n");
+		add(&t, "\ttimeout http-request 10s\n");
+		add(&t, "\ttimeout http-keep-alive %ds\n", timeout_s);
+	}
+	if (c->splice && c->splice_auto) {
+		add(&t, "\toption splice-auto\n");
+	} else if (c->splice) {
 		add(&t, "\toption splice-request\n");
 		add(&t, "\toption splice-response\n");
 	}

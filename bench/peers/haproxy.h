@@ -16,6 +16,14 @@ struct zc_haproxy_cfg {
 	const char *server_addr;	/* the sink */
 	int server_port;
 	bool splice;			/* splice-request/-response, else nosplice */
+	/* HTTP mode (the sink is an HTTP server, nginx): mode http, keep-alive
+	 * both sides, idle server connections reused by any client (http-reuse
+	 * always), HTTP timeouts; HAProxy parses each request and response head
+	 * and can splice only the bodies. Else mode tcp: bytes forwarded as they are. */
+	bool http;
+	/* With splice: option splice-auto (HAProxy splices when it guesses it
+	 * pays) instead of forcing splice-request/-response. */
+	bool splice_auto;
 	int nbthread;			/* the DUT's workers */
 	/* cpu-map: with nbthread <= the distinct CPUs, thread i runs on the
 	 * i-th lowest of them alone; with more threads, each on all of them.

@@ -72,6 +72,30 @@ int zc_peer_stop(struct zc_peer *p, double grace_s);
 /* "exit code 1", "killed by signal 9", "running" */
 void zc_peer_describe(const struct zc_peer *p, char *out, size_t len);
 
+/* A peer of several processes (nginx's master and workers), group.c. */
+/* The live members of its process group, the leader first: count or -errno
+ * (-ESRCH: the leader is gone); stops at max. */
+int zc_peer_group_pids(const struct zc_peer *p, pid_t *pids, int max);
+/* As zc_peer_cpu, over every process of its group: process_s is the sum of
+ * each member's utime+stime plus the leader's cutime+cstime (children it
+ * reaped: an exited worker's time is not lost); tid/thread_s list the
+ * threads of every member. 0 or -errno (-ESRCH: gone). */
+int zc_peer_group_cpu(const struct zc_peer *p, struct zc_peer_cpu *out);
+
+/* The fields of a /proc/PID/stat line a group needs. */
+struct zc_peer_stat {
+	char state;			/* 'R', 'S', 'Z' ... */
+	int ppid, pgrp;
+	unsigned long long self_ticks;	/* utime+stime */
+	unsigned long long children_ticks; /* cutime+cstime: reaped children */
+};
+/* 0 or -EINVAL. */
+int zc_peer_parse_stat_full(const char *line, struct zc_peer_stat *st);
+
+/* "http://ADDR:PORT/SIZE" ("[ADDR]" for IPv6): the URL of object SIZE, as
+ * zcbench's HTTP roles and nginx's docroot name it (http.c). 0, -EINVAL or -ENOSPC. */
+int zc_peer_http_url(const char *addr, int port, uint64_t object_size, char *out, size_t len);
+
 /* Parse one /proc/PID/stat or /proc/PID/task/TID/stat line: utime+stime in
  * clock ticks (the command name may hold spaces and parentheses). 0 or -EINVAL. */
 int zc_peer_parse_stat(const char *line, unsigned long long *ticks);

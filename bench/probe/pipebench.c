@@ -236,8 +236,7 @@ int zc_cmd_pipebench(int argc, char **argv)
 {
 	static struct pb_args a;
 	static char about[2048];
-	const struct zc_optgroup group = { .opts = pb_optv, .n = ZC_ARRAY_SIZE(pb_optv),
-					   .base = &a };
+	const struct zc_optgroup group = ZC_OPT_GROUP1(pb_optv, &a);
 	const struct zc_cmdline cmdline = { .name = "pipebench", .about = about, .groups = &group,
 					    .ngroups = 1 };
 	const char *outdir, *plist;

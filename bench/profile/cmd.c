@@ -171,8 +171,7 @@ static json_t *sample(const struct profile_args *a, double t0)
 int zc_cmd_profile(int argc, char **argv)
 {
 	struct profile_args a = { 0 };
-	const struct zc_optgroup group = { .opts = profile_optv, .n = ZC_ARRAY_SIZE(profile_optv),
-					   .base = &a };
+	const struct zc_optgroup group = ZC_OPT_GROUP1(profile_optv, &a);
 	const struct zc_cmdline cmdline = {
 		.name = "profile", .groups = &group, .ngroups = 1,
 		.about = "Samples --cpus for --duration seconds with call chains (perf record, or\n"

@@ -54,17 +54,7 @@ static int by_frames(const void *a, const void *b)
 
 static void xml(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20)
-				fputc(*s, f);
-		}
-	}
+	zc_fputs_markup(f, s, true);
 }
 
 /* The bucket's colour, lightened a little by the name so neighbours differ. */

@@ -46,6 +46,13 @@ static void dut_opts(json_t *run, const char *role, const char *mode, char *out,
 		snprintf(out, len, "?%s", text);	/* a bad text pairs only with itself */
 }
 
+/* A run whose modes took turns (key alternate) mixes two modes: it pairs
+ * with its like only, its own ratio is the slices' (results/slices.h). */
+static const char *run_alternate(json_t *run)
+{
+	return zc_an_str(json_object_get(run, "options"), "alternate");
+}
+
 json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode)
 {
 	char want[256], have[256], rq[512], rk[512];
@@ -64,7 +71,8 @@ json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode
 			    zc_an_int(q, "connections") == zc_an_int(k, "connections") &&
 			    (zc_an_int(q, "workers") ?: 1) == (zc_an_int(k, "workers") ?: 1) &&
 			    !strcmp(zc_an_str(r, "aa_side"), zc_an_str(run, "aa_side")) &&
-			    !strcmp(zc_an_rr_key(q, false, rq, sizeof(rq)), zc_an_rr_key(k, false, rk, sizeof(rk)));
+			    !strcmp(zc_an_rr_key(q, false, rq, sizeof(rq)), zc_an_rr_key(k, false, rk, sizeof(rk))) &&
+			    !strcmp(run_alternate(r), run_alternate(run));
 
 		for (size_t j = 0; j < ZC_ARRAY_SIZE(fields) && same; j++) {
 			if (!strcmp(fields[j], role))
@@ -116,6 +124,7 @@ static char *peer_key(json_t *run, const char *role, const char *mode)
 	json_array_append_new(a, json_integer(zc_an_int(k, "workers") ?: 1));
 	json_array_append_new(a, json_string(zc_an_str(run, "aa_side")));
 	json_array_append_new(a, json_string(zc_an_rr_key(k, false, rr, sizeof(rr))));
+	json_array_append_new(a, json_string(run_alternate(run)));
 	s = json_dumps(a, JSON_COMPACT);
 	json_decref(a);
 	return s;
@@ -184,7 +193,7 @@ static bool run_of(json_t *run, const struct zc_mode *m)
 {
 	const char *role = zc_role_names[m->role];
 
-	return !strcmp(zc_an_dut_role(run), role) &&
+	return !strcmp(zc_an_dut_role(run), role) && !*run_alternate(run) &&
 	       !strcmp(zc_an_str(json_object_get(run, "key"), role), m->name);
 }
 
@@ -376,22 +385,6 @@ size_t zc_before_after_pairs(json_t *runs, unsigned flags, struct zc_pair **out)
 	}
 	zc_run_index_free(idx);
 	return done(&p, out);
-}
-
-bool zc_an_disturbed(json_t *sample)
-{
-	return json_is_true(json_object_get(sample, "disturbed"));
-}
-
-size_t zc_an_disturbed_count(json_t *run)
-{
-	json_t *smp;
-	size_t i, n = 0;
-
-	/* A failed sample is out anyway: only ok ones are left out for it. */
-	json_array_foreach(json_object_get(run, "samples"), i, smp)
-		n += zc_an_disturbed(smp) && !strcmp(zc_an_str(smp, "status"), "ok");
-	return n;
 }
 
 /* Taken in rounds: repetition i of every run in round i. */

@@ -102,6 +102,22 @@ void zc_an_label(json_t *run, char *out, size_t len)
 		strcat(out, " [peer]");
 }
 
+bool zc_an_disturbed(json_t *sample)
+{
+	return json_is_true(json_object_get(sample, "disturbed"));
+}
+
+size_t zc_an_disturbed_count(json_t *run)
+{
+	json_t *smp;
+	size_t i, n = 0;
+
+	/* A failed sample is out anyway: only ok ones are left out for it. */
+	json_array_foreach(json_object_get(run, "samples"), i, smp)
+		n += zc_an_disturbed(smp) && !strcmp(zc_an_str(smp, "status"), "ok");
+	return n;
+}
+
 size_t zc_an_values(json_t *run, const char *metric, double *out, size_t max)
 {
 	json_t *smp;

@@ -28,8 +28,7 @@ int zc_cmd_noise(int argc, char **argv)
 {
 	static struct zc_section ov;
 	static struct noise_args na;
-	const struct zc_optgroup extra = { .opts = noise_optv, .n = ZC_ARRAY_SIZE(noise_optv),
-					   .base = &na };
+	const struct zc_optgroup extra = ZC_OPT_GROUP1(noise_optv, &na);
 	struct zc_run_args a;
 	char err[1200], path[1024] = "", out[1100];
 	json_t *root, *noise;

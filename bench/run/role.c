@@ -140,6 +140,7 @@ static void free_role(struct role *r)
 	free(r->cbuf);
 	free(r->owner);
 	free(r->shift);
+	zc_slices_free(r);
 	free(r->w);
 	zc_buf_free(r->ref, r->ref_len);
 	json_decref(r->rlimit);
@@ -382,6 +383,7 @@ int zc_role_main(int argc, char **argv)
 	json_object_set_new(out, "rlimit_nofile", json_incref(r.rlimit));
 	json_object_set_new(out, "workers", zc_role_workers_json(&r));
 	json_object_set_new(out, "connections", zc_role_conns_json(&r));
+	zc_slices_json(&r, out);
 	zc_role_verified_json(&r, out);
 	if ((mopts = zc_role_mode_report(&r)))
 		json_object_set_new(out, "mode_report", mopts);

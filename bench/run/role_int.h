@@ -11,6 +11,7 @@
 #include "lib/cpu.h"
 #include "modes/mode.h"
 #include "run/role.h"
+#include "run/slices.h"
 
 #include <pthread.h>
 #include <sys/resource.h>
@@ -54,6 +55,7 @@ struct role {
 	struct zc_counters ctr;		/* worker 0's thread and CPU */
 	struct zc_counters_snap ctr_snap[2];
 	struct zc_toggle *toggle;	/* ZC_BPF_TOGGLE_MS (make bench-overhead), else NULL */
+	struct zc_slicing *sl;		/* run key alternate on the DUT role (slices.h), else NULL */
 	int lfd;
 	json_t *rlimit;			/* what RLIMIT_NOFILE was and became */
 	char accept_how[160];

@@ -27,10 +27,23 @@ static volatile sig_atomic_t armed_phase;
 static pthread_t main_thread;
 static pthread_barrier_t ready_bar, go_bar;
 static volatile sig_atomic_t setup_failed;
+/* alternate (slices.h): slice k of the window ends with slice_stop[k]. */
+static volatile sig_atomic_t slice_stop[ZC_SLICES_MAX];
+static volatile sig_atomic_t slice_cur, slice_n;
+static double slice_last_t;	/* when the window's last slice starts */
 
 static void on_alarm(int sig)
 {
 	(void)sig;
+	if (armed_phase == PH_WINDOW && slice_n) {
+		slice_stop[slice_cur] = 1;
+		/* A loaded machine merges ticks: the clock, not their count, ends it. */
+		if (++slice_cur < slice_n && zc_now() < slice_last_t)
+			return;
+		/* The window's last slice: the periodic timer stops with it. */
+		setitimer(ITIMER_REAL, &(struct itimerval){ 0 }, NULL);
+		slice_n = 0;
+	}
 	phase_stop[armed_phase] = 1;
 }
 
@@ -56,6 +69,21 @@ static void arm(int p, double seconds)
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
+/* The window in slices: the timer ticks every slice, the last tick ends it. */
+static void arm_slices(const struct zc_slicing *sl)
+{
+	struct itimerval it = { 0 };
+
+	it.it_value.tv_sec = (time_t)sl->slice_s;
+	it.it_value.tv_usec = (suseconds_t)((sl->slice_s - (time_t)sl->slice_s) * 1e6);
+	it.it_interval = it.it_value;
+	slice_cur = 0;
+	slice_n = (sig_atomic_t)sl->nslices;
+	slice_last_t = zc_now() + (sl->nslices - 0.5) * sl->slice_s;
+	armed_phase = PH_WINDOW;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
 static void kick_others(struct role *r, const struct role_worker *self)
 {
 	for (int i = 0; i < r->nworkers; i++)
@@ -70,6 +98,8 @@ static void abort_all(struct role *r, const struct role_worker *self)
 {
 	for (int p = 0; p < PH_NR; p++)
 		phase_stop[p] = 1;
+	for (size_t k = 0; r->sl && k < ZC_SLICES_MAX; k++)
+		slice_stop[k] = 1;
 	kick_others(r, self);
 }
 
@@ -113,8 +143,12 @@ static void run_phases(struct role *r, struct role_worker *w)
 	int ret = 0;
 
 	for (int p = 0; p < PH_NR; p++) {
+		if (ret == 0 && r->sl && p == PH_TAIL)
+			ret = zc_slices_end(r, w);
 		w->set.stop = &phase_stop[p];
-		if (ret == 0)
+		if (ret == 0 && r->sl && p == PH_WINDOW)
+			ret = zc_slices_window(r, w, slice_stop, &phase_stop[p], kick_others);
+		else if (ret == 0)
 			ret = zc_conns_pump(r->m, &w->set);
 		w->ret[p] = ret;
 		if (ret < 0)
@@ -123,7 +157,9 @@ static void run_phases(struct role *r, struct role_worker *w)
 			kick_others(r, w);
 		take(r, w, p);
 		/* The source stops after its tail; the others drain until EOF. */
-		if (w->idx == 0 && p == PH_WARMUP)
+		if (w->idx == 0 && p == PH_WARMUP && r->sl)
+			arm_slices(r->sl);
+		else if (w->idx == 0 && p == PH_WARMUP)
 			arm(PH_WINDOW, r->ra->cfg.duration_s);
 		else if (w->idx == 0 && p == PH_WINDOW && source)
 			arm(PH_TAIL, r->ra->cfg.tail_s);
@@ -173,7 +209,10 @@ static int worker_setup(struct role *r, struct role_worker *w, char *err, size_t
 			io->buf = r->cbuf[c];
 		}
 	}
-	return zc_conns_setup(r->m, &w->set, ra->cfg.mode_opts, err, errlen);
+	zc_slices_presetup(r, w);
+	if ((ret = zc_conns_setup(r->m, &w->set, ra->cfg.mode_opts, err, errlen)))
+		return ret;
+	return zc_slices_setup(r, w, err, errlen);
 }
 
 struct thread_arg {
@@ -185,6 +224,7 @@ struct thread_arg {
 
 static void worker_teardown(struct role *r, struct role_worker *w)
 {
+	zc_slices_teardown(r, w);
 	zc_conns_teardown(r->m, &w->set);
 	zc_buf_free(w->buf, w->buf_len);
 	w->buf = NULL;
@@ -222,6 +262,8 @@ int zc_role_workers_setup(struct role *r, char *err, size_t errlen)
 	targs = calloc(r->nworkers, sizeof(*targs));
 	if (!targs)
 		return -ENOMEM;
+	if ((ret = zc_slices_init(r, err, errlen)))
+		return ret;
 	pthread_barrier_init(&ready_bar, NULL, r->nworkers);
 	pthread_barrier_init(&go_bar, NULL, r->nworkers);
 	/* Only worker 0 takes SIGALRM: the others start with it blocked. */

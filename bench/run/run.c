@@ -27,6 +27,8 @@
 #include "run/verify.h"
 #include "run/rescue.h"
 #include "output/scale.h"
+#include "output/slices.h"
+#include "results/slices.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -200,6 +202,8 @@ static int save(struct zc_ctl *c, const char *status)
 	json_object_set_new(c->root, "headline", zc_headline(json_object_get(c->root, "runs")));
 	json_object_set_new(c->root, "headline_best",
 			    zc_headline_best(json_object_get(c->root, "runs")));
+	json_object_set_new(c->root, "headline_slices",
+			    zc_slices_headline(json_object_get(c->root, "runs")));
 	json_object_set_new(c->root, "sizing", zc_sizing_json(&c->root, 1, zc_sizing_targets, 3));
 	ret = zc_json_write_atomic(c->root, c->path);
 	if (ret)
@@ -309,6 +313,7 @@ static void print_tables(json_t *root, bool wide)
 	zc_print_table(f, runs, width);
 	zc_print_headline(f, json_object_get(root, "headline"), runs, width);
 	zc_print_headline_best(f, json_object_get(root, "headline_best"));
+	zc_print_slices_headline(f, json_object_get(root, "headline_slices"));
 	zc_print_schedule(f, json_object_get(root, "schedule"));
 	zc_fingerprint_print_brief(f, json_object_get(root, "fingerprint"));
 	if (f == stdout)

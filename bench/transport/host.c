@@ -286,11 +286,6 @@ int zc_host_load(const char *path, struct zc_host *h, char *err, size_t errlen)
 	return finish_load(h, err, errlen);
 }
 
-bool zc_host_remote(const struct zc_host *h, int role)
-{
-	return h->transport->remote && h->transport->remote(h, role);
-}
-
 int zc_host_get(const struct zc_host *h, int role, const char *key, char *buf, size_t len)
 {
 	bool priv;
@@ -337,31 +332,6 @@ void zc_host_keys_help(FILE *f)
 		fprintf(f, "transport = %s: %s\n", transports[i]->name, transports[i]->summary);
 		keys_where(f, transports[i]->keys, transports[i]->nkeys);
 	}
-}
-
-int zc_host_argv(const struct zc_host *h, int role, char *const cmd[], char **argv, int max,
-		 char *store, size_t storelen)
-{
-	int n = h->transport->prefix(h, role, argv, max), first = n;
-
-	if (n < 0)
-		return n;
-	for (int i = 0; cmd[i]; i++) {
-		if (n >= max - 1)
-			return -E2BIG;
-		argv[n++] = cmd[i];
-	}
-	if (h->transport->finish)
-		n = h->transport->finish(h, role, argv, first, n, store, storelen);
-	if (n < 0 || n >= max)
-		return -E2BIG;
-	argv[n] = NULL;
-	return n;
-}
-
-const char *zc_host_explain_exit(const struct zc_host *h, int role, int status)
-{
-	return h->transport->explain_exit ? h->transport->explain_exit(h, role, status) : NULL;
 }
 
 json_t *zc_host_json(const struct zc_host *h)

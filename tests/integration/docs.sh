@@ -4,9 +4,46 @@
 # renders with man -l, has every flag of every command's --help and every
 # mode; the completion offers subcommands, flags, mode names and workload
 # files; make install puts the binary, page, completion, workloads and plot
-# scripts under DESTDIR/PREFIX.
+# scripts under DESTDIR/PREFIX. README.md is the front door and docs/ holds
+# the rest (issue 24): every relative link in them points at a file that
+# exists, and at a heading that exists when it names one.
 . "$(dirname "$0")/../lib.sh"
-command -v man >/dev/null || skip "man missing (make deps installs man-db)"
+
+# The GitHub anchor of a heading: lower case, punctuation but - and _ gone,
+# spaces to hyphens.
+slug() { tr 'A-Z' 'a-z' | sed 's/[^a-z0-9 _-]//g; s/ /-/g'; }
+# links FILE...: "FILE: TARGET: why" for each relative link that is broken.
+links() {
+	local f t path anchor
+	for f in "$@"; do
+		# [text](target), inline code spans left out (`a](b)` is no link)
+		sed 's/`[^`]*`//g' "$f" | grep -o '\]([^)]*)' | sed 's/^](//; s/)$//' |
+			while read -r t; do
+				case $t in http://* | https://* | mailto:* | '') continue ;; esac
+				path=${t%%#*} anchor=
+				[ "$path" != "$t" ] && anchor=${t#*#}
+				if [ -z "$path" ]; then path=$f; else path=$(dirname "$f")/$path; fi
+				[ -e "$path" ] || { echo "$f: $t: no such file"; continue; }
+				[ -n "$anchor" ] || continue
+				sed -n 's/^#\{1,6\} *//p' "$path" | slug | grep -qx -- "$anchor" ||
+					echo "$f: $t: no heading with that anchor"
+			done
+	done
+}
+broken=$(links README.md docs/*.md)
+check "every relative link in README.md and docs/ resolves (broken: ${broken:-none})" [ -z "$broken" ]
+check "README.md is a front door, about 200 lines at most ($(wc -l <README.md))" [ "$(wc -l <README.md)" -le 220 ]
+check "docs/ beside it" [ "$(ls docs/*.md | wc -l)" -ge 6 ]
+# The check itself sees a missing file and a missing anchor, and nothing else.
+mkdir -p "$TMP/d/docs"
+printf '# Top\n[a](docs/x.md) [b](docs/y.md#nope) [c](docs/y.md#the-part) [d](https://example.org) `[e](no.md)`\n' >"$TMP/d/README.md"
+printf '# Y\n## The part\n' >"$TMP/d/docs/y.md"
+broken=$(cd "$TMP/d" && links README.md)
+check "the link check finds a missing file and a missing anchor, nothing else" \
+	[ "$broken" = "README.md: docs/x.md: no such file
+README.md: docs/y.md#nope: no heading with that anchor" ]
+
+command -v man >/dev/null || { [ "$FAILS" -eq 0 ] || finish; skip "man missing (make deps installs man-db)"; }
 
 $ZCBENCH man >"$TMP/zcbench.1" || fail "zcbench man failed"
 LC_ALL=C MANWIDTH=100 man --warnings -l "$TMP/zcbench.1" >"$TMP/man.txt" 2>"$TMP/man.err"

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/* zcbench list: every mode with its relations and options, above both the
+ * table (registry.c) and the mode options (options.c) it prints. */
+#include "modes/mode.h"
+
+/* The second and later lines of a mode in zcbench list. */
+static void list_details(FILE *f, const struct zc_mode *m)
+{
+	const struct zc_mode *afters[ZC_AFTERS_MAX];
+	size_t na = zc_mode_afters(m, afters, ZC_ARRAY_SIZE(afters));
+
+	if (m->flags & ZC_MODE_UNVERIFIED)
+		fprintf(f, "  %-18s   unverified: %s\n", "", m->unverified_why);
+	if (m->vs || na) {
+		fprintf(f, "  %-18s   ", "");
+		if (m->vs)
+			fprintf(f, "headline: %s/%s %s%s", m->name, m->vs->name,
+				zc_role_names[m->role], m->principal ? " (principal)" : "");
+		for (size_t i = 0; i < na; i++)
+			fprintf(f, "%s%s", i ? ", " : m->vs ? "; after-modes: " : "after-modes: ",
+				afters[i]->name);
+		fprintf(f, "\n");
+	}
+	if (m->imitated_by)
+		fprintf(f, "  %-18s   headline: %s/%s %s (zcbench against the real program)\n", "",
+			m->imitated_by->name, m->name, zc_role_names[m->role]);
+	if (m->after_of) {
+		fprintf(f, "  %-18s   after-mode of:", "");
+		for (const struct zc_mode *const *a = m->after_of; *a; a++)
+			fprintf(f, "%s %s", a == m->after_of ? "" : ",", (*a)->name);
+		fprintf(f, " (its runs are their \"after\" side)\n");
+	}
+	for (const struct zc_mode_opt *o = m->opts; o && o->key; o++) {
+		fprintf(f, "  %-18s   option ", "");
+		zc_mode_opt_print(f, o);
+	}
+}
+
+void zc_modes_list(FILE *f, bool with_availability)
+{
+	for (int r = 0; r < ZC_ROLE_NR; r++) {
+		fprintf(f, "%s modes:\n", zc_role_names[r]);
+		for (size_t i = 0; i < zc_nmodes; i++) {
+			const struct zc_mode *m = zc_modes[i];
+			const char *why;
+
+			if (m->role != (enum zc_role)r)
+				continue;
+			why = with_availability && m->unavailable ? m->unavailable() : NULL;
+			fprintf(f, "  %-18s %s%s%s%s\n", m->name,
+				m->flags & ZC_MODE_EMULATED ? "[emulated] " : "",
+				m->flags & ZC_MODE_PEER ? "[peer] " : "", m->summary,
+				m->role == ZC_ROLE_SINK && !(m->flags & ZC_MODE_VERIFIES) ?
+					" (does not verify)" : "");
+			/* Right under the name: scripts read it with grep -A1. */
+			if (why)
+				fprintf(f, "  %-18s   unavailable: %s\n", "", why);
+			list_details(f, m);
+		}
+	}
+	fprintf(f, "\nmode options are set per run with mode_opts = KEY=VALUE[,KEY=VALUE]\n");
+}

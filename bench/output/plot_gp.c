@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What every picture of zcbench plot needs (plot.h): gnuplot run headless on
+ * a script for PNG and SVG, the CSV it reads, where the scripts are, quoting
+ * for gnuplot, a run's Gbps per core and the measuring zcbench's git sha.
+ * Below plot.c, which calls every picture, and the pictures' own files
+ * (plot_core.c, plot_live.c, plot_scale.c, plot_sweep.c, dashboard.c).
+ */
+#include "results/results.h"
+#include "output/plot.h"
+#include "lib/stats.h"
+#include "lib/zcbench.h"
+#include "lib/proc.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *zc_an_git_sha(json_t *root)
+{
+	const char *sha = zc_an_str(json_object_get(json_object_get(root, "meta"), "git"), "sha");
+
+	return *sha ? sha : "unknown";
+}
+
+const char *zc_an_git_label(json_t *root, char *out, size_t len)
+{
+	json_t *git = json_object_get(json_object_get(root, "meta"), "git");
+
+	/* A dirty tree's sha does not name what ran: say so beside it. */
+	snprintf(out, len, "%s%s", zc_an_git_sha(root),
+		 json_is_true(json_object_get(git, "dirty")) ? " (dirty tree)" : "");
+	return out;
+}
+
+int zc_gpc_of(json_t *run, struct gpc *g)
+{
+	static double v[ZC_SAMPLES_MAX];
+	struct zc_summary s;
+
+	g->n = run ? zc_an_values(run, "gbps_per_core", v, ZC_SAMPLES_MAX) : 0;
+	zc_summarize(v, g->n, &s);
+	g->median = s.median;
+	g->min = s.min;
+	g->max = s.max;
+	return g->n ? 0 : -ENODATA;
+}
+
+void zc_gp_quote(char *out, size_t len, const char *s)
+{
+	size_t o = 0;
+
+	if (len < 3)
+		return;
+	out[o++] = '\'';
+	for (; *s && o + 3 < len; s++) {
+		if (*s == '\'')
+			out[o++] = '\'';
+		out[o++] = *s;
+	}
+	out[o++] = '\'';
+	out[o] = 0;
+}
+
+/* 0, or -errno / the exit status of gnuplot (positive) */
+static int run_gnuplot(struct plot_ctx *c, const char *script, const char *vars)
+{
+	char path[PATH_MAX];
+	char *argv[] = { "gnuplot", "-e", (char *)vars, path, NULL };
+
+	snprintf(path, sizeof(path), "%s/%s.gp", c->scripts, script);
+	if (access(path, R_OK))
+		return -errno;
+	return zc_run_argv(argv, NULL);
+}
+
+int zc_plot_both(struct plot_ctx *c, const char *script, const char *extra,
+		 const char *caption)
+{
+	static const char *const terms[][2] = { { "pngcairo", "png" }, { "svg", "svg" } };
+	char vars[16384], q_in[PATH_MAX + 8], q_out[PATH_MAX + 8], q_cap[1100], buf[PATH_MAX];
+	char q_dir[PATH_MAX + 8];
+	int ret;
+
+	snprintf(buf, sizeof(buf), "%s/%s.csv", c->outdir, script);
+	zc_gp_quote(q_in, sizeof(q_in), buf);
+	zc_gp_quote(q_cap, sizeof(q_cap), caption);
+	zc_gp_quote(q_dir, sizeof(q_dir), c->scripts);
+	for (size_t t = 0; t < ZC_ARRAY_SIZE(terms); t++) {
+		snprintf(buf, sizeof(buf), "%s/%s.%s", c->outdir, script, terms[t][1]);
+		zc_gp_quote(q_out, sizeof(q_out), buf);
+		snprintf(vars, sizeof(vars), "infile=%s; outfile=%s; term='%s'; caption=%s; scriptdir=%s; %s",
+			 q_in, q_out, terms[t][0], q_cap, q_dir, extra);
+		ret = run_gnuplot(c, script, vars);
+		if (ret == 127) {
+			zc_err("plot: gnuplot not found (make deps installs gnuplot-nox)");
+			return ret;
+		}
+		if (ret) {
+			zc_err("plot: gnuplot %s/%s.gp for %s failed (%s %d)", c->scripts, script,
+			       buf, ret < 0 ? "errno" : "exit", ret < 0 ? -ret : ret);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+FILE *zc_plot_csv(struct plot_ctx *c, const char *name)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.csv", c->outdir, name);
+	f = fopen(path, "w");
+	if (!f)
+		zc_err("plot: %s: %s", path, strerror(errno));
+	return f;
+}
+
+void zc_plot_scripts_dir(char *out, size_t len)
+{
+	char exe[PATH_MAX - 32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	/* bench/zcbench -> plots/ beside bench/ */
+	if (n > 0) {
+		exe[n] = 0;
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = 0;
+			snprintf(out, len, "%s/../plots", exe);
+			if (!access(out, R_OK))
+				return;
+			snprintf(out, len, "%s/../../plots", exe); /* build/asan/zcbench */
+			if (!access(out, R_OK))
+				return;
+			/* make install: PREFIX/bin/zcbench, PREFIX/share/zcbench/plots */
+			snprintf(out, len, "%s/../share/zcbench/plots", exe);
+			if (!access(out, R_OK))
+				return;
+		}
+	}
+	snprintf(out, len, "plots");
+}

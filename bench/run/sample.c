@@ -268,6 +268,19 @@ out:
 				 e ? e : json_string_value(json_object_get(rj, "exit")));
 		}
 	}
+	/* Failed with every failing role killed by us: say how each ended, so a
+	 * failed sample never goes without a reason. */
+	if (!reason[0] && strcmp(status, "ok")) {
+		for (int r = 0; r < ZC_ROLE_NR; r++) {
+			size_t n = strlen(reason);
+			json_t *rj = json_object_get(roles, zc_role_names[r]);
+
+			if (spawned[r])
+				snprintf(reason + n, sizeof(reason) - n, "%s%s: %s",
+					 n ? "; " : "no role said why: ", zc_role_names[r],
+					 json_string_value(json_object_get(rj, "exit")) ?: "?");
+		}
+	}
 	if (!reason[0] && !strcmp(status, "ok") && conn_totals(roles, sample, reason, sizeof(reason)))
 		status = "failed";
 	if (reason[0] && !strcmp(status, "ok"))

@@ -247,11 +247,13 @@ static bool cpu_counted_before(const struct role *r, int i)
 void zc_slices_json(struct role *r, json_t *out)
 {
 	const struct zc_slicing *sl = r->sl;
-	json_t *a = json_array(), *dropped = json_array();
+	json_t *a, *dropped;
 	size_t n = 0;
 
 	if (!sl)
 		return;
+	a = json_array();
+	dropped = json_array();
 	for (int i = 0; i < r->nworkers; i++)
 		if (sl->w[i].n > n)
 			n = sl->w[i].n;

@@ -23,73 +23,6 @@
 #include <unistd.h>
 
 static pthread_barrier_t go_bar;
-/* The workers' byte counts where a watching controller reads them (live.c:
- * one "connection" per worker, its edges the workers'), for --interval. */
-static struct role live;
-
-void zc_rr_fail(struct rr_worker *w, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!w->ret) {
-		w->ret = err < 0 ? err : -EIO;
-		va_start(ap, fmt);
-		vsnprintf(w->err, sizeof(w->err), fmt, ap);
-		va_end(ap);
-	}
-	w->rr->abort = 1;
-}
-
-static void take(struct rr_worker *w, int p)
-{
-	struct rr_snap *s = &w->s[p];
-
-	s->t = zc_now();
-	s->bytes = w->bytes;
-	s->calls = w->calls;
-	s->tx = w->tx;
-	getrusage(RUSAGE_THREAD, &s->ru);
-	s->cs_ok = w->cpu >= 0 && zc_cpustat_read(w->cpu, &s->cs) == 0;
-	if (live.edge && p < PH_NR)
-		live.edge[w->idx][p] = w->bytes;
-}
-
-bool zc_rr_tick(struct rr_worker *w, double now)
-{
-	if (live.io)
-		__atomic_store_n(&live.io[w->idx].bytes, w->bytes, __ATOMIC_RELAXED);
-	while (w->phase < RR_NR && now >= w->rr->edge[w->phase])
-		take(w, w->phase++);
-	return w->phase < RR_NR;
-}
-
-int zc_rr_wait_ms(const struct rr_worker *w, double now, int cap)
-{
-	double next = w->phase < RR_NR ? w->rr->edge[w->phase] : w->rr->end;
-	double ms = (next - now) * 1e3;
-
-	if (ms < 0)
-		return 0;
-	/* Rounded up: a wait that ends just before the edge only spins once more. */
-	return ms + 1 < cap ? (int)ms + 1 : cap;
-}
-
-int zc_rr_connect(const struct rr *rr)
-{
-	const char *dev = rr->ra->bind_device;
-	int fd = socket(rr->peer.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-
-	if (fd < 0)
-		return -errno;
-	if ((dev[0] && setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, dev, strlen(dev))) ||
-	    (connect(fd, (const struct sockaddr *)&rr->peer, rr->peer_len) && errno != EINPROGRESS)) {
-		int e = -errno;
-
-		close(fd);
-		return e;
-	}
-	return fd;
-}
 
 static int resolve_peer(struct rr *rr)
 {
@@ -127,7 +60,7 @@ static void *worker_main(void *p)
 		ops->loop(w);
 	/* Edges a failed or early loop never reached: its state at the end. */
 	for (; w->phase < RR_NR; w->phase++)
-		take(w, w->phase);
+		zc_rr_take(w, w->phase);
 	ops->teardown(w);
 	return NULL;
 }
@@ -347,9 +280,9 @@ int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus
 		snprintf(err, sizeof(err), "resolve %s:%d", ra->connect, ra->port);
 		goto early;
 	}
-	live.nconn = nw;
-	if (zc_live_role_alloc(&live))
-		zc_live_role_free(&live);
+	zc_rr_live.nconn = nw;
+	if (zc_live_role_alloc(&zc_rr_live))
+		zc_live_role_free(&zc_rr_live);
 	if (!(rr.w = calloc(nw, sizeof(*rr.w)))) {
 		ret = -ENOMEM;
 		goto early;
@@ -403,7 +336,7 @@ early:
 		emit(out);
 	}
 cleanup:
-	zc_live_role_free(&live);
+	zc_live_role_free(&zc_rr_live);
 	for (int i = 0; rr.w && i < nw; i++)
 		zc_hdr_free(rr.w[i].lat);
 	free(rr.w);

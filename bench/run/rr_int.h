@@ -80,7 +80,12 @@ struct rr {
 	size_t nsizes;
 };
 
-/* rr.c */
+/* rr_worker.c */
+/* The workers' byte counts where a watching controller reads them (live.c:
+ * one "connection" per worker, its edges the workers'), for --interval. */
+extern struct role zc_rr_live;
+/* w's state at the edge p (PH_* / RR_*): time, bytes, calls, CPU. */
+void zc_rr_take(struct rr_worker *w, int p);
 /* The phase of now, taking w's edges it passed: true while before the
  * tail's end. */
 bool zc_rr_tick(struct rr_worker *w, double now);

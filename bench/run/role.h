@@ -31,6 +31,11 @@ struct zc_role_args {
 extern const struct zc_opt zc_role_opts[];
 extern const size_t zc_nrole_opts;
 
+/* Entries of a role's command line: its rows (one per role and workload
+ * key, about 70 with request/response and slices) and a transport's prefix
+ * (ssh: about 15). */
+#define ZC_ROLE_ARGV_MAX 160
+
 /* Role and workload rows as "--key=value" into argv (texts in store):
  * count, or -E2BIG. */
 int zc_role_args_argv(const struct zc_role_args *ra, char **argv, int max, char *store,

@@ -30,7 +30,7 @@ static int role_argv(struct zc_ctl *c, const struct zc_cfg *cfg, int role,
 		     size_t storelen, int max)
 {
 	static struct zc_role_args ra;
-	char *argv[64];
+	char *argv[ZC_ROLE_ARGV_MAX];
 	size_t k = 0;
 	int n;
 
@@ -125,12 +125,12 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 	json_object_set_new(sample, "rep", json_integer(rep));
 	for (size_t i = 0; i < ZC_ARRAY_SIZE(order); i++) {
 		int r = order[i], port;
-		char *argv[64], store[8192];
+		char *argv[ZC_ROLE_ARGV_MAX], store[8192];
 
 		if (r == ZC_ROLE_PROXY && cfg->topology == ZC_TOPO_DIRECT)
 			continue;
 		ret = role_argv(c, cfg, r, pl, connect[0] ? connect : NULL, argv, store,
-				sizeof(store), 64);
+				sizeof(store), ZC_ROLE_ARGV_MAX);
 		zc_watch_role_env(c, r);
 		if (!ret || ret < 0 || (ret = zc_child_spawn(&kids[r], argv))) {
 			snprintf(reason, sizeof(reason), "%s: cannot start: %s", zc_role_names[r],

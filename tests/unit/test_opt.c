@@ -174,7 +174,7 @@ static void test_argv_round_trip(void **state)
 static void test_role_args(void **state)
 {
 	static struct zc_role_args a, b;
-	char store[8192], *argv[64] = { "zcbench", "proxy" };
+	char store[8192], *argv[ZC_ROLE_ARGV_MAX] = { "zcbench", "proxy" };
 	int n;
 
 	(void)state;
@@ -187,8 +187,11 @@ static void test_role_args(void **state)
 	a.cfg.pipe_size = 65536;
 	a.cfg.period = 8192;
 	snprintf(a.cfg.counters, sizeof(a.cfg.counters), "perf");
-	n = zc_role_args_argv(&a, argv + 2, 60, store, sizeof(store));
+	n = zc_role_args_argv(&a, argv + 2, ZC_ROLE_ARGV_MAX - 3, store, sizeof(store));
 	assert_int_equal(n, (int)(zc_nopts + zc_nrole_opts));
+	/* Room left for the longest transport prefix (ssh's, about 15 entries):
+	 * a role run over ssh failed with E2BIG when this ran out. */
+	assert_true(n + 3 + 24 <= ZC_ROLE_ARGV_MAX);
 	/* What tests/bare_proxy.c reads. */
 	for (const char *want[] = { "--mode=splice", "--pipe-size=65536", "--cpu=1", "--chunk=65536",
 				    "--connect=10.0.0.2:4242", NULL }, **w = want; *w; w++) {

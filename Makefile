@@ -252,6 +252,13 @@ bench-rr: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	@$(BIN) run workloads/rr.ini --out $(or $(OUT),results) $(RR_ARGS)
 
+.PHONY: bench-precision
+# workloads/precision.ini: the default headline pairs in ABBA slices of one
+# window, each slice ratio's half-width against PRECISION_TARGET (3%).
+bench-precision: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@bash tests/bench-precision.sh
+
 .PHONY: bench-netns
 # workloads/netns.ini on loopback and across network namespaces (root),
 # headline ratios side by side.

@@ -103,6 +103,10 @@ json_t *zc_slices_headline(json_t *runs)
 			      zc_an_str(json_object_get(run, "options"), "alternate"),
 			      "pairs", (json_int_t)sr.r.n, "samples", (json_int_t)sr.samples,
 			      "slices_dropped", (json_int_t)sr.dropped, "level", 0.95);
+		/* A run of several sizes is one run per size, all of one name. */
+		json_object_set_new(o, "chunk", json_integer(zc_an_int(json_object_get(run, "key"), "chunk")));
+		json_object_set_new(o, "pipe_size",
+				    json_integer(zc_an_int(json_object_get(run, "key"), "pipe_size")));
 		if (ret) {
 			json_object_set_new(o, "ratio", json_null());
 			json_object_set_new(o, "why", json_string(ret == -EDOM ?
@@ -110,8 +114,18 @@ json_t *zc_slices_headline(json_t *runs)
 				strerror(-ret)));
 		} else {
 			json_object_set_new(o, "ratio", json_real(sr.r.median));
+		}
+		if (!ret && sr.r.n < ZC_SLICE_MIN_PAIRS) {
+			/* A bootstrap over a pair or two collapses onto it: no interval. */
+			json_object_set_new(o, "why", json_sprintf("%zu pair(s): too few for an "
+				"interval (at least %d: a longer window or more repetitions)",
+				(size_t)sr.r.n, ZC_SLICE_MIN_PAIRS));
+		} else if (!ret) {
 			json_object_set_new(o, "lo", json_real(sr.r.lo));
 			json_object_set_new(o, "hi", json_real(sr.r.hi));
+			/* What a precision target is stated in (make bench-precision). */
+			json_object_set_new(o, "half_width_pct",
+					    json_real((sr.r.hi - sr.r.lo) / 2 / sr.r.median * 100));
 		}
 		json_array_append_new(a, o);
 	}

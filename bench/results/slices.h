@@ -31,12 +31,16 @@ struct zc_slice_ratio {
 	size_t dropped;		/* slices left out (slice_drop) */
 };
 
+/* Fewer adjacent pairs than this give a ratio without an interval. */
+#define ZC_SLICE_MIN_PAIRS 5
+
 /* A run's slice ratio over its ok, undisturbed samples. 0, -ENOENT (not an
  * alternate run), -EDOM (no pair), -ENOMEM */
 int zc_slice_ratio(json_t *run, struct zc_slice_ratio *out);
-/* Every alternate run's ratio: [{"run", "a", "b", "pairs", "samples",
- * "slices_dropped", "ratio", "lo", "hi", "level"}] (runs without pairs give
- * "ratio": null and "why"). */
+/* Every alternate run's ratio: [{"run", "a", "b", "chunk", "pipe_size",
+ * "pairs", "samples", "slices_dropped", "ratio", "lo", "hi",
+ * "half_width_pct", "level"}] (runs without pairs give "ratio": null and
+ * "why"; with fewer than ZC_SLICE_MIN_PAIRS, the ratio, no interval, "why"). */
 json_t *zc_slices_headline(json_t *runs);
 
 #endif

@@ -45,13 +45,27 @@ for name in proxy-copy-aa proxy-copy-splice proxy-splice-after src-send-vmsplice
 		".headline_slices[] | select(.run == \"$name\") | .pairs >= 5 and .lo <= .ratio and
 		.ratio <= .hi and .slices_dropped == \$nd and \$nd > 0" "$f"
 done
-check "A/A (copy against itself): the slice ratio's interval holds 1.00 ($(jq -c '.headline_slices[] |
-	select(.run == "proxy-copy-aa") | [.lo, .ratio, .hi]' "$f"))" \
-	jqe '.headline_slices[] | select(.run == "proxy-copy-aa") | .lo <= 1 and .hi >= 1' "$f"
+# The A/A claim holds on an unshared DUT core: a sample that the default
+# foreign_max would have called disturbed (others' CPU time on the DUT's core
+# over its threshold share) says so instead of judging it (this VM is shared).
+aa_share=$(jq -r '[.runs[] | select(.name == "proxy-copy-aa") | .samples[] |
+	.foreign_busy | select(. != null) | .share > .threshold_share] | any' "$f")
+if [ "$aa_share" = false ]; then
+	check "A/A (copy against itself): the slice ratio's interval holds 1.00 ($(jq -c '.headline_slices[] |
+		select(.run == "proxy-copy-aa") | [.lo, .ratio, .hi]' "$f"))" \
+		jqe '.headline_slices[] | select(.run == "proxy-copy-aa") | .lo <= 1 and .hi >= 1' "$f"
+else
+	echo "ok - A/A not judged: other tasks took the DUT's core over the disturbed threshold" \
+		"($(jq -c '[.runs[] | select(.name == "proxy-copy-aa") | .samples[].foreign_busy.share]' "$f"))"
+fi
 check "the table's path shows both modes of the DUT" grep -q "send>copy|splice>recv" "$TMP/s.txt"
-check "run prints the slice ratio" grep -q "proxy-copy-aa *copy/copy *[0-9.]* \[" "$TMP/s.txt"
+check "run prints the slice ratio, its sizes and half-width" \
+	grep -Eq "proxy-copy-aa +copy/copy +64k +256k +[0-9.]+ \[[0-9.-]+\] \+-[0-9.]+%" "$TMP/s.txt"
+check "the half-width in the results is half the interval in % of the ratio" jqe '.headline_slices[] |
+	select(.ratio != null) | .chunk == 65536 and
+	((.half_width_pct - (.hi - .lo) / 2 / .ratio * 100) | fabs) < 1e-6' "$f"
 $ZCBENCH report "$f" >"$TMP/report.txt" 2>&1
-check "report prints the slice ratio" grep -q "splice/copy *[0-9.]* \[" "$TMP/report.txt"
+check "report prints the slice ratio" grep -Eq "splice/copy +64k +256k +[0-9.]+ \[" "$TMP/report.txt"
 
 # slice_drop = 0: every slice kept, ABBA slice by slice.
 $ZCBENCH run workloads/slices.ini --only proxy-copy-aa "${short[@]}" --duration 2 --slice_drop 0 \

@@ -420,7 +420,7 @@ int zc_cmd_plot(int argc, char **argv)
 	snprintf(c.history_caption, sizeof(c.history_caption), "%d results files; hosts %s; "
 		 "kernels %s; zcbench %s", c.nfiles, hosts, kernels, shas);
 	if (plot_bars(&c) || plot_chunk(&c) || zc_plot_core(&c) || zc_plot_ratio(&c) ||
-	    zc_plot_sweep(&c) ||
+	    zc_plot_sweep(&c) || zc_plot_rr(&c) ||
 	    zc_plot_profile(&c) || zc_plot_flames(&c) || zc_plot_intervals(&c) ||
 	    plot_before_after(&c) ||
 	    plot_history(&c, order) ||

@@ -327,6 +327,7 @@ int zc_cmd_size(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	rc = 0;
 	snprintf(buf, sizeof(buf), "%s", a.target);
 	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
 		if (strchr(tok, '@')) {

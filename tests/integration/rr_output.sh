@@ -67,6 +67,11 @@ check "size: cores = 100000 / tps_per_core ($got, $tpc)" \
 	python3 -c "import sys; assert abs($got - 100000 / $tpc) < 1e-3 * $got"
 "$ZCBENCH" size --target 100k/s@64k "$F" >"$TMP/size.txt" 2>&1
 check "size text names the runs" grep -q 'rr-proxy-splice-churn' "$TMP/size.txt"
+"$ZCBENCH" size --target 100k/s@1k,10G "$F" >"$TMP/mixed.txt" 2>&1
+rc=$?
+check "size with an rps and a Gbit/s target exits 0 (got $rc)" [ "$rc" -eq 0 ]
+check "size with both: both tables" grep -q 'requests/s of 1k' "$TMP/mixed.txt"
+check "size with both: the Gbit/s table" grep -q '10 Gbit/s' "$TMP/mixed.txt"
 for bad in 100k/s@4k 5e13/s@64k 0/s@64k 100x/s@64k 100k/s@0 100k/s@ 100k@64k; do
 	"$ZCBENCH" size --target "$bad" "$F" >"$TMP/bad.out" 2>"$TMP/bad.err"
 	rc=$?

@@ -222,6 +222,11 @@ int zc_write_index(struct plot_ctx *c, const int *order)
 				"per program (latest results)" },
 		{ "sweep_chunk", "Where splice pays: each headline ratio against the chunk size, a "
 				 "line per program (latest results)" },
+		{ "rr_crossover", "Request/response: where splice meets copy, each program's ratio of "
+				  "transactions per core against the object size, 95% intervals "
+				  "(latest results)" },
+		{ "rr_latency", "Request/response: latency against percentile, a line per run and "
+				"object size, from each run's merged histogram (latest results)" },
 		{ "profile", "Core time per GB moved by profile bucket (latest results, profiled runs)" },
 		{ "intervals", "Live intervals: Gbps and Gbps per core over each window, a line per "
 			       "repetition (latest results, runs with intervals)" },

@@ -22,6 +22,17 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static bool any_rr(json_t *runs)
+{
+	json_t *run;
+	size_t i;
+
+	json_array_foreach(runs, i, run)
+		if (!strcmp(zc_an_str(json_object_get(run, "key"), "traffic"), "rr"))
+			return true;
+	return false;
+}
+
 static int write_csv(FILE *f, json_t *root) /* 0 */
 {
 	json_t *run, *smp;
@@ -33,6 +44,7 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 			       "status" };
 
 	bool profiled = zc_an_any_profile(json_object_get(root, "runs"));
+	bool rr = any_rr(json_object_get(root, "runs"));
 
 	zc_an_fingerprint(root, fp, sizeof(fp), fpid, sizeof(fpid));
 	for (size_t c = 0; c < ZC_ARRAY_SIZE(cols); c++)
@@ -41,6 +53,9 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 		fprintf(f, ",%s", m->key);
 	for (int b = 0; profiled && b < ZC_BUCKET_NR; b++)
 		fprintf(f, ",profile_%s_pct", zc_buckets[b].key);
+	/* Last, so a stream file's columns stay where they were. */
+	if (rr)
+		fprintf(f, ",traffic,object_size,churn,inflight,rate,pipe_pool");
 	fputc('\n', f);
 	json_array_foreach(json_object_get(root, "runs"), i, run) {
 		json_t *k = json_object_get(run, "key");
@@ -84,6 +99,13 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 				else
 					fprintf(f, ",%.6g", x);
 			}
+			/* An rr run's object sizes are runs of one name: these tell them apart. */
+			if (rr)
+				fprintf(f, ",%s,%lld,%s,%lld,%lld,%lld", zc_an_str(k, "traffic")[0] ?
+					zc_an_str(k, "traffic") : "stream", zc_an_int(k, "object_size"),
+					json_is_true(json_object_get(k, "churn")) ? "true" : "false",
+					zc_an_int(k, "inflight"), zc_an_int(k, "rate"),
+					zc_an_int(k, "pipe_pool"));
 			fputc('\n', f);
 		}
 	}
@@ -93,6 +115,7 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 const struct zc_export_format zc_fmt_csv = {
 	.name = "csv",
 	.help = "one row per sample (failed samples too, empty figures); profile_BUCKET_pct\n"
-		"columns when a run was profiled (its samples' profiles, or the run's)",
+		"columns when a run was profiled (its samples' profiles, or the run's); with\n"
+		"request/response runs, last: traffic, object_size, churn, inflight, rate, pipe_pool",
 	.write = write_csv,
 };

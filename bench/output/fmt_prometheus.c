@@ -126,6 +126,21 @@ static int write_prometheus(FILE *f, json_t *root) /* 0 */
 			/* Without it a workers sweep's runs would be duplicate series. */
 			snprintf(num, sizeof(num), "%lld", zc_an_int(k, "workers") ?: 1);
 			prom_label(f, "workers", num, false);
+			/* An rr run has a series per object size: without these they
+			 * would be duplicates. Stream runs' label sets are unchanged. */
+			if (!strcmp(zc_an_str(k, "traffic"), "rr")) {
+				prom_label(f, "traffic", "rr", false);
+				snprintf(num, sizeof(num), "%lld", zc_an_int(k, "object_size"));
+				prom_label(f, "object_size", num, false);
+				prom_label(f, "churn", json_is_true(json_object_get(k, "churn")) ?
+					   "true" : "false", false);
+				snprintf(num, sizeof(num), "%lld", zc_an_int(k, "pipe_pool"));
+				prom_label(f, "pipe_pool", num, false);
+				snprintf(num, sizeof(num), "%lld", zc_an_int(k, "inflight"));
+				prom_label(f, "inflight", num, false);
+				snprintf(num, sizeof(num), "%lld", zc_an_int(k, "rate"));
+				prom_label(f, "rate", num, false);
+			}
 			prom_label(f, "emulated",
 				   json_is_true(json_object_get(run, "emulated")) ? "true" : "false",
 				   false);
@@ -159,7 +174,8 @@ static int write_prometheus(FILE *f, json_t *root) /* 0 */
 const struct zc_export_format zc_fmt_prometheus = {
 	.name = "prometheus",
 	.help = "textfile-collector exposition in base units (bytes per second, seconds);\n"
-		"labels mode, chunk, kernel, host, vmsplice, splice_needs_write; the\n"
+		"labels mode, chunk, kernel, host, vmsplice, splice_needs_write (request/\n"
+		"response runs also traffic, object_size, churn, pipe_pool, inflight, rate); the\n"
 		"fingerprint's text in zcbench_fingerprint_info",
 	.write = write_prometheus,
 };

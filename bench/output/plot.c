@@ -108,6 +108,23 @@ static struct gpc best_gpc(json_t *runs, const char *label, long long chunk)
 	return best;
 }
 
+/* Any run with an ok sample: in the newest file, or (all) in any. */
+static bool any_ok(struct plot_ctx *c, bool all)
+{
+	for (int f = all ? 0 : c->latest; f < (all ? c->nfiles : c->latest + 1); f++) {
+		json_t *run;
+		size_t i;
+
+		json_array_foreach(json_object_get(c->roots[f], "runs"), i, run) {
+			struct gpc g;
+
+			if (!zc_gpc_of(run, &g))
+				return true;
+		}
+	}
+	return false;
+}
+
 static int plot_bars(struct plot_ctx *c)
 {
 	json_t *runs = json_object_get(c->roots[c->latest], "runs");
@@ -419,12 +436,19 @@ int zc_cmd_plot(int argc, char **argv)
 	join_distinct(&c, zc_an_git_sha, shas, sizeof(shas));
 	snprintf(c.history_caption, sizeof(c.history_caption), "%d results files; hosts %s; "
 		 "kernels %s; zcbench %s", c.nfiles, hosts, kernels, shas);
-	if (plot_bars(&c) || plot_chunk(&c) || zc_plot_core(&c) || zc_plot_ratio(&c) ||
-	    zc_plot_sweep(&c) ||
-	    zc_plot_profile(&c) || zc_plot_flames(&c) || zc_plot_intervals(&c) ||
-	    plot_before_after(&c) ||
-	    plot_history(&c, order) ||
-	    zc_plot_scale(c.roots[c.latest], c.outdir, c.scripts, c.caption) ||
+	/* A file of scaling curves only (no run with an ok sample, e.g.
+	 * results/fixtures/scale.json) has nothing for the per-run pictures,
+	 * and gnuplot refuses their empty ranges: only scale and the page. */
+	if ((any_ok(&c, false) &&
+	     (plot_bars(&c) || plot_chunk(&c) || zc_plot_core(&c) || zc_plot_ratio(&c) ||
+	      zc_plot_sweep(&c) || zc_plot_rr(&c) ||
+	      zc_plot_profile(&c) || zc_plot_flames(&c) || zc_plot_intervals(&c) ||
+	      plot_before_after(&c))) ||
+	    (any_ok(&c, true) && plot_history(&c, order))) {
+		ret = ZC_EXIT_FAIL;
+		goto out;
+	}
+	if (zc_plot_scale(c.roots[c.latest], c.outdir, c.scripts, c.caption) ||
 	    zc_write_index(&c, order)) {
 		ret = ZC_EXIT_FAIL;
 		goto out;

@@ -66,5 +66,8 @@ int zc_plot_profile(struct plot_ctx *c);	/* profile.{png,svg}: only with profile
 int zc_plot_flames(struct plot_ctx *c);		/* flame-RUNINDEX.svg per profiled run */
 /* plot_live.c: intervals.{png,svg}, only when a run has intervals: 0, or -1 (said). */
 int zc_plot_intervals(struct plot_ctx *c);
+/* plot_rr.c: rr_crossover and rr_latency.{png,svg,csv}, only with request/
+ * response runs: 0, or -1 (said). */
+int zc_plot_rr(struct plot_ctx *c);
 
 #endif

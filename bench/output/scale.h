@@ -62,6 +62,16 @@ extern const double zc_sizing_targets[3];
 /* "100G", "40g", "10000M", "1.5T", "25" (Gbit/s): 0 and *gbps, or -EINVAL. */
 int zc_parse_rate(const char *s, double *gbps);
 
+/* output/size_rr.c: a request/response target, "100k/s@64k" (requests/s
+ * with /s, k/s, M/s or G/s, '@', an object size as zc_parse_size reads it):
+ * 0, -EINVAL (not that shape, size 0 or over 1T), -ERANGE (over 1e12/s). */
+int zc_parse_rr_target(const char *s, double *rps, long long *size);
+/* Per rr run of that object size in roots: cores = rps / tps_per_core
+ * (median of ok samples), low/high from the samples' greatest/least. An
+ * empty array when no run has that size. */
+json_t *zc_sizing_rr_json(json_t *const *roots, int nroots, double rps, long long size);
+void zc_print_sizing_rr(FILE *f, json_t *a, double rps, long long size);
+
 /* output/plot_scale.c: scale.csv and scale.{png,svg} in outdir from the
  * newest file's curves (a note in the picture when it has none). 0 or
  * gnuplot's failure. */

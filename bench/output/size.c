@@ -216,7 +216,9 @@ struct size_args {
 #define AT(field) ZC_OPT_AT(struct size_args, field)
 static const struct zc_opt size_opts[] = {
 	{ "target", ZC_OPT_TEXT, "100G", AT(target), .meta = "RATE[,RATE]",
-	  .help = "traffic to carry: 100G, 40g, 10000M, 1.5T (Gbit/s), several with commas" },
+	  .help = "traffic to carry: 100G, 40g, 10000M, 1.5T (Gbit/s), or requests/s at an "
+		  "object size from request/response runs: 100k/s@64k, 2M/s@1k; several with "
+		  "commas" },
 	{ "json", ZC_OPT_BOOL, "no", AT(json), .help = "print the answer as JSON (as in a results "
 	  "file's \"sizing\")" },
 	{ "FILE.json", ZC_OPT_TEXTS, NULL, 1, 0, AT(paths), ZC_OPT_POS,
@@ -272,6 +274,40 @@ static void print_sizing(FILE *f, json_t *o)
 	fprintf(f, "\nmethod: %s\n", json_string_value(json_object_get(o, "method")));
 }
 
+/* The request/response targets: each needs an rr run of its object size in
+ * the files (else a clear error and usage's exit). 0 or ZC_EXIT_USAGE. */
+static int size_rr(json_t *const *roots, int nroots, const double *rps, const long long *osize,
+		   int nr, bool json, bool alone)
+{
+	json_t *all = json_array();
+	int rc = 0;
+
+	for (int i = 0; i < nr && !rc; i++) {
+		json_t *a = zc_sizing_rr_json(roots, nroots, rps[i], osize[i]);
+		char sz[24];
+
+		zc_fmt_size(osize[i], sz, sizeof(sz));
+		if (!json_array_size(a)) {
+			zc_err("size: --target %g/s@%s: no request/response run with object_size %s "
+			       "and an ok sample in these files", rps[i], sz, sz);
+			rc = ZC_EXIT_USAGE;
+		} else if (!json) {
+			zc_print_sizing_rr(stdout, a, rps[i], osize[i]);
+		}
+		json_array_extend(all, a);
+		json_decref(a);
+	}
+	if (!rc && json && alone) {
+		char *s = json_dumps(all, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+
+		if (s)
+			printf("{\n\"rr\": %s\n}\n", s);
+		free(s);
+	}
+	json_decref(all);
+	return rc;
+}
+
 int zc_cmd_size(int argc, char **argv)
 {
 	struct size_args a = { 0 };
@@ -283,15 +319,30 @@ int zc_cmd_size(int argc, char **argv)
 			 "the measured scaling curves (zcbench scale); past the largest measured point\n"
 			 "extrapolated and labelled so.\n",
 	};
-	double targets[16];
-	int nt = 0, rc = zc_opt_main(&cmd, argc, argv);
+	double targets[16], rps[16];
+	long long osize[16];
+	int nt = 0, nr = 0, rc = zc_opt_main(&cmd, argc, argv);
 	char buf[256], *save, *tok;
 	json_t *roots[256], *o;
 
 	if (rc >= 0)
 		return rc;
+	rc = 0;
 	snprintf(buf, sizeof(buf), "%s", a.target);
 	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+		if (strchr(tok, '@')) {
+			int e = nr == (int)ZC_ARRAY_SIZE(rps) ? -EINVAL :
+				zc_parse_rr_target(tok, &rps[nr], &osize[nr]);
+
+			if (e) {
+				zc_err("command line: --target: '%s' is not %s", tok, e == -ERANGE ?
+				       "a rate up to 1e12 requests/s" : "requests/s at an object "
+				       "size like 100k/s@64k (size 1 byte to 1T)");
+				return ZC_EXIT_USAGE;
+			}
+			nr++;
+			continue;
+		}
 		if (nt == (int)ZC_ARRAY_SIZE(targets) || zc_parse_rate(tok, &targets[nt])) {
 			zc_err("command line: --target: '%s' is not a rate like 100G, 40g, 10000M", tok);
 			return ZC_EXIT_USAGE;
@@ -304,6 +355,11 @@ int zc_cmd_size(int argc, char **argv)
 				json_decref(roots[j]);
 			return ZC_EXIT_USAGE;
 		}
+	if (nr) {
+		rc = size_rr(roots, a.npaths, rps, osize, nr, a.json, !nt);
+		if (rc || !nt)
+			goto out;
+	}
 	o = zc_sizing_json(roots, a.npaths, targets, nt);
 	if (a.json) {
 		char *s = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
@@ -315,7 +371,8 @@ int zc_cmd_size(int argc, char **argv)
 		print_sizing(stdout, o);
 	}
 	json_decref(o);
+out:
 	for (int i = 0; i < a.npaths; i++)
 		json_decref(roots[i]);
-	return 0;
+	return rc;
 }

@@ -150,4 +150,11 @@ check "the page shows sweep_pipe" grep -q 'sweep_pipe.png' "$TMP/sweep/index.htm
 # An unreadable file: exit 2, nothing half-drawn claimed.
 echo '{' >"$TMP/bad.json"
 "$ZCBENCH" plot --out "$TMP/out2" "$TMP/bad.json" >/dev/null 2>&1; [ $? -eq 2 ] || fail "corrupt: want 2"
+# A file of scaling curves only (no run with an ok sample): the scale picture
+# and the page, exit 0, no per-run picture gnuplot would refuse.
+"$ZCBENCH" plot --out "$TMP/scale" $F/scale.json >"$TMP/scale.log" 2>&1
+rc=$?
+check "scale.json alone: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "scale.json alone: scale.png and the page" [ -s "$TMP/scale/scale.png" -a -s "$TMP/scale/index.html" ]
+check "scale.json alone: no bars picture" [ ! -e "$TMP/scale/bars.png" ]
 finish

@@ -244,8 +244,10 @@ bench-sweep: deps
 .PHONY: bench-rr
 # workloads/rr.ini: request/response (traffic = rr) over object sizes 1k..16M,
 # keep-alive and a connection per request, through the copy and splice
-# proxies (splice with a pipe per connection and with a pool) and against the
-# server alone; tps, latency percentiles and Gbit/s per core in the table.
+# proxies (splice with a pipe per connection and with a pool), HAProxy copy and
+# splice (TCP mode keep-alive and churn, HTTP mode keep-alive) and against the
+# server alone; tps, latency percentiles and Gbit/s per core in the table
+# (about 17 minutes here).
 # Extra zcbench run arguments in RR_ARGS (e.g. RR_ARGS="--repetitions=1"), the
 # results folder in OUT (default results/).
 bench-rr: deps

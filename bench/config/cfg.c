@@ -549,6 +549,14 @@ int zc_cfg_conflicts(const struct zc_cfg *cfg, const unsigned char origin[], cha
 			if (FROM(rr_keys[i]) != ZC_SET_DEFAULT)
 				REFUSE(rr_keys[i], "only request/response runs take it, and this run "
 				       "is a stream (set traffic = rr, or remove it)");
+		for (int r = 0; r < ZC_ROLE_NR; r++) {
+			const struct zc_mode *m = zc_mode_find(r, cfg->mode[r]);
+
+			if (m && (m->flags & ZC_MODE_HTTP) && (r != ZC_ROLE_PROXY || cfg->topology ==
+							       ZC_TOPO_PROXY))
+				REFUSE(zc_role_names[r], "%s speaks HTTP: it forwards requests and "
+				       "responses, and a stream run has neither (set traffic = rr)", m->name);
+		}
 	} else {
 		if (cfg->churn && cfg->inflight > 1)
 			REFUSE("inflight", "churn = on sends one request per connection, so "

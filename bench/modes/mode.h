@@ -32,6 +32,13 @@ struct json_t;
 /* Its bytes cannot be checked by any sink (iperf3's own payload): the run
  * says "verified": false, with .unverified_why. */
 #define ZC_MODE_UNVERIFIED	0x80
+/* Speaks HTTP/1.1 (HAProxy in HTTP mode): it parses requests and responses,
+ * so it takes only request/response runs (traffic = rr); config/cfg.c
+ * refuses it on a stream. */
+#define ZC_MODE_HTTP		0x100
+/* A peer whose program splices (HAProxy's option splice-request/-response):
+ * run/role_peer.c configures the program so. */
+#define ZC_MODE_PEER_SPLICE	0x200
 
 struct zc_conns;
 

@@ -33,6 +33,8 @@
 	X(iperf3_send, "iperf3-send")			\
 	X(iperf3_sendfile, "iperf3-sendfile")		\
 	X(haproxy_copy, "haproxy-copy")			\
-	X(haproxy_splice, "haproxy-splice")
+	X(haproxy_splice, "haproxy-splice")		\
+	X(haproxy_http_copy, "haproxy-http-copy")	\
+	X(haproxy_http_splice, "haproxy-http-splice")
 
 #endif

@@ -232,7 +232,8 @@ static int start_listener(struct peer_role *pr, json_t *peer, int *port)
 		struct zc_haproxy_cfg hc = {
 			.listen_addr = ra->listen, .listen_port = *port,
 			.server_addr = ra->connect, .server_port = ra->port,
-			.splice = !strcmp(pr->m->name, "haproxy-splice"),
+			.splice = !!(pr->m->flags & ZC_MODE_PEER_SPLICE),
+			.http = !!(pr->m->flags & ZC_MODE_HTTP),
 			.nbthread = pr->ncpus > 0 ? pr->ncpus : 1,
 			.cpus = pr->cpus, .ncpus = pr->cpus[0] >= 0 ? pr->ncpus : 0,
 			.pipe_size = ra->cfg.pipe_size,
@@ -291,6 +292,7 @@ static json_t *window_json(const struct peer_role *pr)
 {
 	const struct edge *a = &pr->e[E_WARMUP], *b = &pr->e[E_WINDOW];
 	double win = b->t - a->t;
+	bool rr = pr->ra->cfg.traffic == ZC_TRAFFIC_RR;
 	uint64_t bytes = pr->count_read ? b->tcp.read - a->tcp.read : b->tcp.written - a->tcp.written;
 	json_t *o = json_object(), *cpus = json_array();
 	struct zc_cpustat sum = { 0 };
@@ -298,8 +300,13 @@ static json_t *window_json(const struct peer_role *pr)
 	for (int i = 0; i < pr->ncpus; i++)
 		json_array_append_new(cpus, json_integer(pr->cpus[i]));
 	json_object_set_new(o, "window_s", json_real(win));
-	json_object_set_new(o, "bytes", a->tcp_ret || b->tcp_ret ? json_null() : json_integer(bytes));
-	json_object_set_new(o, "bytes_from", json_string(pr->count_read ?
+	json_object_set_new(o, "bytes", a->tcp_ret || b->tcp_ret || rr ? json_null() :
+				json_integer(bytes));
+	/* Request/response: connections open and close inside the window, so
+	 * the live sockets' counts at its edges are no window figure. */
+	json_object_set_new(o, "bytes_from", json_string(rr ?
+		"none: connections come and go in a request/response run; per-byte figures "
+		"count the client's verified response bytes" : pr->count_read ?
 		"the program's TCP sockets: tcpi_bytes_received - receive queue (sock_diag)" :
 		"the program's TCP sockets: tcpi_bytes_acked + send queue (sock_diag)"));
 	json_object_set_new(o, "sockets", json_integer(b->tcp.nsocks));
@@ -454,8 +461,9 @@ int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const in
 		}
 	}
 	/* Byte counts only grow while the sockets live: less at the window's
-	 * end means a socket the program held at its start was gone. */
-	if (!ret && (pr.e[E_WINDOW].tcp.written < pr.e[E_WARMUP].tcp.written ||
+	 * end means a socket the program held at its start was gone (a stream
+	 * run's connections last; a request/response run's come and go). */
+	if (!ret && ra->cfg.traffic != ZC_TRAFFIC_RR && (pr.e[E_WINDOW].tcp.written < pr.e[E_WARMUP].tcp.written ||
 		     pr.e[E_WINDOW].tcp.read < pr.e[E_WARMUP].tcp.read)) {
 		ret = -EPROTO;
 		snprintf(err, sizeof(err), "%s's socket byte counts went back over the window (%d "
@@ -498,8 +506,15 @@ int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const in
 	}
 	/* The tail: the stream ends, then the program is stopped. */
 	if (!ret && ra->role == ZC_ROLE_PROXY) {
-		ret = wait_drained(&pr, zc_now() + ra->cfg.tail_s + ra->cfg.timeout_s + 5);
-		if (ret)
+		/* Request/response: between two requests of a churning client
+		 * HAProxy has no connection to the sink; the client stops asking
+		 * at the tail's end, so drained means something only after it. */
+		if (ra->cfg.traffic == ZC_TRAFFIC_RR &&
+		    (ret = sleep_until(&pr, pr.e[E_WINDOW].t + ra->cfg.tail_s)))
+			died(&pr, "during the tail", err, sizeof(err));
+		else
+			ret = wait_drained(&pr, zc_now() + ra->cfg.tail_s + ra->cfg.timeout_s + 5);
+		if (ret && !err[0])
 			snprintf(err, sizeof(err), "haproxy still had connections to the sink %.0f s "
 				 "after the window", ra->cfg.tail_s + ra->cfg.timeout_s + 5);
 	} else if (!ret) {

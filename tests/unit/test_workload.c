@@ -107,6 +107,18 @@ static void test_errors(void **state)
 	assert_non_null(strstr(err, "/nonexistent/w.ini"));
 }
 
+/* Issue 23: HAProxy's HTTP mode parses requests and responses; a stream has neither. */
+static void test_http_proxy(void **state)
+{
+	(void)state;
+	expect_error("[run a]\ntopology = proxy\nproxy = haproxy-http-copy\n", 3, "'proxy'");
+	assert_non_null(strstr(err, "set traffic = rr"));
+	expect_error("[run a]\ntopology = proxy\nproxy = haproxy-http-splice\n", 3, "speaks HTTP");
+	assert_int_equal(load("[workload]\ntraffic = rr\n[run a]\ntopology = proxy\n"
+			      "proxy = haproxy-http-splice\nchurn = on\n", NULL), 0);
+	assert_int_equal(load("[run a]\ntopology = proxy\nproxy = haproxy-splice\n", NULL), 0);
+}
+
 /* Issue 13: what inih misread, and settings that cannot work, refused with why. */
 static void test_strict(void **state)
 {
@@ -174,6 +186,7 @@ int main(void)
 		cmocka_unit_test(test_override),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_strict),
+		cmocka_unit_test(test_http_proxy),
 		cmocka_unit_test(test_default_name),
 	};
 

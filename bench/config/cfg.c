@@ -498,6 +498,8 @@ int zc_cfg_conflicts(const struct zc_cfg *cfg, const unsigned char origin[], cha
 		     size_t errlen, const char **badkey)
 {
 	const struct zc_mode *src = zc_mode_find(ZC_ROLE_SOURCE, cfg->mode[ZC_ROLE_SOURCE]);
+	const struct zc_mode *snk = zc_mode_find(ZC_ROLE_SINK, cfg->mode[ZC_ROLE_SINK]);
+	bool src_http = src && (src->flags & ZC_MODE_HTTP), snk_http = snk && (snk->flags & ZC_MODE_HTTP);
 	const struct zc_opt *o_topo = zc_opt_find("topology"), *o_src = zc_opt_find("source");
 	const char *proxy = cfg->mode[ZC_ROLE_PROXY];
 	uint64_t plim;
@@ -549,6 +551,10 @@ int zc_cfg_conflicts(const struct zc_cfg *cfg, const unsigned char origin[], cha
 			if (FROM(rr_keys[i]) != ZC_SET_DEFAULT)
 				REFUSE(rr_keys[i], "only request/response runs take it, and this run "
 				       "is a stream (set traffic = rr, or remove it)");
+		if (src_http || snk_http)
+			REFUSE(src_http ? "source" : "sink", "%s is an HTTP program: only "
+			       "request/response runs take it (set traffic = rr)",
+			       src_http ? src->name : snk->name);
 	} else {
 		if (cfg->churn && cfg->inflight > 1)
 			REFUSE("inflight", "churn = on sends one request per connection, so "
@@ -561,10 +567,13 @@ int zc_cfg_conflicts(const struct zc_cfg *cfg, const unsigned char origin[], cha
 		if (cfg->alternate[0])
 			REFUSE("alternate", "slices take turns on streams; a request/response run "
 			       "cannot alternate modes (remove it, or traffic = stream)");
-		if (FROM("source") != ZC_SET_DEFAULT || FROM("sink") != ZC_SET_DEFAULT)
-			REFUSE(FROM("source") != ZC_SET_DEFAULT ? "source" : "sink", "traffic = rr "
-			       "has its own client and server (the source and sink roles); their "
-			       "modes would be ignored (remove it)");
+		/* ... except an HTTP program in their place (nginx, wrk, h2load). */
+		if ((FROM("source") != ZC_SET_DEFAULT && !src_http) ||
+		    (FROM("sink") != ZC_SET_DEFAULT && !snk_http))
+			REFUSE(FROM("source") != ZC_SET_DEFAULT && !src_http ? "source" : "sink",
+			       "traffic = rr has its own client and server (the source and sink "
+			       "roles); their modes would be ignored (remove it, or name an HTTP "
+			       "program: zcbench list marks them [http])");
 	}
 	if (!cfg->alternate[0] && (FROM("slice_ms") == ZC_SET_RUN || FROM("slice_drop") == ZC_SET_RUN))
 		REFUSE(FROM("slice_ms") == ZC_SET_RUN ? "slice_ms" : "slice_drop",

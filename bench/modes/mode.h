@@ -32,6 +32,10 @@ struct json_t;
 /* Its bytes cannot be checked by any sink (iperf3's own payload): the run
  * says "verified": false, with .unverified_why. */
 #define ZC_MODE_UNVERIFIED	0x80
+/* A peer speaking the HTTP of request/response runs (nginx as the server,
+ * wrk and h2load as the client): only traffic = rr runs take it, in the
+ * sink's or the source's place (run/rr_peer.c). */
+#define ZC_MODE_HTTP		0x100
 
 struct zc_conns;
 

@@ -33,6 +33,8 @@
 	X(iperf3_send, "iperf3-send")			\
 	X(iperf3_sendfile, "iperf3-sendfile")		\
 	X(haproxy_copy, "haproxy-copy")			\
-	X(haproxy_splice, "haproxy-splice")
+	X(haproxy_splice, "haproxy-splice")		\
+	X(nginx_sendfile, "nginx-sendfile")		\
+	X(nginx_copy, "nginx-copy")
 
 #endif

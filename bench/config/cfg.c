@@ -428,6 +428,8 @@ int zc_cfg_validate(const struct zc_cfg *cfg, char *err, size_t errlen, const ch
 		*badkey = "mode_opts";
 		return -EINVAL;
 	}
+	if (zc_cfg_http_check(cfg, err, errlen, badkey))
+		return -EINVAL;
 	if (zc_cfg_alternate_check(cfg, err, errlen)) {
 		*badkey = "alternate";
 		return -EINVAL;
@@ -551,10 +553,6 @@ int zc_cfg_conflicts(const struct zc_cfg *cfg, const unsigned char origin[], cha
 			if (FROM(rr_keys[i]) != ZC_SET_DEFAULT)
 				REFUSE(rr_keys[i], "only request/response runs take it, and this run "
 				       "is a stream (set traffic = rr, or remove it)");
-		if (src_http || snk_http)
-			REFUSE(src_http ? "source" : "sink", "%s is an HTTP program: only "
-			       "request/response runs take it (set traffic = rr)",
-			       src_http ? src->name : snk->name);
 	} else {
 		if (cfg->churn && cfg->inflight > 1)
 			REFUSE("inflight", "churn = on sends one request per connection, so "

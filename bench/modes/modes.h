@@ -35,6 +35,8 @@
 	X(haproxy_copy, "haproxy-copy")			\
 	X(haproxy_splice, "haproxy-splice")		\
 	X(nginx_sendfile, "nginx-sendfile")		\
-	X(nginx_copy, "nginx-copy")
+	X(nginx_copy, "nginx-copy")			\
+	X(wrk, "wrk")					\
+	X(h2load, "h2load")
 
 #endif

@@ -16,156 +16,23 @@
  */
 #include "run/rr.h"
 #include "run/rr_int.h"
-#include "lib/cpu.h"
+#include "run/rr_peer_int.h"
 #include "lib/http.h"
 #include "peers/nginx.h"
-#include "peers/peer.h"
 
 #include <errno.h>
-#include <math.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define HP_CPUS 64
-
-enum { E_WARMUP, E_WINDOW, E_NR };
-
-struct hp_edge {
-	double t;
-	struct zc_cpustat cs[HP_CPUS];
-	bool cs_ok;
-	struct zc_peer_tcp tcp;
-	int tcp_ret;
-	double user_s, sys_s;
-	bool cpu_ok;
-};
-
-struct hp {
-	const struct zc_role_args *ra;
-	const struct zc_mode *m;
-	int cpus[HP_CPUS], ncpus;	/* distinct CPUs of the role's workers */
+/* nginx in the sink's place. */
+struct server {
+	struct hp h;
 	struct zc_nginx ng;
-	int pidfd;
-	char dir[64];			/* our folder: nginx's log */
-	char log[128];
 	int port;
-	struct hp_edge e[E_NR];
 };
-
-/* User and system seconds of a process group (nginx's master and workers,
- * and the workers the master reaped): 0 or -errno. */
-static int group_times(const struct zc_peer *p, double *user_s, double *sys_s)
-{
-	pid_t pids[HP_CPUS + 8];
-	int n = zc_peer_group_pids(p, pids, ZC_ARRAY_SIZE(pids));
-	unsigned long long ut = 0, st = 0;
-
-	if (n < 0)
-		return n;
-	for (int i = 0; i < n; i++) {
-		char path[64], line[1024], *q;
-		unsigned long long u, s, cu, cs;
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pids[i]);
-		if (!(f = fopen(path, "re")))
-			continue;	/* gone since it was listed */
-		q = fgets(line, sizeof(line), f);
-		fclose(f);
-		/* After the command's closing parenthesis: utime is field 14,
-		 * stime 15, cutime 16, cstime 17. */
-		if (!q || !(q = strrchr(line, ')')) ||
-		    sscanf(q + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
-			   &u, &s, &cu, &cs) != 4)
-			return -EINVAL;
-		ut += u + (i == 0 ? cu : 0);
-		st += s + (i == 0 ? cs : 0);
-	}
-	*user_s = ut / (double)sysconf(_SC_CLK_TCK);
-	*sys_s = st / (double)sysconf(_SC_CLK_TCK);
-	return 0;
-}
-
-static void take(struct hp *h, struct hp_edge *e)
-{
-	e->t = zc_now();
-	e->cs_ok = true;
-	for (int i = 0; i < h->ncpus; i++)
-		e->cs_ok &= h->cpus[i] >= 0 && zc_cpustat_read(h->cpus[i], &e->cs[i]) == 0;
-	/* The workers hold the sockets: every one on nginx's port counts. */
-	e->tcp_ret = zc_peer_tcp_bytes(0, h->port, 0, &e->tcp);
-	e->cpu_ok = group_times(&h->ng.p, &e->user_s, &e->sys_s) == 0;
-}
-
-/* Sleep until t, or until nginx's master exits: 0 at t, -ECHILD when it did. */
-static int sleep_until(struct hp *h, double t)
-{
-	for (;;) {
-		double left = t - zc_now();
-		struct pollfd pfd = { .fd = h->pidfd, .events = POLLIN };
-
-		if (left <= 0)
-			return zc_peer_alive(&h->ng.p) ? 0 : -ECHILD;
-		if (h->pidfd < 0) {
-			/* No pidfd (kernel < 5.3): look every 50 ms. */
-			if (!zc_peer_alive(&h->ng.p))
-				return -ECHILD;
-			usleep(left < 0.05 ? (useconds_t)(left * 1e6) : 50000);
-			continue;
-		}
-		if (poll(&pfd, 1, (int)ceil(left * 1000)) > 0 && !zc_peer_alive(&h->ng.p))
-			return -ECHILD;
-	}
-}
-
-static json_t *window_json(const struct hp *h)
-{
-	const struct hp_edge *a = &h->e[E_WARMUP], *b = &h->e[E_WINDOW];
-	double win = b->t - a->t;
-	json_t *o = json_object(), *cpus = json_array();
-	struct zc_cpustat sum = { 0 };
-
-	for (int i = 0; i < h->ncpus; i++)
-		json_array_append_new(cpus, json_integer(h->cpus[i]));
-	json_object_set_new(o, "window_s", json_real(win));
-	/* Under churn a socket closed inside the window takes its count along. */
-	json_object_set_new(o, "bytes", a->tcp_ret || b->tcp_ret || b->tcp.written < a->tcp.written ?
-			    json_null() : json_integer((json_int_t)(b->tcp.written - a->tcp.written)));
-	json_object_set_new(o, "bytes_from", json_string("nginx's TCP sockets on its port, heads "
-		"and bodies: tcpi_bytes_acked + send queue (sock_diag), live sockets only; per byte "
-		"figures use the client's verified body bytes"));
-	json_object_set_new(o, "sockets", json_integer(b->tcp.nsocks));
-	if (a->cpu_ok && b->cpu_ok) {
-		json_object_set_new(o, "rusage_user_s", json_real(b->user_s - a->user_s));
-		json_object_set_new(o, "rusage_sys_s", json_real(b->sys_s - a->sys_s));
-		json_object_set_new(o, "rusage_from", json_string("nginx's process group "
-				    "(/proc/PID/stat of the master and its workers)"));
-	}
-	json_object_set_new(o, "cpus", cpus);
-	if (!a->cs_ok || !b->cs_ok) {
-		json_object_set_new(o, "busy_s", json_null());
-		return o;
-	}
-	for (int i = 0; i < h->ncpus; i++) {
-		struct zc_cpustat d;
-
-		zc_cpustat_delta(&a->cs[i], &b->cs[i], &d);
-		sum.user += d.user, sum.nice += d.nice, sum.system += d.system;
-		sum.irq += d.irq, sum.softirq += d.softirq, sum.idle += d.idle;
-		sum.iowait += d.iowait, sum.steal += d.steal;
-	}
-	json_object_set_new(o, "cpustat", json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "user_s",
-			    sum.user, "system_s", sum.system, "irq_s", sum.irq, "softirq_s",
-			    sum.softirq, "idle_s", sum.idle, "steal_s", sum.steal, "busy_s",
-			    zc_cpustat_busy(&sum)));
-	json_object_set_new(o, "busy_s", json_real(zc_cpustat_busy(&sum)));
-	json_object_set_new(o, "busy_frac", json_real(win > 0 ? zc_cpustat_busy(&sum) / win : 0));
-	return o;
-}
 
 /* The run's object sizes, distinct, into sizes (at most max): count or -errno
  * with the reason in err. */
@@ -207,8 +74,9 @@ static int object_sizes(const struct zc_cfg *cfg, uint64_t *sizes, int max, char
 }
 
 /* Start nginx on a free port of the role's address: 0 or -errno (err). */
-static int start_nginx(struct hp *h, json_t *peer, char *err, size_t len)
+static int start_nginx(struct server *s, json_t *peer, char *err, size_t len)
 {
+	struct hp *h = &s->h;
 	const struct zc_cfg *cfg = &h->ra->cfg;
 	uint64_t sizes[ZC_NGINX_MAX_SIZES];
 	int n = object_sizes(cfg, sizes, ZC_NGINX_MAX_SIZES, err, len), ret;
@@ -224,101 +92,125 @@ static int start_nginx(struct hp *h, json_t *peer, char *err, size_t len)
 
 	if (n < 0)
 		return n;
-	if ((ret = zc_peer_pick_port(h->ra->listen, &h->port))) {
+	if ((ret = zc_peer_pick_port(h->ra->listen, &s->port))) {
 		snprintf(err, len, "no free port on %s: %s", h->ra->listen, strerror(-ret));
 		return ret;
 	}
-	nc.listen_port = h->port;
-	ret = zc_nginx_start(&h->ng, &nc, sizes, n, (uint64_t)cfg->seed, h->dir,
+	nc.listen_port = s->port;
+	ret = zc_nginx_start(&s->ng, &nc, sizes, n, (uint64_t)cfg->seed, h->dir,
 			     10 + cfg->timeout_s);
-	json_object_set_new(peer, "config", json_string(h->ng.config));
+	json_object_set_new(peer, "config", json_string(s->ng.config));
 	json_object_set_new(peer, "workers", json_integer(nc.workers));
 	if (ret)
-		snprintf(err, len, "%s", h->ng.p.reason);
+		snprintf(err, len, "%s", s->ng.p.reason);
+	/* The workers hold the sockets: every one on nginx's port counts. */
+	h->p = &s->ng.p;
+	h->lport = s->port;
 	return ret;
 }
 
 /* After the client's tail: until nginx holds no connection (the client
  * closed them all) or until, as zcbench's server gives up waiting. */
-static void wait_closed(struct hp *h, double until)
+static void wait_closed(struct server *s, double until)
 {
 	struct zc_peer_tcp t;
 
-	while (zc_now() < until && zc_peer_alive(&h->ng.p) &&
-	       !(zc_peer_tcp_bytes(0, h->port, 0, &t) == 0 && t.nsocks == 0))
+	while (zc_now() < until && zc_peer_alive(&s->ng.p) &&
+	       !(zc_peer_tcp_bytes(0, s->port, 0, &t) == 0 && t.nsocks == 0))
 		usleep(20000);
 }
 
-static void emit(json_t *out)
+/* nginx running: READY, GO, the edges, the tail. 0 or -errno (err). */
+static int serve(struct server *s, json_t *out, char *err, size_t len)
 {
-	char *s = json_dumps(out, JSON_COMPACT);
-
-	if (s) {
-		puts(s);
-		fflush(stdout);
-		free(s);
-	}
-}
-
-/* The measured part, nginx running: READY, GO, edges, the tail. 0 or -errno (err). */
-static int measure(struct hp *h, json_t *out, char *err, size_t len)
-{
+	struct hp *h = &s->h;
 	const struct zc_cfg *cfg = &h->ra->cfg;
-	double t0, edge[E_NR];
+	double t0, edge[HP_NR];
+	json_t *win;
 	int ret;
 
-	printf("READY port=%d\n", h->port);
+	printf("READY port=%d\n", s->port);
 	fflush(stdout);
 	if ((ret = zc_rr_wait_go(&t0))) {
 		snprintf(err, len, "waiting for GO: %s", strerror(-ret));
 		return ret;
 	}
-	edge[E_WARMUP] = t0 + cfg->warmup_s;
-	edge[E_WINDOW] = edge[E_WARMUP] + cfg->duration_s;
-	h->pidfd = (int)syscall(SYS_pidfd_open, h->ng.p.pid, 0);
-	for (int e = 0; e < E_NR; e++) {
-		if ((ret = sleep_until(h, edge[e]))) {
-			char desc[64], tail[600];
-
-			zc_peer_describe(&h->ng.p, desc, sizeof(desc));
-			zc_peer_log_tail(h->ng.p.log_path, tail, sizeof(tail));
-			snprintf(err, len, "nginx exited during the %s (%s)%s%s", e ? "window" :
-				 "warm-up", desc, tail[0] ? "; its log ends: " : "", tail);
+	edge[HP_WARMUP] = t0 + cfg->warmup_s;
+	edge[HP_WINDOW] = edge[HP_WARMUP] + cfg->duration_s;
+	h->pidfd = (int)syscall(SYS_pidfd_open, s->ng.p.pid, 0);
+	for (int e = 0; e < HP_NR; e++) {
+		if ((ret = zc_hp_sleep_until(h, edge[e]))) {
+			zc_hp_died(h, e ? "during the window" : "during the warm-up", err, len);
 			return ret;
 		}
-		take(h, &h->e[e]);
+		zc_hp_take(h, &h->e[e]);
 	}
-	json_object_set_new(out, "window", window_json(h));
+	/* "bytes" as zcbench's server says it: what it sent, heads included. */
+	win = zc_hp_window_json(h);
+	json_object_set(win, "bytes", json_object_get(win, "tcp_bytes"));
+	json_object_set_new(out, "window", win);
 	/* The client stops at the tail's edge; zcbench's server waits as long. */
-	sleep_until(h, edge[E_WINDOW] + cfg->tail_s);
-	wait_closed(h, edge[E_WINDOW] + 1 + 2 * cfg->tail_s);
+	zc_hp_sleep_until(h, edge[HP_WINDOW] + cfg->tail_s);
+	wait_closed(s, edge[HP_WINDOW] + 1 + 2 * cfg->tail_s);
 	return 0;
+}
+
+/* nginx in the sink's place, from its start to its stop. 0 or -errno (err). */
+static int server_main(struct hp *h, json_t *out, json_t *peer, char *err, size_t len)
+{
+	struct server *s = (struct server *)h;
+	json_t *info = zc_nginx_info();
+	char path[128];
+	int ret;
+
+	json_object_set_new(peer, "process", json_string("nginx"));
+	json_object_update(peer, info);
+	json_decref(info);
+	if (!(ret = start_nginx(s, peer, err, len))) {
+		json_object_set_new(peer, "pid", json_integer(s->ng.p.pid));
+		ret = serve(s, out, err, len);
+	}
+	if (s->ng.p.pid) {
+		char desc[64], tail[2048];
+
+		zc_nginx_stop(&s->ng, 2);
+		zc_peer_describe(&s->ng.p, desc, sizeof(desc));
+		json_object_set_new(peer, "exit", json_string(desc));
+		zc_peer_log_tail(s->ng.p.log_path, tail, sizeof(tail));
+		json_object_set_new(peer, "log_tail", json_string(tail));
+	} else {
+		zc_nginx_stop(&s->ng, 2);	/* a failed start's folder, if any */
+	}
+	snprintf(path, sizeof(path), "%s/nginx.log", h->dir);
+	unlink(path);
+	return ret;
 }
 
 int zc_rr_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus, int nw,
 		    json_t *out)
 {
-	struct hp *h = calloc(1, sizeof(*h));
-	json_t *peer = json_object(), *info;
+	struct server *s = calloc(1, sizeof(*s));
+	struct hp *h = &s->h;
+	json_t *peer = json_object();
 	const char *why = m->unavailable ? m->unavailable() : NULL;
 	char err[1400] = "";
 	int ret = 0;
 
 	json_object_set_new(out, "traffic", json_string("rr"));
 	json_object_set_new(out, "peer", peer);
-	if (!h)
+	if (!s)
 		zc_die("out of memory");
 	h->ra = ra;
 	h->m = m;
 	h->pidfd = -1;
-	if (why || m->role != ZC_ROLE_SINK) {
+	if (why || m->role == ZC_ROLE_PROXY) {
 		/* Not installed: the run is unavailable here, as a data path this
 		 * kernel lacks (make bench-rr goes on without it). */
 		json_object_set_new(out, "status", json_string("unavailable"));
 		json_object_set_new(out, "error", json_sprintf("%s unavailable: %s", m->name,
-				    why ? why : "only the server's place is supported"));
-		emit(out);
-		free(h);
+				    why ? why : "an HTTP program takes the client's or server's place"));
+		zc_hp_emit(out);
+		free(s);
 		return ZC_EXIT_FAIL;
 	}
 	for (int i = 0; i < nw && h->ncpus < HP_CPUS; i++) {
@@ -331,10 +223,6 @@ int zc_rr_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const int 
 	}
 	json_object_set_new(peer, "program", json_string(m->program));
 	json_object_set_new(peer, "mode", json_string(m->name));
-	json_object_set_new(peer, "process", json_string("nginx"));
-	info = zc_nginx_info();
-	json_object_update(peer, info);
-	json_decref(info);
 	/* This process wakes only at the edges: on the role's first CPU. */
 	if (cpus[0] >= 0)
 		zc_pin_cpu(cpus[0]);
@@ -343,33 +231,17 @@ int zc_rr_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const int 
 		ret = -errno;
 		snprintf(err, sizeof(err), "mkdtemp %s: %s", h->dir, strerror(errno));
 		h->dir[0] = 0;
-	}
-	if (!ret && !(ret = start_nginx(h, peer, err, sizeof(err)))) {
-		json_object_set_new(peer, "pid", json_integer(h->ng.p.pid));
-		ret = measure(h, out, err, sizeof(err));
-	}
-	if (h->ng.p.pid) {
-		char desc[64], tail[2048];
-
-		zc_nginx_stop(&h->ng, 2);
-		zc_peer_describe(&h->ng.p, desc, sizeof(desc));
-		json_object_set_new(peer, "exit", json_string(desc));
-		zc_peer_log_tail(h->ng.p.log_path, tail, sizeof(tail));
-		json_object_set_new(peer, "log_tail", json_string(tail));
 	} else {
-		zc_nginx_stop(&h->ng, 2);	/* a failed start's folder, if any */
+		ret = m->role == ZC_ROLE_SINK ? server_main(h, out, peer, err, sizeof(err))
+					      : zc_rr_peer_client(h, out, peer, err, sizeof(err));
+		rmdir(h->dir);
 	}
 	if (h->pidfd >= 0)
 		close(h->pidfd);
-	if (h->dir[0]) {
-		snprintf(h->log, sizeof(h->log), "%s/nginx.log", h->dir);
-		unlink(h->log);
-		rmdir(h->dir);
-	}
 	json_object_set_new(out, "status", json_string(ret ? "error" : "ok"));
 	if (ret)
 		json_object_set_new(out, "error", json_string(err[0] ? err : strerror(-ret)));
-	emit(out);
-	free(h);
+	zc_hp_emit(out);
+	free(s);
 	return ret ? ZC_EXIT_FAIL : ZC_EXIT_OK;
 }

@@ -238,6 +238,9 @@ int zc_rr_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const int 
 	}
 	if (h->pidfd >= 0)
 		close(h->pidfd);
+	if (strcmp(ra->cfg.counters, "none"))
+		json_object_set_new(out, "counters_error", json_string("--counters are not read for "
+				    "an HTTP program in a request/response run"));
 	json_object_set_new(out, "status", json_string(ret ? "error" : "ok"));
 	if (ret)
 		json_object_set_new(out, "error", json_string(err[0] ? err : strerror(-ret)));

@@ -428,6 +428,8 @@ int zc_cfg_validate(const struct zc_cfg *cfg, char *err, size_t errlen, const ch
 		*badkey = "mode_opts";
 		return -EINVAL;
 	}
+	if (zc_cfg_http_check(cfg, err, errlen, badkey))
+		return -EINVAL;
 	if (zc_cfg_alternate_check(cfg, err, errlen)) {
 		*badkey = "alternate";
 		return -EINVAL;
@@ -498,6 +500,8 @@ int zc_cfg_conflicts(const struct zc_cfg *cfg, const unsigned char origin[], cha
 		     size_t errlen, const char **badkey)
 {
 	const struct zc_mode *src = zc_mode_find(ZC_ROLE_SOURCE, cfg->mode[ZC_ROLE_SOURCE]);
+	const struct zc_mode *snk = zc_mode_find(ZC_ROLE_SINK, cfg->mode[ZC_ROLE_SINK]);
+	bool src_http = src && (src->flags & ZC_MODE_HTTP), snk_http = snk && (snk->flags & ZC_MODE_HTTP);
 	const struct zc_opt *o_topo = zc_opt_find("topology"), *o_src = zc_opt_find("source");
 	const char *proxy = cfg->mode[ZC_ROLE_PROXY];
 	uint64_t plim;
@@ -569,10 +573,13 @@ int zc_cfg_conflicts(const struct zc_cfg *cfg, const unsigned char origin[], cha
 		if (cfg->alternate[0])
 			REFUSE("alternate", "slices take turns on streams; a request/response run "
 			       "cannot alternate modes (remove it, or traffic = stream)");
-		if (FROM("source") != ZC_SET_DEFAULT || FROM("sink") != ZC_SET_DEFAULT)
-			REFUSE(FROM("source") != ZC_SET_DEFAULT ? "source" : "sink", "traffic = rr "
-			       "has its own client and server (the source and sink roles); their "
-			       "modes would be ignored (remove it)");
+		/* ... except an HTTP program in their place (nginx, wrk, h2load). */
+		if ((FROM("source") != ZC_SET_DEFAULT && !src_http) ||
+		    (FROM("sink") != ZC_SET_DEFAULT && !snk_http))
+			REFUSE(FROM("source") != ZC_SET_DEFAULT && !src_http ? "source" : "sink",
+			       "traffic = rr has its own client and server (the source and sink "
+			       "roles); their modes would be ignored (remove it, or name an HTTP "
+			       "program: zcbench list marks them [http])");
 	}
 	if (!cfg->alternate[0] && (FROM("slice_ms") == ZC_SET_RUN || FROM("slice_drop") == ZC_SET_RUN))
 		REFUSE(FROM("slice_ms") == ZC_SET_RUN ? "slice_ms" : "slice_drop",

@@ -112,6 +112,11 @@ int zc_cfg_conflicts(const struct zc_cfg *cfg, const unsigned char origin[], cha
  * mode, no peer, both serve the run's connections, the switch possible).
  * 0, or -EINVAL with "key 'alternate': why" in err. */
 int zc_cfg_alternate_check(const struct zc_cfg *cfg, char *err, size_t errlen);
+/* http_peer.c: HTTP programs (nginx, wrk, h2load) only in request/response
+ * runs, and what the client programs cannot do (churn, an open loop,
+ * pipelining, sizes from a file, padded requests). 0, or -EINVAL with
+ * "key 'k': why" in err and *badkey naming k. */
+int zc_cfg_http_check(const struct zc_cfg *cfg, char *err, size_t errlen, const char **badkey);
 /* Pattern period that source and sink agree on for this run. */
 uint64_t zc_cfg_period(const struct zc_cfg *cfg);
 /* Every workload key with its default, bounds and help (run --help, keys). */

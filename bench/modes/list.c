@@ -47,10 +47,12 @@ void zc_modes_list(FILE *f, bool with_availability)
 			if (m->role != (enum zc_role)r)
 				continue;
 			why = with_availability && m->unavailable ? m->unavailable() : NULL;
-			fprintf(f, "  %-18s %s%s%s%s\n", m->name,
+			/* [http]: traffic = rr only; zcbench's client checks nginx's bodies. */
+			fprintf(f, "  %-18s %s%s%s%s%s\n", m->name,
 				m->flags & ZC_MODE_EMULATED ? "[emulated] " : "",
-				m->flags & ZC_MODE_PEER ? "[peer] " : "", m->summary,
-				m->role == ZC_ROLE_SINK && !(m->flags & ZC_MODE_VERIFIES) ?
+				m->flags & ZC_MODE_PEER ? "[peer] " : "",
+				m->flags & ZC_MODE_HTTP ? "[http] " : "", m->summary,
+				m->role == ZC_ROLE_SINK && !(m->flags & (ZC_MODE_VERIFIES | ZC_MODE_HTTP)) ?
 					" (does not verify)" : "");
 			/* Right under the name: scripts read it with grep -A1. */
 			if (why)

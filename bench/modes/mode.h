@@ -32,9 +32,10 @@ struct json_t;
 /* Its bytes cannot be checked by any sink (iperf3's own payload): the run
  * says "verified": false, with .unverified_why. */
 #define ZC_MODE_UNVERIFIED	0x80
-/* Speaks HTTP/1.1 (HAProxy in HTTP mode): it parses requests and responses,
- * so it takes only request/response runs (traffic = rr); config/cfg.c
- * refuses it on a stream. */
+/* Speaks HTTP/1.1: HAProxy in HTTP mode as the proxy, nginx as the server,
+ * wrk and h2load as the client. Only traffic = rr runs take it (config/cfg.c
+ * and config/http_peer.c refuse it on a stream); the server and client
+ * programs run in run/rr_peer*.c. */
 #define ZC_MODE_HTTP		0x100
 /* A peer whose program splices (HAProxy's option splice-request/-response):
  * run/role_peer.c configures the program so. */

@@ -35,6 +35,10 @@
 	X(haproxy_copy, "haproxy-copy")			\
 	X(haproxy_splice, "haproxy-splice")		\
 	X(haproxy_http_copy, "haproxy-http-copy")	\
-	X(haproxy_http_splice, "haproxy-http-splice")
+	X(haproxy_http_splice, "haproxy-http-splice")	\
+	X(nginx_sendfile, "nginx-sendfile")		\
+	X(nginx_copy, "nginx-copy")			\
+	X(wrk, "wrk")					\
+	X(h2load, "h2load")
 
 #endif

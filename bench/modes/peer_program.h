@@ -14,6 +14,12 @@
 const char *zc_peer_program_why(const char *prog, const char *arg, const char *need,
 				const char *need_what, char *why, size_t len);
 
+/* As zc_peer_program_why for a program whose package has another name
+ * (nginx: nginx-light, h2load: nghttp2-client), named in the reason; with
+ * need, any exit status passes when the output holds it (wrk -v exits 1). */
+const char *zc_peer_program_why_pkg(const char *prog, const char *pkg, const char *arg,
+				    const char *need, char *why, size_t len);
+
 /* A peer mode's .unavailable, static fn(void): zc_peer_program_why(prog, arg,
  * need, need_what) asked once, its answer kept for every later call. */
 #define ZC_PEER_UNAVAILABLE(fn, prog, arg, need, need_what)				\
@@ -26,6 +32,21 @@ const char *zc_peer_program_why(const char *prog, const char *arg, const char *n
 		if (!done)								\
 			cached = zc_peer_program_why(prog, arg, need, need_what, why,	\
 						     sizeof(why));			\
+		done = true;								\
+		return cached;								\
+	}
+
+/* ZC_PEER_UNAVAILABLE through zc_peer_program_why_pkg. */
+#define ZC_PEER_UNAVAILABLE_PKG(fn, prog, pkg, arg, need)				\
+	static const char *fn(void)							\
+	{										\
+		static char why[256];							\
+		static const char *cached;						\
+		static bool done;							\
+											\
+		if (!done)								\
+			cached = zc_peer_program_why_pkg(prog, pkg, arg, need, why,	\
+							 sizeof(why));			\
 		done = true;								\
 		return cached;								\
 	}

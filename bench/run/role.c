@@ -260,6 +260,14 @@ int zc_role_main(int argc, char **argv)
 	json_object_set_new(out, "cpu", json_integer(cpus[0]));
 	if (!r.m)
 		return fail(out, "mode", -ENOENT);
+	/* An HTTP server or client program in a request/response role's place
+	 * (nginx, wrk, h2load): rr_peer.c. HAProxy in HTTP mode is a proxy peer. */
+	if (ra.cfg.traffic == ZC_TRAFFIC_RR && (r.m->flags & ZC_MODE_HTTP) &&
+	    ra.role != ZC_ROLE_PROXY) {
+		ret = zc_rr_peer_main(&ra, r.m, cpus, nw, out);
+		json_decref(out);
+		return ret;
+	}
 	/* A real program in this role's place (HAProxy, iperf3): role_peer.c. */
 	if (zc_role_peer_mode(&ra, r.m)) {
 		ret = zc_role_peer_main(&ra, zc_role_peer_mode(&ra, r.m), cpus, nw, out);

@@ -209,24 +209,6 @@ static void emit(json_t *out)
 	}
 }
 
-/* "GO" or "GO t=SECONDS": the controller's clock when it sent it (role.c). */
-static int wait_go(double *t0)
-{
-	char line[64];
-	double t;
-
-	*t0 = zc_now();
-	if (!fgets(line, sizeof(line), stdin))
-		return -EPIPE;
-	if (strncmp(line, "GO", 2))
-		return -EPROTO;
-	if (sscanf(line, "GO t=%lf", &t) == 1 && t > 0 && t < zc_now())
-		*t0 = t;
-	else
-		*t0 = zc_now();
-	return 0;
-}
-
 int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus, int nw,
 	       json_t *out)
 {
@@ -297,7 +279,7 @@ int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus
 	pthread_barrier_wait(&go_bar);	/* every worker set up (or failed) */
 	printf("READY port=%d\n", port);
 	fflush(stdout);
-	ret = rr.abort ? 0 : wait_go(&t0);
+	ret = rr.abort ? 0 : zc_rr_wait_go(&t0);
 	if (ret)
 		rr.abort = 1;
 	rr.edge[RR_WARMUP] = t0 + cfg->warmup_s;

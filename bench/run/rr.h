@@ -16,4 +16,12 @@
 int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus, int nw,
 	       json_t *out);
 
+/*
+ * rr_peer.c: an HTTP program (a ZC_MODE_HTTP mode m: nginx as the server)
+ * in the role's place, measured as a zcbench role of the run would be:
+ * the same protocol, edges and report shape. The exit code.
+ */
+int zc_rr_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus, int nw,
+		    json_t *out);
+
 #endif

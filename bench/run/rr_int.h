@@ -94,6 +94,9 @@ int zc_rr_wait_ms(const struct rr_worker *w, double now, int cap);
 /* A non-blocking connection to rr->peer (SO_BINDTODEVICE as the role's):
  * fd (connecting), or -errno. */
 int zc_rr_connect(const struct rr *rr);
+/* Wait for the controller's "GO" or "GO t=SECONDS" on stdin; *t0: its clock
+ * then (the edges count from it), now when it gave none. 0 or -errno. */
+int zc_rr_wait_go(double *t0);
 /* w failed: note it (first failure wins) and stop every worker. */
 void zc_rr_fail(struct rr_worker *w, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

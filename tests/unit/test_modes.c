@@ -65,7 +65,8 @@ static void declarations(void **state)
 		if (m->vs) {
 			assert_int_equal(m->vs->role, m->role);
 			assert_ptr_not_equal(m->vs, m);
-			assert_true(m->role != ZC_ROLE_SINK);
+			/* A sink is the DUT only as an HTTP server (traffic = rr, dut = server). */
+			assert_true(m->role != ZC_ROLE_SINK || (m->flags & ZC_MODE_HTTP));
 		} else {
 			assert_false(m->principal);
 		}
@@ -175,7 +176,8 @@ static json_t *run_of(json_t *runs, const struct zc_mode *m)
 }
 
 /* emulated.json, plus a run for every source or proxy mode it lacks: a copy
- * of its send (direct) or copy (proxy) run with the mode replaced. */
+ * of its send (direct) or copy (proxy) run with the mode replaced; an HTTP
+ * server (nginx) as the DUT of a copy of the send run (dut = server). */
 static json_t *every_mode(json_t *root)
 {
 	json_t *runs = json_deep_copy(json_object_get(root, "runs"));
@@ -183,12 +185,16 @@ static json_t *every_mode(json_t *root)
 	for (size_t i = 0; i < zc_nmodes; i++) {
 		const struct zc_mode *m = zc_modes[i];
 		const char *base = m->role == ZC_ROLE_PROXY ? "copy" : "send";
+		bool server = m->role == ZC_ROLE_SINK && (m->flags & ZC_MODE_HTTP);
 		json_t *r;
 
-		if (m->role == ZC_ROLE_SINK || run_of(runs, m))
+		if ((m->role == ZC_ROLE_SINK && !server) || run_of(runs, m))
 			continue;
-		r = json_deep_copy(run_of(runs, zc_mode_find(m->role, base)));
+		r = json_deep_copy(run_of(runs, server ? ZC_MODE_REF(send) :
+					  zc_mode_find(m->role, base)));
 		assert_non_null(r);
+		if (server)
+			json_object_set_new(r, "dut", json_string("sink"));
 		json_object_set_new(json_object_get(r, "key"), zc_role_names[m->role],
 				    json_string(m->name));
 		json_object_set_new(r, "name", json_string(m->name));

@@ -171,6 +171,35 @@ static void test_strict(void **state)
 	assert_non_null(strstr(err, "command line: --mode-opts: byte 0xff that is not UTF-8"));
 }
 
+/* HTTP programs (issue 23): in the source's or sink's place of rr runs only,
+ * the client programs without what they cannot do; each refusal names its key
+ * and line. */
+static void test_http_peers(void **state)
+{
+	(void)state;
+	assert_int_equal(load("[workload]\ntraffic = rr\ntopology = direct\n"
+			      "[run a]\nsink = nginx-sendfile\nchurn = on\n"
+			      "[run b]\nsink = nginx-copy\ninflight = 4\n"
+			      "[run c]\nsource = wrk\n[run d]\nsource = h2load\nsink = nginx-copy\n",
+			      NULL), 0);
+	assert_int_equal(w.nruns, 4);
+	assert_string_equal(w.runs[0].mode[ZC_ROLE_SINK], "nginx-sendfile");
+	assert_string_equal(w.runs[3].mode[ZC_ROLE_SOURCE], "h2load");
+	expect_error("[run a]\ntopology = direct\nsink = nginx-copy\n", 3,
+		     "nginx-copy is an HTTP program: only request/response runs take it");
+	expect_error("[run a]\ntopology = direct\nsource = wrk\n", 3, "'source': wrk is an HTTP");
+	expect_error("[workload]\ntraffic = rr\ntopology = direct\n[run a]\nsink = recv\n", 5,
+		     "'sink': traffic = rr has its own client and server");
+	expect_error("[workload]\ntraffic = rr\ntopology = direct\n[run a]\nsource = wrk\n"
+		     "churn = on\n", 6, "'churn': source wrk keeps its connections open");
+	expect_error("[workload]\ntraffic = rr\ntopology = direct\n[run a]\nsource = h2load\n"
+		     "rate = 100\n", 6, "'rate': source h2load runs a closed loop");
+	expect_error("[workload]\ntraffic = rr\ntopology = direct\n[run a]\nsource = wrk\n"
+		     "inflight = 2\n", 6, "'inflight'");
+	expect_error("[workload]\ntraffic = rr\ntopology = direct\n[run a]\nsource = wrk\n"
+		     "request_size = 500\n", 6, "'request_size'");
+}
+
 static void test_default_name(void **state)
 {
 	(void)state;
@@ -188,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_strict),
 		cmocka_unit_test(test_http_proxy),
 		cmocka_unit_test(test_default_name),
+		cmocka_unit_test(test_http_peers),
 	};
 
 	return zc_run_tests(tests, NULL, NULL);

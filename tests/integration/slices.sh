@@ -50,10 +50,24 @@ done
 # over its threshold share) says so instead of judging it (this VM is shared).
 aa_share=$(jq -r '[.runs[] | select(.name == "proxy-copy-aa") | .samples[] |
 	.foreign_busy | select(. != null) | .share > .threshold_share] | any' "$f")
+# A 95% interval from about five pairs misses the truth by chance in more
+# than one run of twenty, so a miss is run again once, alone and twice as
+# long: a real bias (one side favoured by the order) misses both times, chance
+# rarely does; both figures are printed.
+aa_holds() { jqe '.headline_slices[] | select(.run == "proxy-copy-aa") | .lo <= 1 and .hi >= 1' "$1"; }
+aa_ci() { jq -c '.headline_slices[] | select(.run == "proxy-copy-aa") | [.lo, .ratio, .hi]' "$1"; }
 if [ "$aa_share" = false ]; then
-	check "A/A (copy against itself): the slice ratio's interval holds 1.00 ($(jq -c '.headline_slices[] |
-		select(.run == "proxy-copy-aa") | [.lo, .ratio, .hi]' "$f"))" \
-		jqe '.headline_slices[] | select(.run == "proxy-copy-aa") | .lo <= 1 and .hi >= 1' "$f"
+	aa_note="$(aa_ci "$f")"
+	if ! aa_holds "$f"; then
+		$ZCBENCH run workloads/slices.ini --only proxy-copy-aa "${short[@]}" --duration 6 \
+			--out "$TMP/aa" >"$TMP/aa.txt" 2>&1
+		f2=$(result_in "$TMP/aa")
+		aa_note="$aa_note, again over 6 s: $(aa_ci "$f2")"
+		cp "$f2" "$TMP/aa.json"
+	else
+		cp "$f" "$TMP/aa.json"
+	fi
+	check "A/A (copy against itself): the slice ratio's interval holds 1.00 ($aa_note)" aa_holds "$TMP/aa.json"
 else
 	echo "ok - A/A not judged: other tasks took the DUT's core over the disturbed threshold" \
 		"($(jq -c '[.runs[] | select(.name == "proxy-copy-aa") | .samples[].foreign_busy.share]' "$f"))"

@@ -3,16 +3,19 @@
  * table (registry.c) and the mode options (options.c) it prints. */
 #include "modes/mode.h"
 
-/* The second and later lines of a mode in zcbench list. */
-static void list_details(FILE *f, const struct zc_mode *m)
+#include <string.h>
+
+/* The second and later lines of a mode in zcbench list, indented past a name
+ * column w wide (the longest mode name, so no name runs into its summary). */
+static void list_details(FILE *f, const struct zc_mode *m, int w)
 {
 	const struct zc_mode *afters[ZC_AFTERS_MAX];
 	size_t na = zc_mode_afters(m, afters, ZC_ARRAY_SIZE(afters));
 
 	if (m->flags & ZC_MODE_UNVERIFIED)
-		fprintf(f, "  %-18s   unverified: %s\n", "", m->unverified_why);
+		fprintf(f, "  %-*s   unverified: %s\n", w, "", m->unverified_why);
 	if (m->vs || na) {
-		fprintf(f, "  %-18s   ", "");
+		fprintf(f, "  %-*s   ", w, "");
 		if (m->vs)
 			fprintf(f, "headline: %s/%s %s%s", m->name, m->vs->name,
 				zc_role_names[m->role], m->principal ? " (principal)" : "");
@@ -22,22 +25,27 @@ static void list_details(FILE *f, const struct zc_mode *m)
 		fprintf(f, "\n");
 	}
 	if (m->imitated_by)
-		fprintf(f, "  %-18s   headline: %s/%s %s (zcbench against the real program)\n", "",
+		fprintf(f, "  %-*s   headline: %s/%s %s (zcbench against the real program)\n", w, "",
 			m->imitated_by->name, m->name, zc_role_names[m->role]);
 	if (m->after_of) {
-		fprintf(f, "  %-18s   after-mode of:", "");
+		fprintf(f, "  %-*s   after-mode of:", w, "");
 		for (const struct zc_mode *const *a = m->after_of; *a; a++)
 			fprintf(f, "%s %s", a == m->after_of ? "" : ",", (*a)->name);
 		fprintf(f, " (its runs are their \"after\" side)\n");
 	}
 	for (const struct zc_mode_opt *o = m->opts; o && o->key; o++) {
-		fprintf(f, "  %-18s   option ", "");
+		fprintf(f, "  %-*s   option ", w, "");
 		zc_mode_opt_print(f, o);
 	}
 }
 
 void zc_modes_list(FILE *f, bool with_availability)
 {
+	int w = 0;
+
+	for (size_t i = 0; i < zc_nmodes; i++)
+		if ((int)strlen(zc_modes[i]->name) > w)
+			w = (int)strlen(zc_modes[i]->name);
 	for (int r = 0; r < ZC_ROLE_NR; r++) {
 		fprintf(f, "%s modes:\n", zc_role_names[r]);
 		for (size_t i = 0; i < zc_nmodes; i++) {
@@ -48,7 +56,7 @@ void zc_modes_list(FILE *f, bool with_availability)
 				continue;
 			why = with_availability && m->unavailable ? m->unavailable() : NULL;
 			/* [http]: traffic = rr only; zcbench's client checks nginx's bodies. */
-			fprintf(f, "  %-18s %s%s%s%s%s\n", m->name,
+			fprintf(f, "  %-*s %s%s%s%s%s\n", w, m->name,
 				m->flags & ZC_MODE_EMULATED ? "[emulated] " : "",
 				m->flags & ZC_MODE_PEER ? "[peer] " : "",
 				m->flags & ZC_MODE_HTTP ? "[http] " : "", m->summary,
@@ -56,8 +64,8 @@ void zc_modes_list(FILE *f, bool with_availability)
 					" (does not verify)" : "");
 			/* Right under the name: scripts read it with grep -A1. */
 			if (why)
-				fprintf(f, "  %-18s   unavailable: %s\n", "", why);
-			list_details(f, m);
+				fprintf(f, "  %-*s   unavailable: %s\n", w, "", why);
+			list_details(f, m, w);
 		}
 	}
 	fprintf(f, "\nmode options are set per run with mode_opts = KEY=VALUE[,KEY=VALUE]\n");

@@ -246,13 +246,13 @@ bench-sweep: deps
 # keep-alive and a connection per request, through the copy and splice
 # proxies (splice with a pipe per connection and with a pool), HAProxy copy and
 # splice (TCP mode keep-alive and churn, HTTP mode keep-alive) and against the
-# server alone; tps, latency percentiles and Gbit/s per core in the table
-# (about 17 minutes here).
-# Extra zcbench run arguments in RR_ARGS (e.g. RR_ARGS="--repetitions=1"), the
-# results folder in OUT (default results/).
+# server alone; tps, latency percentiles and Gbit/s per core in the table,
+# then each program's splice/copy ratio by object size and its crossover
+# (about 17 minutes here). Extra zcbench run arguments in RR_ARGS (e.g.
+# RR_ARGS="--repetitions=1"), the results folder in OUT (default results/).
 bench-rr: deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@$(BIN) run workloads/rr.ini --out $(or $(OUT),results) $(RR_ARGS)
+	@bash tests/bench-rr.sh $(RR_ARGS)
 
 .PHONY: bench-precision
 # workloads/precision.ini: the default headline pairs in ABBA slices of one

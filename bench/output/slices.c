@@ -18,7 +18,7 @@ void zc_print_slices_headline(FILE *f, json_t *hs)
 		wrun = n > wrun ? n : wrun;
 	}
 	fprintf(f, "slice ratio (modes taking turns in ABBA slices of one window; B/A of bytes per "
-		   "second of DUT thread CPU + softirq + irq; median of adjacent pairs, 95%% "
+		   "second of DUT CPU (max of thread CPU and busy); median of adjacent pairs, 95%% "
 		   "bootstrap interval over pairs, its half-width in %% of the ratio):\n");
 	fprintf(f, "  %-*s %-20s %5s %5s  %s\n", (int)wrun, "run", "ratio", "chunk", "pipe",
 		"B/A [interval] half-width");

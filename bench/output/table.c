@@ -368,20 +368,29 @@ void zc_print_table(FILE *f, json_t *runs, int width)
 		print_wide(f, runs);
 }
 
-/* "1.87x [1.80-1.93]" and what the interval says; brief: without the two
- * Gbps per core (the narrow table above has them). */
+/* "1.87x [1.80-1.93] +-3.5%" and what the interval says; brief: without the
+ * two Gbps per core (the narrow table above has them) and "paired" (the
+ * header says a ratio is paired unless it says unpaired), so the line fits
+ * 100 columns with the half-width. */
 static void print_ratio(FILE *f, json_t *h, bool brief)
 {
 	json_t *lo = json_object_get(h, "lo"), *hi = json_object_get(h, "hi");
+	json_t *hw = json_object_get(h, "half_width_pct");
 	double v = json_number_value(json_object_get(h, "value"));
-	char ci[48] = "", how[160] = "";
+	char ci[48] = "", how[160] = "", hws[24] = "";
 
+	if (json_is_number(hw))
+		snprintf(hws, sizeof(hws), json_number_value(hw) < 9.95 ? "+-%.1f%% " : "+-%.0f%% ",
+			 json_number_value(hw));
 	if (json_is_number(lo) && json_is_number(hi)) {
 		double l = json_number_value(lo), u = json_number_value(hi);
+		const char *m = zc_an_str(h, "method");
 
 		snprintf(ci, sizeof(ci), "[%.2f-%.2f]", l, u);
-		snprintf(how, sizeof(how), "%s n=%lld, %s", zc_an_str(h, "method"),
-			 zc_an_int(h, "n"), l <= 1 && 1 <= u ? "includes 1.0" : "excludes 1.0");
+		snprintf(how, sizeof(how), "%s%s%sn=%lld, %s", hws,
+			 brief && !strcmp(m, "paired") ? "" : m,
+			 brief && !strcmp(m, "paired") ? "" : " ", zc_an_int(h, "n"),
+			 l <= 1 && 1 <= u ? "includes 1.0" : "excludes 1.0");
 	} else if (json_object_get(h, "method")) {
 		snprintf(how, sizeof(how), "%s n=%lld: too few repetitions for an interval",
 			 zc_an_str(h, "method"), zc_an_int(h, "n"));
@@ -454,7 +463,8 @@ void zc_print_headline(FILE *f, json_t *headline, json_t *runs, int width)
 	}
 	fprintf(f, "\nHeadline: Gbps per core, %s\n", intervals ?
 		"median of the per-repetition ratios (paired) or ratio of the medians "
-		"(unpaired), 95% bootstrap interval" : "median of repetitions");
+		"(unpaired), 95% bootstrap interval, +-: its half-width in % of the ratio" :
+		"median of repetitions");
 	json_array_foreach(headline, i, h)
 		many |= (zc_an_int(h, "connections") ?: 1) > 1 || (zc_an_int(h, "workers") ?: 1) > 1;
 	if (width > 0) {

@@ -13,9 +13,17 @@
 
 double zc_slice_eff(json_t *s)
 {
-	json_t *sirq = json_object_get(s, "softirq_ns");
-	double cost = json_number_value(json_object_get(s, "cpu_ns")) +
-		      (json_is_number(sirq) ? json_number_value(sirq) : NAN);
+	json_t *sirq = json_object_get(s, "softirq_ns"), *busy = json_object_get(s, "busy_ns");
+	double cpu = json_number_value(json_object_get(s, "cpu_ns")), cost;
+
+	/* busy_ns: the CPUs' busy time counts softirq once whether it ran in the
+	 * worker's context (then in cpu_ns too, IRQ time accounting off) or not;
+	 * cpu_ns, exact, floors it against the 10 ms ticks. Files before busy_ns:
+	 * cpu_ns + softirq_ns, which counts in-context softirq twice. */
+	if (busy)
+		cost = json_is_number(busy) ? fmax(cpu, json_number_value(busy)) : NAN;
+	else
+		cost = cpu + (json_is_number(sirq) ? json_number_value(sirq) : NAN);
 
 	if (!(cost > 0))
 		return NAN;

@@ -15,7 +15,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* One slice's bytes per cost second; NaN without a cost. */
+/* One slice's bytes per cost second, the cost max(cpu_ns, busy_ns) (files
+ * before busy_ns: cpu_ns + softirq_ns); NaN without a cost. */
 double zc_slice_eff(json_t *slice);
 /*
  * The pairs of one sample's slices: walking the kept slices in order, a

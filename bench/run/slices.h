@@ -46,6 +46,7 @@ struct zc_slice_rec {
 	double t0, t1;			/* CLOCK_MONOTONIC seconds */
 	uint64_t bytes, cpu_ns;		/* the worker's bytes and thread CPU time */
 	uint64_t sirq_ns;		/* softirq + irq of its CPU (/proc/stat ticks) */
+	uint64_t busy_ns;		/* its CPU's busy time, softirq included (ticks) */
 	bool cs_ok;
 };
 

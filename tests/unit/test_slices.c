@@ -116,6 +116,29 @@ static void pairs_of_a_sample(void **state)
 	json_decref(sl);
 }
 
+/* With busy_ns (schema 1.6) a slice costs max(cpu_ns, busy_ns): softirq served
+ * in the worker's context, in cpu_ns and softirq_ns both, counts once. */
+static void slice_cost_counts_softirq_once(void **state)
+{
+	json_t *s = json_pack("{s:I,s:I,s:I,s:I}", "bytes", (json_int_t)200000000,
+			      "cpu_ns", (json_int_t)190000000, "softirq_ns", (json_int_t)80000000,
+			      "busy_ns", (json_int_t)200000000);
+
+	(void)state;
+	/* busy over cpu: 200 ms, not 190 + 80. */
+	assert_true(fabs(zc_slice_eff(s) - 1e9) < 1);
+	/* The ticks under the exact thread clock: cpu_ns floors it. */
+	json_object_set_new(s, "busy_ns", json_integer(180000000));
+	assert_true(fabs(zc_slice_eff(s) - 2e8 / 0.19) < 1);
+	/* busy_ns null (no /proc/stat): no cost, NaN, not the old sum. */
+	json_object_set_new(s, "busy_ns", json_null());
+	assert_true(isnan(zc_slice_eff(s)));
+	/* A file before 1.6 (no busy_ns): cpu_ns + softirq_ns as it was written. */
+	json_object_del(s, "busy_ns");
+	assert_true(fabs(zc_slice_eff(s) - 2e8 / 0.27) < 1);
+	json_decref(s);
+}
+
 static void ratio_aa_includes_one(void **state)
 {
 	struct zc_slice_ratio r;
@@ -224,6 +247,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(side_order),
 		cmocka_unit_test(pairs_of_a_sample),
+		cmocka_unit_test(slice_cost_counts_softirq_once),
 		cmocka_unit_test(ratio_aa_includes_one),
 		cmocka_unit_test(ratio_drift_cancels),
 		cmocka_unit_test(ratio_b_better),

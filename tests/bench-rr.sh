@@ -20,26 +20,39 @@ f=$(sed -n 's/^results: //p' "$out/run.txt" | tail -n 1)
 bench/zcbench plot "$f" >"$out/plot.txt" 2>&1 ||
 	{ echo "zcbench plot failed (the crossover picture is missing):"; cat "$out/plot.txt"; }
 
-# jq: lines, one per pair of runs ([{pair, size, value, lo, hi}] by size);
-# cross, the crossover of one line: the smallest size from which every ratio
-# is above 1 (and, for "clear", every interval's low end too).
-defs='def lines: [.headline[] | select(.rr != null and (.rr | test("object=[0-9]+"))) |
-		{pair: "\(.numerator)/\(.denominator)", value, lo, hi,
+# jq: lines, one per splice-or-sendfile over copy pair of runs (zcbench's,
+# HAProxy's, nginx's; not zcbench against HAProxy) as [{pair, size, value,
+# lo, hi}] by size; cross, the crossover of one line: the smallest size from
+# which every ratio is above 1, and from which every interval's low end is.
+defs='def zc: split(" ")[0] | split("/") | (.[0] | test("splice|sendfile")) and (.[1] | test("copy"));
+	def lines: [.headline[] | select(.rr != null and (.rr | test("object=[0-9]+")) and (.ratio | zc)) |
+		{pair: "\(.numerator)/\(.denominator)", value, lo, hi, name: (.numerator | sub("^rr-"; "")),
 		 size: (.rr | capture("object=(?<s>[0-9]+)").s | tonumber)}] |
 		group_by(.pair) | map(sort_by(.size));
 	def kb: if . >= 1048576 then "\(. / 1048576)M" elif . >= 1024 then "\(. / 1024)k" else "\(.)" end;
 	def r2: . * 100 | round / 100;
 	def from(f): map(f) as $b | [range(0; $b | length) | select($b[.:] | all)] | first;
-	def cross: . as $l | ($l | from(.value > 1)) as $a | ($l | from(.lo != null and .lo > 1)) as $c |
-		if $a == null then "splice never wins per core (up to \($l[-1].size | kb))"
-		else "splice wins per core from \($l[$a].size | kb)" +
-			(if $c == null then " (no interval clear of 1)"
-			 else ", clear of 1 from \($l[$c].size | kb)" end) end;'
+	def at(i): if i == null then "never" else .[i].size | kb end;
+	def cross: [at(from(.value > 1)), at(from(.lo != null and .lo > 1))];
+	def us: if . == null then "-" else . | round | tostring end;'
+
+# Transactions per core and latency, a row per run and object size: the
+# latency percentiles of every sample'"'"'s histogram merged (latency_merged).
 echo
-echo "splice/copy, transactions per core, by object size (95% interval):"
+echo "transactions/s per DUT core (median of repetitions) and latency (all samples merged):"
+jq -r "$defs"' ["run", "object", "tps/core", "p50us", "p99us", "p99.9us", "DUTcores", "status"],
+	(.runs[] | select(.key.traffic == "rr") | [.name, (.key.object_size | kb),
+	 (.summary.tps_per_core.median // null | us), (.latency_merged.p50_us | us),
+	 (.latency_merged.p99_us | us), (.latency_merged.p999_us | us),
+	 (.summary.dut_busy_cores.median // null | if . == null then "-" else . * 100 | round / 100 | tostring end),
+	 .status]) | @tsv' "$f" | column -t -s $'\t' -R 2,3,4,5,6,7 | sed 's/^/  /'
+
+echo
+echo "splice (sendfile) over copy, transactions per core, by object size (95% interval);"
+echo "-> the smallest size from which splice wins at every larger size, and from which its interval is clear of 1:"
 jq -r "$defs"' lines | .[] | "  \(.[0].pair):\n    " +
 	([.[] | "\(.size | kb) \(.value | r2)" +
 	  (if .lo == null then "" else " [\(.lo | r2)-\(.hi | r2)]" end)] | join(", ")) +
-	"\n    -> " + cross' "$f"
-verdict=$(jq -r "$defs"' lines | map("\(.[0].pair): " + cross) | join("; ")' "$f")
-bench_verdict "${verdict:-no splice/copy pair in the headline (see the run table)}; results: $f"
+	"\n    -> wins from \(cross[0]), clear of 1 from \(cross[1])"' "$f"
+verdict=$(jq -r "$defs"' lines | map("\(.[0].name) \(cross | join("/"))") | join(", ")' "$f")
+bench_verdict "${verdict:+splice wins per core from (wins/clear of 1): }${verdict:-no splice/copy pair in the headline (see the run table)}; results: $f"

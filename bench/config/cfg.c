@@ -173,7 +173,8 @@ const struct zc_opt zc_opts[] = {
 	{ "traffic", ZC_OPT_CHOICE, "stream", AT(traffic), .choices = "stream|rr",
 	  .help = "stream: one endless stream per connection; rr: request/response (minimal "
 		  "HTTP/1.1): the source is the client, the sink the server, the proxy carries "
-		  "both directions" },
+		  "both directions; every rr socket has TCP_NODELAY, as in neper, netperf's RR "
+		  "tests, HAProxy and nginx" },
 	{ "request_size", ZC_OPT_SIZE, "0", 0, 8192, AT(request_size),
 	  .help = "rr: bytes of each request (GET /SIZE, padded with an X-Pad header); 0: the "
 		  "shortest" },

@@ -234,7 +234,10 @@ static void print_wide(FILE *f, json_t *runs)
  * more than one), the metrics the list marks narrow, status. Each column as
  * wide as its widest cell; while the row is wider than width, the widest of
  * the text columns (run, path, status) gives a character, down to a floor,
- * and its cells are cut with the mark. Numbers are never cut.
+ * and its cells are cut with the mark. Numbers are never cut. Before any
+ * cut, a column that holds one value in every row (chunk, conn/wkrs: a
+ * request/response sweep differs by object size only) leaves the table for
+ * a line above it ("every run: chunk 64k, conn/wkrs 8/1").
  */
 #define NCOL_MAX 16
 #define CELL_LEN 96
@@ -242,7 +245,8 @@ static void print_wide(FILE *f, json_t *runs)
 struct ncol {
 	const char *head;
 	int w, floor;	/* floor 0: never cut */
-	bool right;
+	bool right, same;	/* same: may leave for the line above when one value */
+	bool hidden;
 };
 
 static void put_row(FILE *f, const struct ncol *col, int ncol, char cells[][CELL_LEN], int width)
@@ -253,6 +257,8 @@ static void put_row(FILE *f, const struct ncol *col, int ncol, char cells[][CELL
 	if (!m)
 		return;
 	for (int c = 0; c < ncol; c++) {
+		if (col[c].hidden)
+			continue;
 		fputs(!c ? "" : c == ncol - 1 ? "  " : " ", m);
 		if (c == ncol - 1)
 			fputs(cells[c], m);
@@ -264,6 +270,28 @@ static void put_row(FILE *f, const struct ncol *col, int ncol, char cells[][CELL
 	/* Floors wider than a very narrow terminal: still one line. */
 	zc_elide(fit, sizeof(fit), line, width);
 	fprintf(f, "%s\n", fit);
+}
+
+/* Hide each "same" column whose rows (1..nruns) all hold one value and
+ * print them on one line; whether one went. */
+static bool move_same_cols(FILE *f, struct ncol *col, int ncol, char (*cells)[NCOL_MAX][CELL_LEN],
+			   size_t nruns)
+{
+	bool any = false;
+
+	for (int c = 0; c < ncol && nruns > 1; c++) {
+		bool one = col[c].same;
+
+		for (size_t i = 2; one && i <= nruns; i++)
+			one = !strcmp(cells[i][c], cells[1][c]);
+		if (!one)
+			continue;
+		fprintf(f, "%s%s %s", any ? ", " : "every run: ", col[c].head, cells[1][c]);
+		col[c].hidden = any = true;
+	}
+	if (any)
+		fputc('\n', f);
+	return any;
 }
 
 static void print_narrow(FILE *f, json_t *runs, int width)
@@ -279,21 +307,21 @@ static void print_narrow(FILE *f, json_t *runs, int width)
 	if (!cells)
 		return;
 	c_run = ncol;
-	col[ncol++] = (struct ncol){ "run", 0, 8, false };
+	col[ncol++] = (struct ncol){ .head = "run", .floor = 8 };
 	c_path = ncol;
-	col[ncol++] = (struct ncol){ "path", 0, 8, false };
-	col[ncol++] = (struct ncol){ "chunk", 0, 0, true };
+	col[ncol++] = (struct ncol){ .head = "path", .floor = 8 };
+	col[ncol++] = (struct ncol){ .head = "chunk", .right = true, .same = true };
 	if (many)
-		col[ncol++] = (struct ncol){ "conn/wkrs", 0, 0, true };
+		col[ncol++] = (struct ncol){ .head = "conn/wkrs", .right = true, .same = true };
 	zc_for_each_metric(m)
 		if (m->col.narrow && ncol < NCOL_MAX - 1 && (m->col.show == ZC_COL_ALWAYS ||
 		    (m->col.show == ZC_COL_RR && col_shown(m, present)))) {
 			met[nmet++] = m;
-			col[ncol++] = (struct ncol){ m->col.head, 0, 0, true };
+			col[ncol++] = (struct ncol){ .head = m->col.head, .right = true };
 		}
 	c_status = ncol;
 	/* "ok unverified" whole before run and path give more */
-	col[ncol++] = (struct ncol){ "status", 0, 13, false };
+	col[ncol++] = (struct ncol){ .head = "status", .floor = 13 };
 	json_array_foreach(runs, i, run) {
 		json_t *k = json_object_get(run, "key");
 		char (*cell)[CELL_LEN] = cells[i + 1];
@@ -314,14 +342,19 @@ static void print_narrow(FILE *f, json_t *runs, int width)
 			if (zc_text_cols(cells[i][c]) > col[c].w)
 				col[c].w = zc_text_cols(cells[i][c]);
 	}
-	for (;;) {
+	for (bool moved = false;;) {
 		int widest = -1, cand[] = { c_run, c_path, c_status };
 
-		total = ncol;	/* the spaces between, two before status */
+		total = 0;	/* the spaces between, two before status */
 		for (int c = 0; c < ncol; c++)
-			total += col[c].w;
+			total += col[c].hidden ? 0 : col[c].w + 1;
 		if (total <= width)
 			break;
+		if (!moved) {	/* one-value columns go above before a cell is cut */
+			moved = true;
+			if (move_same_cols(f, col, ncol, cells, nruns))
+				continue;
+		}
 		for (size_t j = 0; j < ZC_ARRAY_SIZE(cand); j++)
 			if (col[cand[j]].w > col[cand[j]].floor &&
 			    (widest < 0 || col[cand[j]].w > col[widest].w))

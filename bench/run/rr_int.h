@@ -94,6 +94,11 @@ int zc_rr_wait_ms(const struct rr_worker *w, double now, int cap);
 /* A non-blocking connection to rr->peer (SO_BINDTODEVICE as the role's):
  * fd (connecting), or -errno. */
 int zc_rr_connect(const struct rr *rr);
+/* TCP_NODELAY on a request/response socket (every one zcbench opens or
+ * accepts in rr runs), as neper, netperf's RR tests, HAProxy and nginx's
+ * keep-alive do: else a response's last short segment waits for the
+ * client's delayed ACK (40 ms) whenever the one before is unacknowledged. */
+void zc_rr_nodelay(int fd);
 /* Wait for the controller's "GO" or "GO t=SECONDS" on stdin; *t0: its clock
  * then (the edges count from it), now when it gave none. 0 or -errno. */
 int zc_rr_wait_go(double *t0);

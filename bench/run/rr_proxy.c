@@ -213,6 +213,7 @@ static void p_accept(struct rr_worker *w)
 				zc_rr_fail(w, -errno, "proxy: accept: %s", strerror(errno));
 			return;
 		}
+		zc_rr_nodelay(fd);
 		if ((ret = p_open(w, fd, err, sizeof(err)))) {
 			zc_rr_fail(w, ret, "proxy: %s (proxy mode %s): %s", err, w->rr->m->name,
 				   strerror(-ret));

@@ -188,6 +188,7 @@ static void s_accept(struct rr_worker *w)
 				zc_rr_fail(w, -errno, "server: accept: %s", strerror(errno));
 			return;
 		}
+		zc_rr_nodelay(fd);
 		c = s->free;
 		if (c)
 			s->free = c->next_free;

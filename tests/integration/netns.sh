@@ -72,4 +72,18 @@ wait $pid 2>/dev/null
 	>"$TMP/next.log" 2>&1 || { cat "$TMP/next.log"; fail "run after a killed one"; }
 [ "$(ns_of $pid)" = 0 ] || { ip netns list; fail "the next run left the killed run's namespaces"; }
 grep -q "left by a dead zcbench (pid $pid)" "$TMP/next.log" || { cat "$TMP/next.log"; fail "no note of the cleanup"; }
-echo "ok: netns runs verified; namespaces gone after run, Ctrl-C and SIGKILL"
+# Request/response across the namespaces (issue 23): a churning splice proxy
+# with a pipe pool and the server alone, every body verified, transactions
+# done, the namespaces gone after.
+"$ZCBENCH" run workloads/rr.ini --host hosts/netns.ini --out "$TMP/rr" --only rr-proxy-splice-pool-churn \
+	--only rr-server --object_size 64k --repetitions 1 --duration 1 >"$TMP/rr.log" 2>&1 &
+pid=$!
+on_exit del_ns_of $pid
+wait $pid
+rc=$?
+f=$(ls "$TMP"/rr/*.json 2>/dev/null | head -1)
+[ $rc -eq 0 ] && [ -n "$f" ] || { cat "$TMP/rr.log"; fail "netns rr run exit $rc"; }
+ok=$(jq '[.runs[] | select(.status == "ok" and .verified and .summary.tps.median > 0)] | length' "$f")
+[ "$ok" = 2 ] || { cat "$TMP/rr.log"; fail "rr over netns: expected 2 verified ok runs, got $ok"; }
+[ "$(ns_of $pid)" = 0 ] || { ip netns list; fail "namespaces of the rr run $pid left"; }
+echo "ok: netns runs verified (streams and request/response); namespaces gone after run, Ctrl-C and SIGKILL"

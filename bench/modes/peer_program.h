@@ -20,9 +20,9 @@ const char *zc_peer_program_why(const char *prog, const char *arg, const char *n
 const char *zc_peer_program_why_pkg(const char *prog, const char *pkg, const char *arg,
 				    const char *need, char *why, size_t len);
 
-/* A peer mode's .unavailable, static fn(void): zc_peer_program_why(prog, arg,
- * need, need_what) asked once, its answer kept for every later call. */
-#define ZC_PEER_UNAVAILABLE(fn, prog, arg, need, need_what)				\
+/* A static fn(void) that asks CALL (which writes into why, sizeof(why)) once
+ * and keeps its answer for every later call: a peer mode's .unavailable. */
+#define ZC_PEER_UNAVAILABLE_CALL(fn, call)						\
 	static const char *fn(void)							\
 	{										\
 		static char why[256];							\
@@ -30,26 +30,20 @@ const char *zc_peer_program_why_pkg(const char *prog, const char *pkg, const cha
 		static bool done;							\
 											\
 		if (!done)								\
-			cached = zc_peer_program_why(prog, arg, need, need_what, why,	\
-						     sizeof(why));			\
+			cached = (call);						\
 		done = true;								\
 		return cached;								\
 	}
 
-/* ZC_PEER_UNAVAILABLE through zc_peer_program_why_pkg. */
+/* .unavailable through zc_peer_program_why(prog, arg, need, need_what). */
+#define ZC_PEER_UNAVAILABLE(fn, prog, arg, need, need_what)				\
+	ZC_PEER_UNAVAILABLE_CALL(fn, zc_peer_program_why(prog, arg, need, need_what, why,	\
+							 sizeof(why)))
+
+/* .unavailable through zc_peer_program_why_pkg. */
 #define ZC_PEER_UNAVAILABLE_PKG(fn, prog, pkg, arg, need)				\
-	static const char *fn(void)							\
-	{										\
-		static char why[256];							\
-		static const char *cached;						\
-		static bool done;							\
-											\
-		if (!done)								\
-			cached = zc_peer_program_why_pkg(prog, pkg, arg, need, why,	\
-							 sizeof(why));			\
-		done = true;								\
-		return cached;								\
-	}
+	ZC_PEER_UNAVAILABLE_CALL(fn, zc_peer_program_why_pkg(prog, pkg, arg, need, why,	\
+							     sizeof(why)))
 
 /* Why both iperf3 modes are unverified. */
 #define ZC_IPERF3_UNVERIFIED_WHY \

@@ -94,6 +94,12 @@ int zc_rr_wait_ms(const struct rr_worker *w, double now, int cap);
 /* A non-blocking connection to rr->peer (SO_BINDTODEVICE as the role's):
  * fd (connecting), or -errno. */
 int zc_rr_connect(const struct rr *rr);
+/* The server's and the proxy's loop: tick the edges, wait on w->epfd, hand
+ * an event on listener to on_accept and any other to on_event (its
+ * epoll_event data.ptr); past the tail wait for the client's closes, at
+ * most until rr->end. */
+void zc_rr_serve(struct rr_worker *w, const void *listener, void (*on_accept)(struct rr_worker *w),
+		 void (*on_event)(struct rr_worker *w, void *ptr));
 /* TCP_NODELAY on a request/response socket (every one zcbench opens or
  * accepts in rr runs), as neper, netperf's RR tests, HAProxy and nginx's
  * keep-alive do: else a response's last short segment waits for the

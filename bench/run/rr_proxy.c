@@ -222,36 +222,27 @@ static void p_accept(struct rr_worker *w)
 	}
 }
 
+/* One event on a connection: run it; a peer's reset ends it, counted (the
+ * client judges). */
+static void p_event(struct rr_worker *w, void *ptr)
+{
+	struct pconn *c = ptr;
+	int ret;
+
+	if (!c->live)
+		return;
+	ret = p_run(w, c);
+	if (ret < 0 && !w->resets++)
+		w->first_reset = ret;
+	if (ret)
+		p_close(w, c);
+}
+
 static void p_loop(struct rr_worker *w)
 {
 	struct proxy *p = w->priv;
-	struct epoll_event evs[64];
 
-	while (!w->rr->abort) {
-		double now = zc_now();
-		int k;
-
-		if (!zc_rr_tick(w, now) && (w->opened == w->closed || now >= w->rr->end))
-			break;
-		k = epoll_wait(w->epfd, evs, 64, zc_rr_wait_ms(w, now, 100));
-		for (int e = 0; e < k && !w->rr->abort; e++) {
-			struct pconn *c = evs[e].data.ptr;
-			int ret;
-
-			if (c == &p->listener) {
-				p_accept(w);
-				continue;
-			}
-			if (!c->live)
-				continue;
-			ret = p_run(w, c);
-			/* A peer's reset ends its connection, counted; the client judges. */
-			if (ret < 0 && !w->resets++)
-				w->first_reset = ret;
-			if (ret)
-				p_close(w, c);
-		}
-	}
+	zc_rr_serve(w, &p->listener, p_accept, p_event);
 }
 
 static void p_teardown(struct rr_worker *w)

@@ -214,36 +214,27 @@ static void s_accept(struct rr_worker *w)
 	}
 }
 
+/* One event on a connection: serve it; an abort or a bad request ends it
+ * (a reset is counted, the client judges). */
+static void s_event(struct rr_worker *w, void *ptr)
+{
+	struct sconn *c = ptr;
+	int ret;
+
+	if (c->fd < 0)
+		return;
+	ret = s_serve(w, c);
+	if (ret < 0 && ret != -ECONNABORTED && ret != -EPROTO && !w->resets++)
+		w->first_reset = ret;
+	if (ret < 0)
+		s_close(w, c);
+}
+
 static void s_loop(struct rr_worker *w)
 {
 	struct server *s = w->priv;
-	struct epoll_event evs[64];
 
-	while (!w->rr->abort) {
-		double now = zc_now();
-		int k;
-
-		/* Past the tail: wait for the client's closes, at most until rr->end. */
-		if (!zc_rr_tick(w, now) && (w->opened == w->closed || now >= w->rr->end))
-			break;
-		k = epoll_wait(w->epfd, evs, 64, zc_rr_wait_ms(w, now, 100));
-		for (int e = 0; e < k && !w->rr->abort; e++) {
-			struct sconn *c = evs[e].data.ptr;
-			int ret;
-
-			if (c == &s->listener) {
-				s_accept(w);
-				continue;
-			}
-			if (c->fd < 0)
-				continue;
-			ret = s_serve(w, c);
-			if (ret < 0 && ret != -ECONNABORTED && ret != -EPROTO && !w->resets++)
-				w->first_reset = ret;
-			if (ret < 0)
-				s_close(w, c);
-		}
-	}
+	zc_rr_serve(w, &s->listener, s_accept, s_event);
 }
 
 static void s_teardown(struct rr_worker *w)

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -75,6 +76,27 @@ void zc_rr_nodelay(int fd)
 
 	/* Only fails on a socket that is not TCP; the run goes on as it is. */
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+void zc_rr_serve(struct rr_worker *w, const void *listener, void (*on_accept)(struct rr_worker *w),
+		 void (*on_event)(struct rr_worker *w, void *ptr))
+{
+	struct epoll_event evs[64];
+
+	while (!w->rr->abort) {
+		double now = zc_now();
+		int k;
+
+		if (!zc_rr_tick(w, now) && (w->opened == w->closed || now >= w->rr->end))
+			break;
+		k = epoll_wait(w->epfd, evs, 64, zc_rr_wait_ms(w, now, 100));
+		for (int e = 0; e < k && !w->rr->abort; e++) {
+			if (evs[e].data.ptr == listener)
+				on_accept(w);
+			else
+				on_event(w, evs[e].data.ptr);
+		}
+	}
 }
 
 int zc_rr_connect(const struct rr *rr)

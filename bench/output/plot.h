@@ -47,6 +47,8 @@ void zc_plot_scripts_dir(char *out, size_t len);
 /* Run plots/SCRIPT.gp on OUTDIR/SCRIPT.csv for PNG and SVG: 0, else failed (said). */
 int zc_plot_both(struct plot_ctx *c, const char *script, const char *extra, const char *caption);
 FILE *zc_plot_csv(struct plot_ctx *c, const char *name);	/* OUTDIR/NAME.csv, NULL (said) */
+/* Remove OUTDIR/NAME.{png,svg,csv}: a picture this file has no data for. */
+void zc_plot_drop(struct plot_ctx *c, const char *name);
 
 /* A headline row's ratio and 95% interval: the file's own (headline lo/hi)
  * when it has one, else report's bootstrap over repetitions. */

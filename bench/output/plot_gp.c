@@ -106,6 +106,18 @@ int zc_plot_both(struct plot_ctx *c, const char *script, const char *extra,
 	return 0;
 }
 
+void zc_plot_drop(struct plot_ctx *c, const char *name)
+{
+	static const char *const ext[] = { "png", "svg", "csv" };
+
+	for (size_t e = 0; e < ZC_ARRAY_SIZE(ext); e++) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/%s.%s", c->outdir, name, ext[e]);
+		unlink(path);
+	}
+}
+
 FILE *zc_plot_csv(struct plot_ctx *c, const char *name)
 {
 	char path[PATH_MAX];

@@ -32,18 +32,6 @@ struct xpt {
 	struct zc_ratio r;
 };
 
-static void drop(struct plot_ctx *c, const char *name)
-{
-	static const char *const ext[] = { "png", "svg", "csv" };
-
-	for (size_t e = 0; e < ZC_ARRAY_SIZE(ext); e++) {
-		char path[4096];
-
-		snprintf(path, sizeof(path), "%s/%s.%s", c->outdir, name, ext[e]);
-		unlink(path);
-	}
-}
-
 static bool is_rr(json_t *run)
 {
 	return !strcmp(zc_an_str(json_object_get(run, "key"), "traffic"), "rr");
@@ -104,7 +92,7 @@ static int crossover(struct plot_ctx *c, json_t *root)
 	free(v);
 	free(pv);
 	if (!f) {
-		drop(c, "rr_crossover");
+		zc_plot_drop(c, "rr_crossover");
 		return m ? -1 : 0;
 	}
 	fclose(f);
@@ -163,7 +151,7 @@ static int latency(struct plot_ctx *c, json_t *root)
 	if (!f || !lines) {
 		if (f)
 			fclose(f);
-		drop(c, "rr_latency");
+		zc_plot_drop(c, "rr_latency");
 		return 0;
 	}
 	fclose(f);

@@ -36,18 +36,6 @@ static int cmp_pt(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void drop(struct plot_ctx *c, const char *name)
-{
-	static const char *const ext[] = { "png", "svg", "csv" };
-
-	for (size_t e = 0; e < ZC_ARRAY_SIZE(ext); e++) {
-		char path[4096];
-
-		snprintf(path, sizeof(path), "%s/%s.%s", c->outdir, name, ext[e]);
-		unlink(path);
-	}
-}
-
 /*
  * One picture: by_chunk 0 draws against the pipe size (lines: a ratio at
  * one chunk), 1 against the chunk (lines: a ratio at one pipe size). 0, or
@@ -86,7 +74,7 @@ static int sweep_one(struct plot_ctx *c, struct pt *v, size_t n, int by_chunk)
 		i = j;
 	}
 	if (!f) {
-		drop(c, name);
+		zc_plot_drop(c, name);
 		return 0;
 	}
 	fclose(f);

@@ -31,6 +31,25 @@ finish() { [ "$FAILS" -eq 0 ] || { echo "$FAILS check(s) failed"; exit 1; }; exi
 command -v jq >/dev/null || skip "jq missing (make deps installs it)"
 # The one results file a run left in a folder.
 result_in() { ls "$1"/*.json 2>/dev/null | head -n 1; }
+# run_ok NAME INI [ARGS...]: zcbench run INI (and ARGS) into $TMP/NAME, its
+# output printed and kept in $TMP/NAME.txt; the exit code in $rc, the results
+# file in $f. No results file fails the test, an exit other than 0 the check.
+run_ok() {
+	local name=$1 ini=$2
+	shift 2
+	$ZCBENCH run "$ini" --out "$TMP/$name" "$@" >"$TMP/$name.txt" 2>&1
+	rc=$?
+	cat "$TMP/$name.txt"
+	f=$(result_in "$TMP/$name")
+	[ -s "$f" ] || fail "no results (exit $rc)"
+	check "exit 0 (got $rc)" [ "$rc" -eq 0 ]
+}
+# rr_workload NAME: the [workload] head of a short request/response test
+# workload (a 1 s window, one repetition); the caller adds its own keys.
+rr_workload() {
+	printf '[workload]\nname = %s\ntraffic = rr\nwarmup = 0.3\nduration = 1\ntail = 0.2\n' "$1"
+	printf 'repetitions = 1\ntimeout = 10\n'
+}
 # wait_sample DIR [JQ]: wait (30 s at most) until DIR's results file has been
 # rewritten with a sample (JQ true; default: the first run has one), rather
 # than for a time a loaded machine stretches. The file's path in $f; 1 if never.

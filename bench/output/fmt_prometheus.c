@@ -59,6 +59,12 @@ static void prom_label(FILE *f, const char *name, const char *val, bool first)
 	fputc('"', f);
 }
 
+/* A label whose value is an integer (digits: nothing to escape). */
+static void prom_label_int(FILE *f, const char *name, long long val)
+{
+	fprintf(f, ",%s=\"%lld\"", name, val);
+}
+
 /* HELP text escapes backslash and newline. */
 static void prom_help(FILE *f, const char *name, const char *text, const char *unit)
 {
@@ -101,7 +107,6 @@ static int write_prometheus(FILE *f, json_t *root) /* 0 */
 		json_array_foreach(runs, i, run) {
 			struct zc_summary s;
 			json_t *k = json_object_get(run, "key");
-			char num[32];
 
 			if (zc_export_summary(run, m->key, &s))
 				continue;
@@ -117,29 +122,21 @@ static int write_prometheus(FILE *f, json_t *root) /* 0 */
 			prom_label(f, "source", zc_an_str(k, "source"), false);
 			prom_label(f, "proxy", zc_an_str(k, "proxy"), false);
 			prom_label(f, "sink", zc_an_str(k, "sink"), false);
-			snprintf(num, sizeof(num), "%lld", zc_an_int(k, "chunk"));
-			prom_label(f, "chunk", num, false);
-			snprintf(num, sizeof(num), "%lld", zc_an_int(k, "pipe_size"));
-			prom_label(f, "pipe_size", num, false);
-			snprintf(num, sizeof(num), "%lld", zc_an_int(k, "connections"));
-			prom_label(f, "connections", num, false);
+			prom_label_int(f, "chunk", zc_an_int(k, "chunk"));
+			prom_label_int(f, "pipe_size", zc_an_int(k, "pipe_size"));
+			prom_label_int(f, "connections", zc_an_int(k, "connections"));
 			/* Without it a workers sweep's runs would be duplicate series. */
-			snprintf(num, sizeof(num), "%lld", zc_an_int(k, "workers") ?: 1);
-			prom_label(f, "workers", num, false);
+			prom_label_int(f, "workers", zc_an_int(k, "workers") ?: 1);
 			/* An rr run has a series per object size: without these they
 			 * would be duplicates. Stream runs' label sets are unchanged. */
 			if (!strcmp(zc_an_str(k, "traffic"), "rr")) {
 				prom_label(f, "traffic", "rr", false);
-				snprintf(num, sizeof(num), "%lld", zc_an_int(k, "object_size"));
-				prom_label(f, "object_size", num, false);
+				prom_label_int(f, "object_size", zc_an_int(k, "object_size"));
 				prom_label(f, "churn", json_is_true(json_object_get(k, "churn")) ?
 					   "true" : "false", false);
-				snprintf(num, sizeof(num), "%lld", zc_an_int(k, "pipe_pool"));
-				prom_label(f, "pipe_pool", num, false);
-				snprintf(num, sizeof(num), "%lld", zc_an_int(k, "inflight"));
-				prom_label(f, "inflight", num, false);
-				snprintf(num, sizeof(num), "%lld", zc_an_int(k, "rate"));
-				prom_label(f, "rate", num, false);
+				prom_label_int(f, "pipe_pool", zc_an_int(k, "pipe_pool"));
+				prom_label_int(f, "inflight", zc_an_int(k, "inflight"));
+				prom_label_int(f, "rate", zc_an_int(k, "rate"));
 			}
 			prom_label(f, "emulated",
 				   json_is_true(json_object_get(run, "emulated")) ? "true" : "false",

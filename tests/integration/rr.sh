@@ -10,15 +10,7 @@
 . "$(dirname "$0")/../lib.sh"
 printf '1k\n# a comment\n3000\n\n100k\n' >"$TMP/sizes"
 printf '1k\nlots\n' >"$TMP/badsizes"
-cat >"$TMP/rr.ini" <<EOF2
-[workload]
-name = rr-test
-traffic = rr
-warmup = 0.3
-duration = 1
-tail = 0.2
-repetitions = 1
-timeout = 10
+{ rr_workload rr-test; cat <<EOF2; } >"$TMP/rr.ini"
 object_size = 16k
 connections = 2
 foreign_max = 100%
@@ -58,12 +50,7 @@ proxy = splice
 churn = on
 pipe_pool = 4
 EOF2
-$ZCBENCH run "$TMP/rr.ini" --out "$TMP/ok" >"$TMP/ok.txt" 2>&1
-rc=$?
-cat "$TMP/ok.txt"
-f=$(result_in "$TMP/ok")
-[ -s "$f" ] || fail "no results (exit $rc)"
-check "exit 0 (got $rc)" [ "$rc" -eq 0 ]
+run_ok ok "$TMP/rr.ini"
 n=$(jq '.runs | length' "$f")
 check "8 runs ($n)" [ "$n" -eq 8 ]
 while IFS='|' read -r name status verified reason; do

@@ -9,15 +9,7 @@
 # same rr shape. A stream run with HAProxy's HTTP mode is refused (exit 2).
 . "$(dirname "$0")/../lib.sh"
 command -v haproxy >/dev/null || skip "haproxy missing (make deps installs it as an optional package)"
-cat >"$TMP/rr.ini" <<EOF2
-[workload]
-name = rr-haproxy-test
-traffic = rr
-warmup = 0.3
-duration = 1
-tail = 0.2
-repetitions = 1
-timeout = 10
+{ rr_workload rr-haproxy-test; cat <<EOF2; } >"$TMP/rr.ini"
 object_size = 16k
 connections = 2
 foreign_max = 100%
@@ -45,12 +37,7 @@ topology = proxy
 proxy = haproxy-http-splice
 churn = on
 EOF2
-$ZCBENCH run "$TMP/rr.ini" --out "$TMP/ok" >"$TMP/ok.txt" 2>&1
-rc=$?
-cat "$TMP/ok.txt"
-f=$(result_in "$TMP/ok")
-[ -s "$f" ] || fail "no results (exit $rc)"
-check "exit 0 (got $rc)" [ "$rc" -eq 0 ]
+run_ok ok "$TMP/rr.ini"
 check "5 runs" [ "$(jq '.runs | length' "$f")" -eq 5 ]
 while IFS='|' read -r name status verified reason; do
 	s=".runs[] | select(.name == \"$name\") | .samples[0]"

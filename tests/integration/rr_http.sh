@@ -13,16 +13,8 @@
 PATH=$PATH:/usr/sbin:/sbin
 command -v nginx >/dev/null || skip "nginx missing (make deps installs nginx-light as an optional package)"
 printf '1k\n3000\n100k\n3000\n' >"$TMP/sizes"
-cat >"$TMP/rr.ini" <<EOF2
-[workload]
-name = rr-http-test
-traffic = rr
+{ rr_workload rr-http-test; cat <<EOF2; } >"$TMP/rr.ini"
 topology = direct
-warmup = 0.3
-duration = 1
-tail = 0.2
-repetitions = 1
-timeout = 10
 object_size = 64k
 connections = 2
 foreign_max = 100%
@@ -47,12 +39,7 @@ topology = proxy
 proxy = splice
 sink = nginx-sendfile
 EOF2
-$ZCBENCH run "$TMP/rr.ini" --out "$TMP/ok" >"$TMP/ok.txt" 2>&1
-rc=$?
-cat "$TMP/ok.txt"
-f=$(result_in "$TMP/ok")
-[ -s "$f" ] || fail "no results (exit $rc)"
-check "exit 0 (got $rc)" [ "$rc" -eq 0 ]
+run_ok ok "$TMP/rr.ini"
 while IFS='|' read -r name status verified reason; do
 	s=".runs[] | select(.name == \"$name\") | .samples[0]"
 	check "$name: ok and verified by zcbench's client ($status $verified $reason)" [ "$status $verified" = "ok true" ]

@@ -1,7 +1,7 @@
-# Every headline ratio of the newest file with its 95% interval, against
-# 1.0 (no difference): green wholly above, red wholly below, grey when the
-# interval holds 1.0. The interval is the file's own (headline lo/hi) when
-# it has one, else report's bootstrap over repetitions. zcbench plot sets nrows.
+# Every headline ratio of the newest file with its 95% interval (t on the
+# logs of the per-round ratios), against 1.0+-5%: green wholly above 1.05,
+# red wholly below 0.95, blue wholly within (about 1), grey when it spans a
+# bound (can't tell). zcbench plot sets nrows.
 height = 240 + 30 * (nrows > 0 ? nrows : 4)
 load scriptdir.'/common.gp'
 set title 'Headline ratios of Gbit/s per core with 95% intervals, against 1.0'
@@ -27,10 +27,11 @@ if (nrows == 0) {
     set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lw 2 lc rgb '#000000'
     set label 3 '1.0: no difference' at 1, graph 0 offset 0.5,0.8 font ',10'
     set xtics ('0.25' 0.25, '0.5' 0.5, '0.75' 0.75, '1' 1, '1.25' 1.25, '1.5' 1.5, '2' 2, '3' 3, '4' 4, '6' 6, '8' 8)
-    col(v) = v > 0 ? 0x2ca02c : v < 0 ? 0xd62728 : 0x7f7f7f
+    col(v) = v == 1 ? 0x2ca02c : v == -1 ? 0xd62728 : v == 0 ? 0x1f4e9e : 0x7f7f7f
     set key outside top center horizontal maxrows 1 font ',10'
     plot infile using 3:1:4:5:(col($6)):ytic(2) with xerrorbars lc rgb variable pt 7 ps 1.3 lw 2 notitle, \
-         NaN with points pt 7 lc rgb '#2ca02c' title 'interval above 1.0', \
-         NaN with points pt 7 lc rgb '#d62728' title 'interval below 1.0', \
-         NaN with points pt 7 lc rgb '#7f7f7f' title 'interval holds 1.0: no difference shown'
+         NaN with points pt 7 lc rgb '#2ca02c' title 'above 1.05', \
+         NaN with points pt 7 lc rgb '#d62728' title 'below 0.95', \
+         NaN with points pt 7 lc rgb '#1f4e9e' title 'within 0.95-1.05', \
+         NaN with points pt 7 lc rgb '#7f7f7f' title "can't tell"
 }

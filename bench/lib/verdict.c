@@ -252,7 +252,7 @@ int zc_verdict_judge(const struct zc_change *c, double threshold, struct zc_verd
 	band(c, threshold, &blo, &bhi);
 	if (c->hi < blo || c->lo > bhi)
 		v->answer = ZC_ANSWER_CHANGED;
-	else if (c->lo > blo && c->hi < bhi)
+	else if (c->lo >= blo && c->hi <= bhi)
 		v->answer = ZC_ANSWER_UNCHANGED;
 	m = margin(c->se, c->df, c->offset_sd, c->level);
 	if (c->log_scale) {

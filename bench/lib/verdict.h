@@ -3,7 +3,7 @@
  * Verdicts with three answers: a change's interval against a threshold T.
  *
  *   changed     the interval lies wholly beyond -T or wholly beyond +T
- *   unchanged   the interval lies wholly within (-T, +T)
+ *   unchanged   the interval lies wholly within [-T, +T]
  *   can't tell  the interval spans -T or +T (or there is no interval: too few
  *               samples); then the smallest change this comparison would call
  *               changed, and about how many rounds would resolve T

@@ -18,7 +18,7 @@
 #define ZC_VERSION "0.1"
 /* Bumped on incompatible changes to results/NAME.json; see results/README.md. */
 #define ZC_SCHEMA_MAJOR 1
-#define ZC_SCHEMA_MINOR 6
+#define ZC_SCHEMA_MINOR 7
 
 #ifndef ZC_GIT_SHA
 #define ZC_GIT_SHA "unknown"
@@ -37,7 +37,10 @@ enum zc_topology { ZC_TOPO_PROXY, ZC_TOPO_DIRECT };
 extern const char *const zc_topo_names[2];
 
 /* Exit codes of the command line tool. */
-enum { ZC_EXIT_OK = 0, ZC_EXIT_FAIL = 1, ZC_EXIT_USAGE = 2, ZC_EXIT_INTR = 130 };
+/* 3: a verdict that could not tell (compare's gate, trend): neither a pass
+ * nor a regression. */
+enum { ZC_EXIT_OK = 0, ZC_EXIT_FAIL = 1, ZC_EXIT_USAGE = 2, ZC_EXIT_CANT_TELL = 3,
+       ZC_EXIT_INTR = 130 };
 
 /* Runs that stop early because of a signal see this set. */
 extern volatile sig_atomic_t zc_interrupted;

@@ -63,6 +63,9 @@ struct zc_metric {
 	bool optional;
 	/* Kept in every sample, but not summarised, compared or exported. */
 	bool sample_only;
+	/* A figure the tool exists for: compare --fail-on-regression gates it
+	 * unless --gate names others (the rest are shown, not gated). */
+	bool gate;
 	struct zc_metric_col col;
 };
 /* dut_busy_frac under this: the DUT was not saturated (the table and the

@@ -136,6 +136,7 @@ int zc_ba_tcp_rows(json_t **files, int nfiles, json_t **after, int nafter,
 			row = (struct zc_ba_row){
 				.path = p->mode->path ? p->mode->path : p->mode->summary,
 				.chunk = zc_an_int(json_object_get(p->run, "key"), "chunk"),
+				.pipe_size = zc_an_int(json_object_get(p->run, "key"), "pipe_size"),
 				.before_mode = p->mode->name, .after_mode = amode, .kind = kind,
 				.before_gpc = med(p->run, "gbps_per_core"),
 				.after_gpc = med(a, "gbps_per_core"),
@@ -144,6 +145,9 @@ int zc_ba_tcp_rows(json_t **files, int nfiles, json_t **after, int nafter,
 				.before_file = files[f], .after_file = afile,
 			};
 			row.change_pct = change_pct(row.before_gpc, row.after_gpc);
+			zc_an_change(files[f], p->run, afile ? afile : files[f], a, "gbps_per_core",
+				     ZC_LEVEL, &row.ch);
+			zc_verdict_judge(&row.ch, ZC_RATIO_THRESHOLD, &row.vd);
 			fn(&row, user);
 			rows++;
 		}

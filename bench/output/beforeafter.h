@@ -3,16 +3,20 @@
 #ifndef ZC_BEFOREAFTER_H
 #define ZC_BEFOREAFTER_H
 
+#include "lib/verdict.h"
+
 #include <jansson.h>
 
 /* One patched path before and after, as a row of before-after's table. */
 struct zc_ba_row {
 	const char *path;		/* the data path, short (the mode's .path) */
-	long long chunk;
+	long long chunk, pipe_size;
 	const char *before_mode, *after_mode;
 	const char *kind;		/* "emulated", "measured", "measured (guest, tcg)" */
 	double before_gpc, after_gpc;	/* Gbps per core, medians (NaN: none) */
 	double change_pct;		/* after against before, percent (NaN: none) */
+	struct zc_change ch;		/* its interval (paired when one invocation took both) */
+	struct zc_verdict vd;		/* its answer at +-ZC_RATIO_THRESHOLD */
 	double before_calls_per_mb, after_calls_per_mb;
 	json_t *before_file;		/* the results file of the before run */
 	json_t *after_file;		/* of the after run; NULL: the same file (emulated) */

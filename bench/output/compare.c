@@ -2,8 +2,10 @@
 /*
  * zcbench compare BASE.json NEW.json [more.json ...]: the A/B table kernel
  * people paste into a mail, in one of the layouts of output/compare.h (the
- * 0-day robot's lkp, mmtests' compare-kernels ...), with a significance test
- * on the raw samples and a regression gate for nightly CI (exit 1).
+ * 0-day robot's lkp, mmtests' compare-kernels ...), every change with its
+ * interval, and a regression gate for nightly CI with three answers: exit 0
+ * (every gated figure within the threshold or better), 1 (one regressed
+ * beyond it), 3 (one it cannot tell: the interval spans the threshold).
  */
 #include "output/compare_int.h"
 #include "output/breakdown.h"
@@ -23,11 +25,11 @@
 struct cmp_opts {
 	const char *layout_name;	/* --format, a row of ZC_COMPARE_LAYOUTS */
 	const struct zc_compare_layout *layout;
-	enum zc_test_kind test;
 	double alpha;
 	double fail_pct;	/* NaN: no gate */
 	const char *metrics;	/* comma list, NULL: every metric */
-	int correction;		/* enum zc_padj */
+	const char *gate;	/* comma list, NULL: the metrics' own .gate (or --metrics) */
+	bool pass_cant_tell;	/* exit 0, not 3, when the gate could not tell */
 	const char *noise;	/* --noise FILE */
 	int pairing;		/* enum zc_pairing */
 };
@@ -47,24 +49,27 @@ struct cmp_files {
 static const struct zc_opt cmp_optv[] = {
 	{ "format", ZC_OPT_TEXT, "lkp", AT(layout_name), .check = check_layout, .meta = "NAME",
 	  .help = "the table's layout (the layouts are listed above)" },
-	{ "test", ZC_OPT_CHOICE, "mwu", AT(test), .choices = "mwu|welch",
-	  .help = "Mann-Whitney U on the raw samples, or Welch's t-test" },
-	{ "alpha", ZC_OPT_DOUBLE, "0.05", 1e-9, 0.999, AT(alpha), .meta = "P",
-	  .help = "significance level" },
+	{ "alpha", ZC_OPT_DOUBLE, "0.05", 1e-9, 0.5, AT(alpha), .meta = "P",
+	  .help = "1 - the intervals' level (0.05: 95%); the gated figures' intervals hold "
+		  "together at that level (each at 1 - P/m, Bonferroni over the m gated)" },
 	{ "metrics", ZC_OPT_TEXT, NULL, AT(metrics), .meta = "LIST",
-	  .help = "only these metrics, comma list (shown and gated); default all" },
+	  .help = "only these metrics, comma list (shown, and gated unless --gate); default all" },
 	{ "fail-on-regression", ZC_OPT_DOUBLE, NULL, 0, 1e9, AT(fail_pct), .meta = "PCT",
-	  .help = "exit 1 if a change in the bad direction is significant after the correction, "
-		  "larger than PCT percent (percent metrics: PCT points) and larger than the noise "
-		  "floor; or if a run has no ok sample in NEW" },
-	{ "correction", ZC_OPT_CHOICE, "holm", AT(correction), .choices = "none|holm|bh",
-	  .help = "p-values corrected for the number of tests (the metrics and runs with a bad "
-		  "direction): holm (family-wise), bh (Benjamini-Hochberg, false discovery rate)" },
+	  .help = "the gate: exit 1 if a gated figure's interval lies wholly beyond PCT percent "
+		  "(percent metrics: points) the bad way, or a run has no ok sample in NEW; exit 3 "
+		  "if one's interval spans PCT (can't tell); exit 0 when every one lies within "
+		  "+-PCT or beyond it the good way" },
+	{ "gate", ZC_OPT_TEXT, NULL, AT(gate), .meta = "LIST",
+	  .help = "the metrics the gate judges, comma list; default: Gbit/s per DUT core (request/"
+		  "response: transactions per core and p99), or those --metrics names" },
+	{ "pass-cant-tell", ZC_OPT_BOOL, "no", AT(pass_cant_tell),
+	  .help = "exit 0, not 3, when the gate cannot tell (still said on every line)" },
 	{ "noise", ZC_OPT_TEXT, NULL, AT(noise), .meta = "FILE",
-	  .help = "noise floors from an A/A run (zcbench noise); without it the gate uses each "
-		  "run's own spread (within-file) and says so" },
+	  .help = "an A/A run's noise file (zcbench noise): how far two invocations of one build "
+		  "come apart, added to the interval of sides from two invocations; without it "
+		  "their intervals hold the samples' spread only, and the gate says so" },
 	{ "pairing", ZC_OPT_CHOICE, "auto", AT(pairing), .choices = "auto|rep|none",
-	  .help = "auto: Wilcoxon signed-rank on pairs by repetition when both sides were taken "
+	  .help = "auto: the interval of the per-round log ratios when both sides were taken "
 		  "in rounds of one invocation; rep: pair by repetition index anyway; none: never" },
 };
 static const struct zc_opt cmp_files_optv[] = {
@@ -75,14 +80,12 @@ static const struct zc_opt cmp_files_optv[] = {
 		  "occurrences against the later ones" },
 };
 
-static bool metric_wanted(const struct cmp_opts *o, const char *key)
+/* Is key an item of the comma list? */
+static bool list_has(const char *list, const char *key)
 {
-	const char *p = o->metrics;
 	size_t len = strlen(key);
 
-	if (!p)
-		return true;
-	while (*p) {
+	for (const char *p = list; *p;) {
 		const char *e = strchrnul(p, ',');
 
 		if ((size_t)(e - p) == len && !strncmp(p, key, len))
@@ -90,6 +93,11 @@ static bool metric_wanted(const struct cmp_opts *o, const char *key)
 		p = *e ? e + 1 : e;
 	}
 	return false;
+}
+
+static bool metric_wanted(const struct cmp_opts *o, const char *key)
+{
+	return !o->metrics || list_has(o->metrics, key);
 }
 
 /* The occ-th (0: first) run with key in root, or NULL. */
@@ -127,24 +135,16 @@ static void header(FILE *f, const struct zc_cmp *c)
 	c->layout->head(f, c);
 }
 
-/* One compared cell, in the order both passes visit them. */
-struct cell {
-	struct zc_cmp_verdict v;
-	const struct zc_metric *m;
-	bool family;		/* tested, with a bad direction: corrected and gated */
-};
-
 struct walk {
 	const struct cmp_opts *o;
 	struct zc_cmp c;
 	int occ[MAX_FILES];	/* one file: which occurrence of a key each side is */
 	json_t *keys, *noise;
-	struct cell *cells;
+	struct zc_cmp_cell_v *cells;
 	size_t ncells, cap, cursor;
-	int regressions, lost, empty_sides;
-	bool any_untested, weak_n, oom;
-	double min_p;		/* the largest "smallest p" of a weak cell */
-	double best_min_p;	/* the smallest p any tested cell could reach */
+	struct zc_cmp_tally tally;	/* the gate's answers */
+	int lost, empty_sides;
+	bool any_untested, oom;
 };
 
 static json_t *side_run(const struct walk *w, int fi, const char *key)
@@ -152,11 +152,11 @@ static json_t *side_run(const struct walk *w, int fi, const char *key)
 	return find_run_occ(w->c.roots[fi], key, w->occ[fi]);
 }
 
-static struct cell *cell_push(struct walk *w)
+static struct zc_cmp_cell_v *cell_push(struct walk *w)
 {
 	if (w->ncells == w->cap) {
 		size_t cap = w->cap ? 2 * w->cap : 64;
-		struct cell *c = realloc(w->cells, cap * sizeof(*c));
+		struct zc_cmp_cell_v *c = realloc(w->cells, cap * sizeof(*c));
 
 		if (!c) {
 			w->oom = true;
@@ -169,44 +169,58 @@ static struct cell *cell_push(struct walk *w)
 	return &w->cells[w->ncells++];
 }
 
-/* The smallest two-sided p this cell's test could give. */
-static double cell_min_p(const struct zc_cmp_verdict *v, size_t nb, size_t nn)
+/* "proxy-copy 64k/1M": a run's name with the sizes a workload's list
+ * expands it by (chunk/pipe, connections, object size), so that the runs of
+ * one [run] section stay apart in the verdict lines. */
+static void run_label(json_t *run, const char *name, char *out, size_t len)
 {
-	if (v->paired)
-		return v->w.exact ? zc_wilcoxon_min_p(v->w.n) : 0;
-	if (v->t.kind == ZC_TEST_MWU && nb <= ZC_MWU_EXACT_MAX && nn <= ZC_MWU_EXACT_MAX)
-		return zc_mann_whitney_min_p(nb, nn);
-	return 0;
+	json_t *k = json_object_get(run, "key");
+	char chunk[24], pipe[24], rr[256];
+	long long conn = zc_an_int(k, "connections");
+	int n;
+
+	zc_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
+	zc_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
+	n = snprintf(out, len, "%s %s/%s", name, chunk, pipe);
+	if (conn > 1 && n > 0 && (size_t)n < len)
+		n += snprintf(out + n, len - n, " conn=%lld", conn);
+	if (*zc_an_rr_key(k, false, rr, sizeof(rr)) && n > 0 && (size_t)n < len)
+		snprintf(out + n, len - n, " %s", rr);
 }
 
-static void judge_cell(struct walk *w, const char *key, const struct zc_metric *mt,
-		       struct zc_cmp_side *sides, int fi)
+/* Does the gate judge this metric? */
+static bool metric_gated(const struct cmp_opts *o, const struct zc_metric *m)
 {
-	struct cell *cl = cell_push(w);
+	if (isnan(o->fail_pct) || m->better == ZC_BETTER_NEITHER)
+		return false;
+	if (o->gate)
+		return list_has(o->gate, m->key);
+	return o->metrics ? list_has(o->metrics, m->key) : m->gate;
+}
+
+static void judge_cell(struct walk *w, const char *key, const char *name,
+		       const struct zc_metric *mt, struct zc_cmp_side *sides, int fi)
+{
+	struct zc_cmp_cell_v *cl = cell_push(w);
 	struct zc_cmp_cell in = {
 		.m = mt, .key = key, .root_b = w->c.roots[0], .root_n = w->c.roots[fi],
-		.b = &sides[0], .n = &sides[fi], .pairing = w->o->pairing, .test = w->o->test,
-		.noise = w->noise, .want_floor = !isnan(w->o->fail_pct),
+		.b = &sides[0], .n = &sides[fi], .pairing = w->o->pairing, .noise = w->noise,
+		.alpha = w->o->alpha, .threshold_pct = w->c.threshold_pct,
 	};
-	double mp;
 
 	if (!cl)
 		return;
 	zc_cmp_judge(&in, &cl->v);
 	cl->m = mt;
-	cl->family = cl->v.tested && mt->better != ZC_BETTER_NEITHER;
+	run_label(sides[0].run, name, cl->name, sizeof(cl->name));
+	cl->path = w->c.paths[fi];
+	cl->gated = metric_gated(w->o, mt);
+	w->c.gated += cl->gated;
 	if (!cl->v.tested) {
 		w->any_untested = true;
 		return;
 	}
 	cl->v.paired ? w->c.npaired++ : w->c.nunpaired++;
-	mp = cell_min_p(&cl->v, sides[0].n, sides[fi].n);
-	if (cl->family && (w->best_min_p < 0 || mp < w->best_min_p))
-		w->best_min_p = mp;
-	if (!cl->v.paired && mp >= w->o->alpha) {
-		w->weak_n = true;
-		w->min_p = fmax(w->min_p, mp);
-	}
 }
 
 /* Runs of BASE with an ok sample that have none in a NEW: a gate cannot pass
@@ -229,22 +243,6 @@ static void count_lost(struct walk *w, const char *key, json_t **runs)
 			       json_is_string(json_object_get(runs[fi], "reason")) ? ": " : "",
 			       zc_an_str(runs[fi], "reason"), zc_an_disturbed_count(runs[fi]));
 	}
-}
-
-static void report_regression(const struct walk *w, int fi, const char *key,
-			      const struct cell *cl)
-{
-	char ps[96], fl[64];
-	bool pct = zc_metric_is_pct(cl->m);
-
-	zc_cmp_fmt_p(&cl->v, ps, sizeof(ps));
-	if (isnan(cl->v.noise_rel))
-		snprintf(fl, sizeof(fl), "none");
-	else
-		snprintf(fl, sizeof(fl), "%.1f%% %s", 100 * cl->v.noise_rel, cl->v.noise_src);
-	zc_err("compare: REGRESSION %s: %s %s %+.1f%s (%s, %s; threshold %g%s, noise floor %s)",
-	       w->c.paths[fi], key, cl->m->key, cl->v.change, pct ? " points" : "%", ps,
-	       zc_padj_name(w->c.correction), w->o->fail_pct, pct ? " points" : "%", fl);
 }
 
 /*
@@ -295,7 +293,7 @@ static void walk(struct walk *w, FILE *f, bool print)
 			if (print)
 				o->layout->row_base(f, &w->c, mt, full, &sides[0]);
 			for (int fi = 1; fi < w->c.nfiles; fi++) {
-				struct cell *cl;
+				struct zc_cmp_cell_v *cl;
 
 				if (!runs[fi]) {
 					if (print)
@@ -304,15 +302,21 @@ static void walk(struct walk *w, FILE *f, bool print)
 					continue;
 				}
 				if (!print) {
-					judge_cell(w, key, mt, sides, fi);
+					judge_cell(w, key, name, mt, sides, fi);
 					continue;
 				}
 				if (w->cursor >= w->ncells)
 					continue;	/* out of memory in the first pass */
 				cl = &w->cells[w->cursor++];
 				o->layout->row_cell(f, &w->c, mt, &sides[0], &sides[fi], &cl->v, &notes);
-				if (cl->v.gated && cl->v.gate.regression)
-					report_regression(w, fi, key, cl);
+				if (cl->v.regression)
+					zc_err("compare: REGRESSION %s: %s %s %+.1f%s, interval [%+.1f, "
+					       "%+.1f]%s beyond the threshold %g%s", w->c.paths[fi], key,
+					       mt->key, cl->v.change, cl->v.points ? " points" : "%",
+					       zc_change_pct(&cl->v.ch, cl->v.ch.lo),
+					       zc_change_pct(&cl->v.ch, cl->v.ch.hi),
+					       cl->v.points ? " points" : "%", w->o->fail_pct,
+					       cl->v.points ? " points" : "%");
 			}
 			if (print)
 				o->layout->row_end(f, full, &notes);
@@ -327,39 +331,6 @@ static void walk(struct walk *w, FILE *f, bool print)
 			fprintf(f, ")\n");
 		}
 	}
-}
-
-/* The family's p corrected together, then the gate on each. */
-static void correct_and_gate(struct walk *w)
-{
-	double *p = calloc(w->ncells ? w->ncells : 1, sizeof(*p));
-
-	if (!p) {
-		w->oom = true;
-		return;
-	}
-	for (size_t i = 0; i < w->ncells; i++) {
-		p[i] = w->cells[i].family ? w->cells[i].v.p : NAN;
-		w->c.family += w->cells[i].family;
-	}
-	zc_p_adjust(p, w->ncells, w->c.correction, p);
-	for (size_t i = 0; i < w->ncells; i++) {
-		struct cell *cl = &w->cells[i];
-		bool pct = zc_metric_is_pct(cl->m);
-
-		/* A metric with no bad direction keeps its own p and is never gated. */
-		cl->v.p_adj = cl->family ? p[i] : cl->v.p;
-		cl->v.significant = cl->v.tested && cl->v.p_adj < w->o->alpha;
-		if (!cl->family || isnan(w->o->fail_pct) || !isfinite(cl->v.change))
-			continue;
-		cl->v.gated = !zc_gate_judge(cl->v.p_adj, w->o->alpha,
-					     pct ? cl->v.change : cl->v.change / 100,
-					     cl->m->better == ZC_BETTER_HIGHER ? 1 : -1,
-					     pct ? w->o->fail_pct : w->o->fail_pct / 100,
-					     cl->v.noise_rel, &cl->v.gate);
-		w->regressions += cl->v.gated && cl->v.gate.regression;
-	}
-	free(p);
 }
 
 /* Runs not on every side: listed, never dropped silently. */
@@ -450,6 +421,23 @@ static int sides_of_one(struct walk *w, json_t *root, const char *path, char **p
 	return most;
 }
 
+/* Every item of --FLAG's comma list a metric, or an error naming it. */
+static bool metric_list_ok(const char *flag, const char *list)
+{
+	for (const char *p = list; p && *p;) {
+		const char *e = strchrnul(p, ',');
+		char mk[64];
+
+		snprintf(mk, sizeof(mk), "%.*s", (int)(e - p), p);
+		if (!zc_metric_find(mk)) {
+			zc_err("compare: --%s: unknown metric '%s'", flag, mk);
+			return false;
+		}
+		p = *e ? e + 1 : e;
+	}
+	return true;
+}
+
 int zc_cmd_compare(int argc, char **argv)
 {
 	struct cmp_opts o = { .fail_pct = NAN };	/* no gate unless asked */
@@ -478,17 +466,9 @@ int zc_cmd_compare(int argc, char **argv)
 	nfiles = files.n;
 	memcpy(paths, files.paths, sizeof(paths));
 	o.layout = zc_compare_layout_find(o.layout_name);
-	for (const char *p = o.metrics; p && *p;) {
-		const char *e = strchrnul(p, ',');
-		char mk[64];
-
-		snprintf(mk, sizeof(mk), "%.*s", (int)(e - p), p);
-		if (!zc_metric_find(mk)) {
-			zc_err("compare: --metrics: unknown metric '%s'", mk);
-			ret = ZC_EXIT_USAGE;
-			goto out;
-		}
-		p = *e ? e + 1 : e;
+	if (!metric_list_ok("metrics", o.metrics) || !metric_list_ok("gate", o.gate)) {
+		ret = ZC_EXIT_USAGE;
+		goto out;
 	}
 	for (int i = 0; i < nfiles; i++)
 		if (!(roots[i] = zc_an_load("compare", paths[i]))) {
@@ -530,50 +510,21 @@ int zc_cmd_compare(int argc, char **argv)
 		}
 	}
 	w.o = &o;
-	w.best_min_p = -1;
-	w.c = (struct zc_cmp){ .layout = o.layout, .test = o.test, .alpha = o.alpha,
-			       .nfiles = nfiles, .paths = paths, .roots = roots,
-			       .correction = (enum zc_padj)o.correction, .fail_pct = o.fail_pct,
+	w.c = (struct zc_cmp){ .layout = o.layout, .alpha = o.alpha, .nfiles = nfiles,
+			       .paths = paths, .roots = roots, .fail_pct = o.fail_pct,
+			       .threshold_pct = isnan(o.fail_pct) ? ZC_CMP_THRESHOLD_PCT : o.fail_pct,
 			       .noise_path = o.noise };
 	walk(&w, f, false);
-	correct_and_gate(&w);
+	zc_cmp_gate_family(w.cells, w.ncells, w.c.gated, o.alpha, o.fail_pct, &w.tally);
 	header(f, &w.c);
 	walk(&w, f, true);
 	list_unmatched(&w, f);
 	if (w.any_untested)
 		fprintf(f, "\nnote: n too small = fewer than %d ok samples (or complete pairs) on a "
-			   "side: no test, never significant\n", ZC_TEST_MIN_N);
-	if (w.weak_n)
-		fprintf(f, "\nnote: with these sample counts the smallest two-sided U-test p is "
-			   "%.3f >= alpha %g: no change can be significant; run more repetitions "
-			   "(4 against 4 reach p=0.029) or use --test welch\n", w.min_p, o.alpha);
-	if (w.c.correction == ZC_PADJ_HOLM && w.c.family > 1 && w.best_min_p >= 0 &&
-	    w.best_min_p * (double)w.c.family >= o.alpha)
-		fprintf(f, "\nnote: holm over %zu tests: a change needs p < %.2g; the smallest p "
-			   "these sample counts allow is %.3g: nothing can pass; take more "
-			   "repetitions, or fewer --metrics\n", w.c.family,
-			o.alpha / (double)w.c.family, w.best_min_p);
-	if (!isnan(o.fail_pct)) {
-		fprintf(f, "\nregression gate: threshold %g%%, noise floor %s, p corrected: %s over "
-			   "%zu tests, alpha %g\n", o.fail_pct,
-			o.noise ? "from the A/A file (per run and metric)" :
-				  "from each run's own spread (within-file: no --noise FILE; it "
-				  "cannot see what drifts between runs, so it is smaller than an "
-				  "A/A floor)",
-			zc_padj_name(w.c.correction), w.c.family, o.alpha);
-		if (o.noise)
-			fprintf(f, "  noise file: %s\n", o.noise);
-		fprintf(f, "regression gate %g%%: %d regression%s", o.fail_pct, w.regressions,
-			w.regressions == 1 ? "" : "s");
-		if (w.lost)
-			fprintf(f, ", %d run%s with no ok sample in NEW", w.lost, w.lost == 1 ? "" : "s");
-		if (w.empty_sides)
-			fprintf(f, ", %d file%s with nothing to compare", w.empty_sides,
-				w.empty_sides == 1 ? "" : "s");
-		fprintf(f, "%s\n", w.regressions || w.lost || w.empty_sides ? ": FAIL" : "");
-		if (w.regressions || w.lost || w.empty_sides)
-			ret = ZC_EXIT_FAIL;
-	}
+			   "side: no interval, never \"unchanged\"\n", ZC_INTERVAL_MIN_N);
+	if (!isnan(o.fail_pct))
+		ret = zc_cmp_gate_summary(f, &w.c, w.cells, w.ncells, &w.tally, w.lost, w.empty_sides,
+					  o.pass_cant_tell);
 	if (w.oom) {
 		zc_err("compare: out of memory");
 		ret = ZC_EXIT_FAIL;

@@ -8,9 +8,8 @@
 #ifndef ZC_COMPARE_H
 #define ZC_COMPARE_H
 
-#include "lib/gate.h"
-#include "lib/paired.h"
 #include "lib/stats.h"
+#include "lib/verdict.h"
 #include "metrics/metrics.h"
 #include "results/results.h"
 
@@ -35,37 +34,39 @@ struct zc_cmp_side {
 
 /* One metric of one run, base against one other file. */
 struct zc_cmp_verdict {
-	double change;		/* percent of the base (paired: the median paired ratio's), or
-				 * points for percent metrics */
-	struct zc_test t;	/* unpaired: Mann-Whitney U or Welch on the raw samples */
-	struct zc_wsr w;	/* paired: Wilcoxon signed-rank on the pairs by repetition */
+	double change;		/* percent of the base (the interval's estimate), or points for
+				 * percent metrics */
+	struct zc_change ch;	/* the change's interval (lib/verdict.h); level 0: none was
+				 * made (the profile rows, tested with U) */
+	struct zc_verdict vd;	/* its answer at +-the threshold */
+	struct zc_test t;	/* profile rows: Mann-Whitney U on the shares */
 	bool paired;		/* both sides taken in rounds of one invocation (or --pairing rep) */
-	bool tested;		/* enough samples (pairs) for the test */
-	double p;		/* the test's two-sided p (NaN: not tested) */
-	double p_adj;		/* corrected for the tests of the family (NaN: not in it) */
-	bool significant;	/* tested and p_adj < alpha */
+	bool tested;		/* an interval (profile rows: a test) could be made */
+	bool significant;	/* the interval excludes no change (profile rows: U p < alpha) */
 	bool robot;		/* medians outside each other's min..max */
 	int direction;		/* +1 better, -1 worse, 0 neither/no change */
-	double noise_rel;	/* the noise floor this cell was held to (NaN: none) */
-	const char *noise_src;	/* "A/A", "within-file", or NULL */
-	bool gated;		/* --fail-on-regression judged it (gate below) */
-	struct zc_gate gate;
+	double noise_rel;	/* the A/A floor taken as an offset between invocations (NaN: none) */
+	double base_mean;	/* the base side's mean: the raw scale's share of T */
+	bool points;		/* a percent metric: change and interval in points */
+	bool gated;		/* --fail-on-regression judged it */
+	bool regression;	/* gated, and changed beyond the threshold the bad way */
 };
 
 /* What a layout may read of the comparison. */
 struct zc_cmp {
 	const struct zc_compare_layout *layout;
-	enum zc_test_kind test;
-	double alpha;
+	double alpha;		/* 1 - the intervals' level (the gated: alpha / gated) */
 	int nfiles;		/* the base and the others (one file: its occurrences) */
 	char **paths;
 	json_t **roots;
-	enum zc_padj correction;	/* of the p-values over the family */
-	size_t family;		/* tests corrected together */
-	size_t npaired, nunpaired;	/* cells tested each way */
+	size_t gated;		/* figures the gate judged together (Bonferroni over them) */
+	size_t npaired, nunpaired;	/* cells with an interval each way */
+	double threshold_pct;	/* +-T of "unchanged": the gate's, else ZC_CMP_THRESHOLD_PCT */
 	double fail_pct;	/* the gate's threshold (NaN: no gate) */
-	const char *noise_path;	/* --noise FILE, or NULL: the within-file spread */
+	const char *noise_path;	/* --noise FILE, or NULL */
 };
+/* T of the words when no gate sets one. */
+#define ZC_CMP_THRESHOLD_PCT 5.0
 
 /* The notes at the end of a metric row, "; "-separated. */
 struct zc_cmp_notes {
@@ -103,15 +104,16 @@ void zc_compare_layout_names(char *buf, size_t len, const char *sep);
 
 /* Helpers for layouts (compare.c). */
 void zc_cmp_fmt_value(double x, char *out, size_t len);	/* "-" for NaN */
+/* The cell's interval, "-50.0% [-62.1%, -35.6%] paired" (profile rows: "U p=0.100"). */
 void zc_cmp_fmt_p(const struct zc_cmp_verdict *v, char *out, size_t len);
 /* Column title: the file's base name, or "base"/"new N" when wider than width. */
 const char *zc_cmp_file_label(const struct zc_cmp *c, int idx, size_t width, char *buf,
 			      size_t len);
-/* "# test: Mann-Whitney U ..., two-sided, alpha 0.05" + suffix + newline. */
+/* "# intervals: t on the logs ..." + suffix + newline. */
 void zc_cmp_test_line(FILE *f, const struct zc_cmp *c, const char *suffix);
 void zc_cmp_note(struct zc_cmp_notes *n, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* When the gate judged the cell: "floor 3.1% A/A: REGRESSION" into notes. */
+/* When the gate judged the cell: "gate +-5%: changed: REGRESSION" into notes. */
 void zc_cmp_gate_note(const struct zc_cmp *c, const struct zc_cmp_verdict *v,
 		      struct zc_cmp_notes *n);
 

@@ -42,19 +42,16 @@ void zc_cmp_note(struct zc_cmp_notes *n, const char *fmt, ...)
 
 void zc_cmp_test_line(FILE *f, const struct zc_cmp *c, const char *suffix)
 {
-	const char *unpaired = c->test == ZC_TEST_WELCH ? "Welch's t" : "Mann-Whitney U on raw samples";
-
-	if (c->npaired && c->nunpaired)
-		fprintf(f, "# test: Wilcoxon signed-rank on pairs by repetition (W, %zu rows: sides "
-			"taken in rounds of one invocation), else %s (%zu rows)", c->npaired, unpaired,
-			c->nunpaired);
-	else if (c->npaired)
-		fprintf(f, "# test: Wilcoxon signed-rank on pairs by repetition (sides taken in "
-			"rounds of one invocation)");
-	else
-		fprintf(f, "# test: %s", unpaired);
-	fprintf(f, ", two-sided, alpha %g, p corrected: %s over %zu tests%s\n", c->alpha,
-		zc_padj_name(c->correction), c->family, suffix);
+	fprintf(f, "# intervals: Student's t on the logs of the values (percent metrics: on the "
+		   "points), %g%%; ", 100 * (1 - c->alpha));
+	if (c->npaired)
+		fprintf(f, "of the per-round ratios where both sides were taken in rounds of one "
+			   "invocation (%zu rows, 'paired')%s", c->npaired, c->nunpaired ? ", " : "");
+	if (c->nunpaired)
+		fprintf(f, "Welch's on the two sides (%zu rows, 'unpaired')", c->nunpaired);
+	if (!c->npaired && !c->nunpaired)
+		fprintf(f, "none could be made");
+	fprintf(f, "; unchanged: the interval within +-%g%%%s\n", c->threshold_pct, suffix);
 }
 
 const char *zc_cmp_file_label(const struct zc_cmp *c, int idx, size_t width, char *buf,

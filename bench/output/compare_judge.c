@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * One cell of compare: base against one other side for one metric of one
- * run. Paired (Wilcoxon signed-rank on the repetitions taken in the same
- * round) when both sides come from rounds of one invocation, else the
- * unpaired test on the raw samples; the change; the noise floor the gate
- * holds it to (the A/A file's, else the within-file spread of the sides).
+ * run. Its change with an interval (lib/verdict.h): Student's t on the
+ * per-round log ratios when both sides come from rounds of one invocation,
+ * else Welch's on the two sides' logs, widened by the offset between
+ * invocations an A/A noise file measured; percent metrics in points. Then
+ * the answer at +-T: changed, unchanged or can't tell.
  */
 #include "output/compare_int.h"
 #include "output/noise.h"
@@ -21,109 +22,107 @@ static bool positive(const double *a, const double *b, size_t n)
 	return true;
 }
 
-/* The paired verdict; false when fewer than ZC_TEST_MIN_N complete pairs. */
-static bool judge_paired(const struct zc_cmp_cell *in, struct zc_cmp_verdict *v)
+/* The paired interval; false when fewer than ZC_INTERVAL_MIN_N complete pairs. */
+static bool judge_paired(const struct zc_cmp_cell *in, bool log_scale, double level,
+			 struct zc_cmp_verdict *v)
 {
-	static double a[ZC_SAMPLES_MAX], b[ZC_SAMPLES_MAX], d[ZC_SAMPLES_MAX];
+	static double a[ZC_SAMPLES_MAX], b[ZC_SAMPLES_MAX];
 	size_t na = zc_an_values_by_rep(in->b->run, in->m->key, a, ZC_SAMPLES_MAX);
 	size_t nb = zc_an_values_by_rep(in->n->run, in->m->key, b, ZC_SAMPLES_MAX);
-	size_t n = na > nb ? na : nb, complete = 0;
-	bool pct = zc_metric_is_pct(in->m), pos = positive(a, b, n);
-	struct zc_paired pr;
-	int ret;
+	size_t n = na > nb ? na : nb;
 
-	for (size_t i = 0; i < n; i++) {
-		d[i] = b[i] - a[i];
-		complete += !isnan(d[i]);
-	}
-	if (complete < ZC_TEST_MIN_N)
+	if (log_scale && !positive(a, b, n))
 		return false;
-	/* Logs of the ratios when defined: a pair taken while the machine was
-	 * slow weighs like one taken while it was fast. */
-	ret = pos && !pct ? zc_wilcoxon_ratio(b, a, n, &v->w) : zc_wilcoxon(d, n, &v->w);
-	if (ret)
+	if (zc_change_paired(a, b, n, log_scale, level, &v->ch) || !v->ch.ok)
 		return false;
 	v->paired = true;
-	v->tested = true;
-	v->p = v->w.p;
-	if (!pct && pos && !zc_paired_ratio_ci(b, a, n, ZC_BOOT_ROUNDS, ZC_BOOT_SEED, 0.95, &pr))
-		v->change = 100 * (pr.median - 1);
-	else if (pct) {
-		size_t k = 0;
-
-		/* The median paired difference, in points. */
-		for (size_t i = 0; i < n; i++)
-			if (!isnan(d[i]))
-				d[k++] = d[i];
-		v->change = zc_median(d, k);
-	}
 	return true;
 }
 
-static double floor_within(const struct zc_cmp_side *s)
+void zc_cmp_regate(struct zc_cmp_verdict *v, const struct zc_metric *m, double level,
+		   double threshold_pct)
 {
-	double f;
+	bool pct = zc_metric_is_pct(m);
+	double t = pct ? threshold_pct : threshold_pct / 100;
 
-	return s->n >= 2 && !zc_noise_floor_within(s->v, s->n, ZC_BOOT_ROUNDS, ZC_BOOT_SEED,
-						   ZC_NOISE_QUANTILE, &f) ? f : NAN;
+	zc_change_relevel(&v->ch, level, NAN);
+	/* A ratio metric with values <= 0 is judged on the raw scale, with T
+	 * a share of the base's mean. */
+	if (!pct && !v->ch.log_scale)
+		t *= fabs(v->base_mean);
+	zc_verdict_judge(&v->ch, t, &v->vd);
+	v->tested = v->ch.ok;
+	v->significant = v->ch.ok && (v->ch.lo > 0 || v->ch.hi < 0);
+	v->regression = v->gated && v->vd.answer == ZC_ANSWER_CHANGED &&
+			(m->better == ZC_BETTER_HIGHER ? v->vd.direction < 0 :
+			 m->better == ZC_BETTER_LOWER ? v->vd.direction > 0 : false);
 }
 
 void zc_cmp_judge(const struct zc_cmp_cell *in, struct zc_cmp_verdict *v)
 {
 	const struct zc_cmp_side *b = in->b, *n = in->n;
-	bool pct = zc_metric_is_pct(in->m), pair;
-	int ret;
+	bool pct = zc_metric_is_pct(in->m), pair, log_scale;
+	double level = 1 - in->alpha;
 
 	memset(v, 0, sizeof(*v));
-	v->p = v->p_adj = v->noise_rel = NAN;
-	v->change = pct ? n->s.mean - b->s.mean :
-		    b->s.mean != 0 ? 100 * (n->s.mean - b->s.mean) / fabs(b->s.mean) : NAN;
+	v->noise_rel = NAN;
+	v->base_mean = b->s.mean;
+	v->points = pct;
+	log_scale = !pct && positive(b->v, b->v, b->n) && positive(n->v, n->v, n->n);
 	pair = in->pairing == ZC_PAIRING_REP ||
 	       (in->pairing == ZC_PAIRING_AUTO &&
 		zc_an_paired(in->root_b, b->run, in->root_n, n->run));
-	if (!pair || !judge_paired(in, v)) {
-		ret = in->test == ZC_TEST_WELCH ? zc_welch(b->v, b->n, n->v, n->n, &v->t) :
-						  zc_mann_whitney(b->v, b->n, n->v, n->n, &v->t);
-		v->tested = !ret;
-		v->p = v->tested ? v->t.p : NAN;
+	if (!pair || !judge_paired(in, log_scale, level, v))
+		zc_change_unpaired(b->v, b->n, n->v, n->n, log_scale, level, &v->ch);
+	/* Two invocations drift apart by more than their samples spread: an
+	 * A/A file's floor for this run and metric widens the interval. */
+	if (!v->paired && in->noise && log_scale) {
+		v->noise_rel = zc_noise_floor_of(in->noise, in->key, in->m->key);
+		if (!isnan(v->noise_rel))
+			zc_change_relevel(&v->ch, NAN, zc_offset_sd_of_floor(v->noise_rel));
 	}
+	v->change = isnan(v->ch.d) ? NAN :
+		    v->ch.log_scale || pct ? zc_change_pct(&v->ch, v->ch.d) :
+		    b->s.mean != 0 ? 100 * v->ch.d / fabs(b->s.mean) : NAN;
 	v->robot = b->n && n->n &&
 		   (n->s.median < b->s.min || n->s.median > b->s.max) &&
 		   (b->s.median < n->s.min || b->s.median > n->s.max);
 	if (in->m->better != ZC_BETTER_NEITHER && isfinite(v->change) && v->change != 0)
 		v->direction = (v->change > 0) == (in->m->better == ZC_BETTER_HIGHER) ? 1 : -1;
-	/* Percent metrics change by points: a relative floor does not apply. */
-	if (!in->want_floor || pct)
-		return;
-	if (in->noise) {
-		v->noise_rel = zc_noise_floor_of(in->noise, in->key, in->m->key);
-		v->noise_src = "A/A";
-	}
-	if (isnan(v->noise_rel)) {
-		/* How far apart two runs with these spreads come out when nothing
-		 * changed: the wider side's. Blind to drift between runs. */
-		double fb = floor_within(b), fn = floor_within(n);
+	zc_cmp_regate(v, in->m, level, in->threshold_pct);
+}
 
-		v->noise_rel = isnan(fb) ? fn : isnan(fn) ? fb : fmax(fb, fn);
-		v->noise_src = isnan(v->noise_rel) ? NULL : "within-file";
+/* lo, hi of the interval as the change column reads them: percent, or points. */
+static void bounds(const struct zc_cmp_verdict *v, double *lo, double *hi)
+{
+	if (v->points || v->ch.log_scale || !(v->base_mean != 0)) {
+		*lo = zc_change_pct(&v->ch, v->ch.lo);
+		*hi = zc_change_pct(&v->ch, v->ch.hi);
+	} else {
+		*lo = 100 * v->ch.lo / fabs(v->base_mean);
+		*hi = 100 * v->ch.hi / fabs(v->base_mean);
 	}
 }
 
 void zc_cmp_fmt_p(const struct zc_cmp_verdict *v, char *out, size_t len)
 {
-	const char *name = v->paired ? "W" : v->t.kind == ZC_TEST_WELCH ? "t" : "U";
-	int k;
+	double lo, hi;
+	bool points = v->points;
 
-	if (!v->tested) {
+	if (!(v->ch.level > 0)) {	/* a profile row: U on the shares */
+		if (!v->tested)
+			snprintf(out, len, "n too small");
+		else
+			snprintf(out, len, "U p=%.3f%s", v->t.p, v->t.exact ? "" : " approx");
+		return;
+	}
+	if (!v->ch.ok) {
 		snprintf(out, len, "n too small");
 		return;
 	}
-	k = snprintf(out, len, "%s p=%.3f%s%s", name, v->p,
-		     v->paired ? (v->w.exact ? "" : " approx") :
-		     v->t.kind == ZC_TEST_MWU && !v->t.exact ? " approx" : "",
-		     v->paired ? " paired" : "");
-	if (k > 0 && (size_t)k < len && isfinite(v->p_adj) && v->p_adj != v->p)
-		snprintf(out + k, len - k, " adj %.3f", v->p_adj);
+	bounds(v, &lo, &hi);
+	snprintf(out, len, points ? "[%+.1f, %+.1f] pt %s" : "[%+.1f%%, %+.1f%%] %s", lo, hi,
+		 v->paired ? "paired" : "unpaired");
 }
 
 void zc_cmp_gate_note(const struct zc_cmp *c, const struct zc_cmp_verdict *v,
@@ -131,10 +130,6 @@ void zc_cmp_gate_note(const struct zc_cmp *c, const struct zc_cmp_verdict *v,
 {
 	if (!v->gated)
 		return;
-	if (isnan(v->noise_rel))
-		zc_cmp_note(n, "floor none, threshold %g%s", c->fail_pct,
-			    v->gate.regression ? ": REGRESSION" : "");
-	else
-		zc_cmp_note(n, "floor %.1f%% %s, threshold %g%%%s", 100 * v->noise_rel, v->noise_src,
-			    c->fail_pct, v->gate.regression ? ": REGRESSION" : "");
+	zc_cmp_note(n, "gate +-%g%%%s: %s%s", c->fail_pct, isnan(v->noise_rel) ? "" : " A/A",
+		    zc_answer_name(v->vd.answer), v->regression ? ": REGRESSION" : "");
 }

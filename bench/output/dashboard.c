@@ -63,14 +63,14 @@ static void html_ratios(FILE *f, json_t *root)
 
 	fprintf(f, "<table id=\"headline\">\n<tr><th>ratio</th><th class=\"t\">side</th><th>chunk</th>"
 		   "<th>pipe</th><th>Gbps/core ratio</th><th>95%% interval</th>"
-		   "<th class=\"t\">holds 1.0?</th>"
+		   "<th class=\"t\">against 1.0&plusmn;5%%</th>"
 		   "<th>numerator Gbps/core</th><th>denominator Gbps/core</th><th>n</th></tr>\n");
 	for (size_t i = 0; i < n; i++) {
 		json_t *k = json_object_get(pv[i].run, "key");
 		struct zc_ratio r;
 		char chunk[24], pipe[24];
 
-		zc_plot_interval(root, &pv[i], &r);
+		zc_an_ratio(pv[i].run, pv[i].peer_run, &r);
 		zc_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
 		zc_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
 		fprintf(f, "<tr%s><td>%s</td><td class=\"t\">%s</td><td>%s</td><td>%s</td>",
@@ -81,12 +81,19 @@ static void html_ratios(FILE *f, json_t *root)
 		else if (isnan(r.lo))
 			fprintf(f, "<td>%.2f&times;</td><td>-</td><td class=\"t\">no interval</td>",
 				r.value);
-		else
-			/* Whether the interval holds 1.0 is the verdict a reader wants. */
+		else {
+			/* What the interval says against 1.0 is the verdict a reader
+			 * wants: three answers, never two. */
+			char words[48];
+			const char *cls = r.vd.answer == ZC_ANSWER_UNCHANGED ? "same" :
+					  r.vd.answer == ZC_ANSWER_CANT_TELL ? "unknown" :
+					  r.value > 1 ? "above" : "below";
+
 			fprintf(f, "<td>%.2f&times;</td><td>%.2f&ndash;%.2f</td><td class=\"t %s\">%s</td>",
-				r.value, r.lo, r.hi, r.lo <= 1 && r.hi >= 1 ? "same" :
-				r.lo > 1 ? "above" : "below", r.lo <= 1 && r.hi >= 1 ?
-				"yes: no difference shown" : r.lo > 1 ? "no: above 1.0" : "no: below 1.0");
+				r.value, r.lo, r.hi, cls,
+				zc_ratio_words(zc_answer_key(r.vd.answer), r.value, words,
+					       sizeof(words)));
+		}
 		fprintf(f, "<td>%.2f</td><td>%.2f</td><td>%zu/%zu</td></tr>\n", r.num_gpc, r.den_gpc,
 			r.nn, r.nd);
 	}
@@ -254,7 +261,7 @@ int zc_write_index(struct plot_ctx *c, const int *order)
 		   "td,th{border:1px solid #bbb;padding:.2em .6em;text-align:right}\n"
 		   "td:first-child,th:first-child,td.t,th.t{text-align:left}\n"
 		   "tr.principal{font-weight:bold}\nimg{max-width:100%%;border:1px solid #ddd}\n"
-		   "td.above{color:#1a7f1a}\ntd.below{color:#b00000}\ntd.same{color:#666}\n"
+		   "td.above{color:#1a7f1a}\ntd.below{color:#b00000}\ntd.same{color:#1f4e9e}\ntd.unknown{color:#666}\n"
 		   "figure{margin:1em 0}\ncode{font-size:90%%}\n"
 		   "pre{white-space:pre-wrap;word-break:break-all;font-size:80%%}\n</style>\n</head>\n<body>\n");
 	fprintf(f, "<h1>zcbench: Gbps per core of Linux zero-copy data paths</h1>\n<p>Latest results: <code>");
@@ -269,9 +276,11 @@ int zc_write_index(struct plot_ctx *c, const int *order)
 	html_text(f, zc_an_git_label(root, gitlab, sizeof(gitlab)));
 	fprintf(f, "</code> (from the results file).</p>\n");
 	html_fingerprint(f, root, fp, fpid);
-	fprintf(f, "<h2>Headline</h2>\n<p>Ratio of Gbps per core (median over median of "
-		   "repetitions), 95%% percentile bootstrap CI (%d resamples, fixed seed).</p>\n",
-		ZC_BOOT_ROUNDS);
+	fprintf(f, "<h2>Headline</h2>\n<p>Ratio of Gbps per core (the geometric mean of the "
+		   "per-round ratios when both runs were taken in rounds, else the ratio of the "
+		   "geometric means), its 95%% interval (Student's t on the logs; none below 3 "
+		   "rounds), and what the interval says against 1.0&plusmn;%g%%: above, below, "
+		   "within, or can't tell (it spans a bound).</p>\n", 100 * ZC_RATIO_THRESHOLD);
 	html_ratios(f, root);
 	fprintf(f, "<h2>Runs</h2>\n");
 	html_runs(f, root);

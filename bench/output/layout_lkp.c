@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare --format lkp: the 0-day robot's table, base mean ±stddev%,
- * %change, new mean ±stddev%, one block per run, and the test's p with the
- * robot's own rule (medians outside each other's min..max) in the notes.
+ * %change, new mean ±stddev%, one block per run, and the change's interval
+ * with its answer and the robot's own rule (medians outside each other's
+ * min..max) in the notes.
  */
 #include "output/compare.h"
 
@@ -61,7 +62,7 @@ static void row_cell(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
 		     const struct zc_cmp_side *base, const struct zc_cmp_side *other,
 		     const struct zc_cmp_verdict *v, struct zc_cmp_notes *notes)
 {
-	char nv[32], nsd[16], ch[32], ps[48];
+	char nv[32], nsd[16], ch[32], ps[96];
 
 	(void)base;
 	if (!v) {
@@ -78,11 +79,14 @@ static void row_cell(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
 		snprintf(ch, sizeof(ch), "%+.1f%%", v->change);
 	fprintf(f, " %10s %10s %5s", ch, nv, nsd);
 	zc_cmp_fmt_p(v, ps, sizeof(ps));
-	/* The robot's own marks when no gate judged the cell; else the gate's. */
-	zc_cmp_note(notes, "%s%s%s", ps, v->robot ? ", medians outside ranges" : "",
-		    !v->gated && v->significant && v->robot ?
-			    (v->direction < 0 ? ": REGRESSION" :
-			     v->direction > 0 ? ": improvement" : "") : "");
+	/* The interval, its answer at +-T (the gate's when it judged the
+	 * cell), and the robot's own rule beside them. */
+	if (v->gated)
+		zc_cmp_note(notes, "%s%s", ps, v->robot ? ", medians outside ranges" : "");
+	else
+		zc_cmp_note(notes, "%s%s%s%s", ps, v->tested ? ", " : "",
+			    v->tested ? zc_answer_name(v->vd.answer) : "",
+			    v->robot ? ", medians outside ranges" : "");
 	zc_cmp_gate_note(c, v, notes);
 }
 

@@ -112,24 +112,41 @@ static void machine_part(FILE *f, json_t *root)
 	field(f, "network:", buf);
 }
 
+/* A ratio's answer against 1.0 in at most 10 columns. */
+static const char *answer_short(const struct zc_ratio *r)
+{
+	if (isnan(r->value) || !r->ch.ok)
+		return "no answer";
+	switch (r->vd.answer) {
+	case ZC_ANSWER_CHANGED:
+		return r->value > 1 ? "above 1" : "below 1";
+	case ZC_ANSWER_UNCHANGED:
+		return "about 1";
+	case ZC_ANSWER_CANT_TELL:
+		break;
+	}
+	return "can't tell";
+}
+
 static void ratio_row(FILE *f, const char *name, const char *side, json_t *num, json_t *den)
 {
 	struct zc_ratio r;
 	json_t *k = json_object_get(num, "key");
-	char chunk[24], pipe[24], ci[48] = "", val[16] = "n/a";
+	char chunk[24], pipe[24], size[48], val[16] = "-", ci[32] = "";
 
 	zc_an_ratio(num, den, &r);
 	zc_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
 	zc_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
+	snprintf(size, sizeof(size), "%s/%s", chunk, pipe);
 	if (!isnan(r.value))
 		snprintf(val, sizeof(val), "%.2fx", r.value);
 	if (!isnan(r.lo))
 		snprintf(ci, sizeof(ci), "[%.2f-%.2f]", r.lo, r.hi);
 	else if (!isnan(r.value))
-		snprintf(ci, sizeof(ci), "(no interval)");
-	line(f, "  %-25s %-4s %5s %5s %6s %-13s %zu/%zu%s", name, side, chunk, pipe, val, ci, r.nn,
-	     r.nd, json_is_true(json_object_get(num, "verified")) &&
-		   json_is_true(json_object_get(den, "verified")) ? "" : " UNVERIFIED");
+		snprintf(ci, sizeof(ci), "(n=%zu)", r.paired ? r.npairs : r.nn < r.nd ? r.nn : r.nd);
+	line(f, "  %-25s %-4s %-9s %6s %-11s %s%s", name, side, size, val, ci, answer_short(&r),
+	     json_is_true(json_object_get(num, "verified")) &&
+		     json_is_true(json_object_get(den, "verified")) ? "" : " UNVERIFIED");
 }
 
 static void headline_part(FILE *f, json_t *root)
@@ -138,10 +155,13 @@ static void headline_part(FILE *f, json_t *root)
 	size_t n = zc_headline_pairs(json_object_get(root, "runs"), ZC_PAIRS_AFTER, &pv), shown = 0;
 
 	fprintf(f, "\nHeadline: Gbit/s per core of the device under test, one path\n"
-		   "over another; median, 95%% bootstrap interval, n = ok samples.\n"
-		   "side: this kernel, or emul (the path's emulated after-mode).\n\n");
-	line(f, "  %-25s %-4s %5s %5s %6s %-13s %s", "ratio", "side", "chunk", "pipe", "value",
-	     "95% interval", "n");
+		   "over another: geometric mean of the per-round ratios, its 95%%\n"
+		   "interval (t on the logs; none below 3 rounds), and what the\n"
+		   "interval says against 1.0+-%g%%: above, below, about 1, or\n"
+		   "can't tell. side: this kernel, or emul (the path's emulated\n"
+		   "after-mode). size: chunk/pipe.\n\n", 100 * ZC_RATIO_THRESHOLD);
+	line(f, "  %-25s %-4s %-9s %6s %-11s %s", "ratio", "side", "size", "value", "95% intvl",
+	     "vs 1.0");
 	for (size_t i = 0; i < n; i++) {
 		if (!pv[i].run || !pv[i].peer_run)
 			continue;
@@ -156,49 +176,85 @@ static void headline_part(FILE *f, json_t *root)
 
 struct ba_ctx {
 	FILE *f;
-	int rows, worse;
+	int rows, slower, faster, within, cant;
+	double could_see;	/* the smallest drop a can't-tell row could see */
 };
 
 static void ba_row(const struct zc_ba_row *r, void *user)
 {
 	struct ba_ctx *x = user;
-	char chunk[24], b[16] = "-", a[16] = "-", ch[16] = "-";
+	char chunk[24], pipe[24], size[48], b[16] = "-", a[16] = "-", ch[96], vs[320];
 
 	zc_fmt_size(r->chunk, chunk, sizeof(chunk));
+	zc_fmt_size(r->pipe_size, pipe, sizeof(pipe));
+	snprintf(size, sizeof(size), "%s/%s", chunk, pipe);
 	if (isfinite(r->before_gpc))
 		snprintf(b, sizeof(b), "%.2f", r->before_gpc);
 	if (isfinite(r->after_gpc))
 		snprintf(a, sizeof(a), "%.2f", r->after_gpc);
-	if (isfinite(r->change_pct))
-		snprintf(ch, sizeof(ch), "%+.1f%%", r->change_pct);
-	line(x->f, "  %-19s %-19s %5s %7s %7s %7s", r->before_mode, r->after_mode, chunk, b, a, ch);
+	line(x->f, "  %-19s %-19s %-9s %7s %7s", r->before_mode, r->after_mode, size, b, a);
+	zc_change_fmt(&r->ch, ch, sizeof(ch));
+	zc_verdict_fmt(&r->ch, &r->vd, vs, sizeof(vs));
+	/* The change and its answer under the row, broken to the mail's width. */
+	snprintf(ch, sizeof(ch), "%s", r->ch.paired ? "paired" : "unpaired");
+	{
+		char buf[512];
+
+		snprintf(buf, sizeof(buf), "    %s (%s)", vs, ch);
+		zc_put_fitted(x->f, buf, MAIL_WIDTH, 6);
+	}
 	x->rows++;
-	x->worse += isfinite(r->change_pct) && r->change_pct < 0;
+	if (r->vd.answer == ZC_ANSWER_CHANGED)
+		*(r->vd.direction < 0 ? &x->slower : &x->faster) += 1;
+	else if (r->vd.answer == ZC_ANSWER_UNCHANGED)
+		x->within++;
+	else {
+		x->cant++;
+		if (isfinite(r->vd.can_see_down) && !(100 * r->vd.can_see_down >= x->could_see))
+			x->could_see = 100 * r->vd.can_see_down;
+	}
 }
 
 static void before_after_part(FILE *f, json_t *root, json_t *base)
 {
-	struct ba_ctx x = { .f = f };
+	struct ba_ctx x = { .f = f, .could_see = NAN };
+	char buf[1024];
+	int k;
 
 	if (base)
 		fprintf(f, "\nPatched paths, before (BASE) and after (this file): Gbit/s\n"
 			   "per core of the device under test, medians (zcbench\n"
-			   "before-after BASE --after FILE).\n\n");
+			   "before-after BASE --after FILE); under each, the change with\n"
+			   "its 95%% interval and what it says at +-%g%%.\n\n",
+			100 * ZC_RATIO_THRESHOLD);
 	else
 		fprintf(f, "\nPatched paths, before and after as emulated in this file:\n"
 			   "Gbit/s per core of the device under test, medians (zcbench\n"
-			   "before-after FILE).\n\n");
-	line(f, "  %-19s %-19s %5s %7s %7s %7s", "before mode", "after mode", "chunk", "before",
-	     "after", "change");
+			   "before-after FILE); under each, the change with its 95%%\n"
+			   "interval and what it says at +-%g%%.\n\n", 100 * ZC_RATIO_THRESHOLD);
+	line(f, "  %-19s %-19s %-9s %7s %7s", "before mode", "after mode", "size", "before",
+	     "after");
 	if (base)
 		zc_ba_tcp_rows(&base, 1, &root, 1, ba_row, &x);
 	else
 		zc_ba_tcp_rows(&root, 1, NULL, 0, ba_row, &x);
-	if (!x.rows)
+	if (!x.rows) {
 		fprintf(f, "  (no path with a run before and after)\n");
-	else
-		fprintf(f, "\nverdict: %d of %d patched path%s slower per core after.\n", x.worse,
-			x.rows, x.rows == 1 ? "" : "s");
+		return;
+	}
+	/* Three answers, never two: slower and faster only beyond the threshold. */
+	k = snprintf(buf, sizeof(buf), "of %d patched path%s, per core after: %d slower by more "
+		     "than %g%%, %d faster by more than %g%%, %d within +-%g%%, %d can't tell",
+		     x.rows, x.rows == 1 ? "" : "s", x.slower, 100 * ZC_RATIO_THRESHOLD, x.faster,
+		     100 * ZC_RATIO_THRESHOLD, x.within, 100 * ZC_RATIO_THRESHOLD, x.cant);
+	if (x.cant && isfinite(x.could_see) && k > 0 && (size_t)k < sizeof(buf))
+		k += snprintf(buf + k, sizeof(buf) - k, " (the most precise of them could see a "
+			      "drop of %.0f%%; more rounds would see less)", x.could_see);
+	if (base && k > 0 && (size_t)k < sizeof(buf))
+		snprintf(buf + k, sizeof(buf) - k, "; two invocations: the intervals do not hold "
+			 "how far two runs of one kernel drift apart");
+	fprintf(f, "\n");
+	field(f, "verdict:", buf);
 }
 
 /* A word as the shell reads it back: as is, or in single quotes. */

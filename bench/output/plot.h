@@ -50,11 +50,6 @@ FILE *zc_plot_csv(struct plot_ctx *c, const char *name);	/* OUTDIR/NAME.csv, NUL
 /* Remove OUTDIR/NAME.{png,svg,csv}: a picture this file has no data for. */
 void zc_plot_drop(struct plot_ctx *c, const char *name);
 
-/* A headline row's ratio and 95% interval: the file's own (headline lo/hi)
- * when it has one, else report's bootstrap over repetitions. */
-struct zc_pair;
-struct zc_ratio;
-void zc_plot_interval(json_t *root, const struct zc_pair *p, struct zc_ratio *r);
 
 /* plot_sweep.c: sweep_pipe and sweep_chunk.{png,svg,csv}: each headline
  * ratio against the pipe size and the chunk, only through two sizes or

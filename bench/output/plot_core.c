@@ -139,32 +139,6 @@ int zc_plot_core(struct plot_ctx *c)
 	return zc_plot_both(c, "core", extra, c->caption);
 }
 
-/* The file's own interval for a headline row when it has one (lo, hi:
- * results/headline.c), else the bootstrap interval report computes. */
-void zc_plot_interval(json_t *root, const struct zc_pair *p, struct zc_ratio *r)
-{
-	json_t *h, *k = json_object_get(p->run, "key");
-	size_t i;
-
-	zc_an_ratio(p->run, p->peer_run, r);
-	if (p->kind != ZC_PAIR_HEADLINE)
-		return;
-	json_array_foreach(json_object_get(root, "headline"), i, h) {
-		json_t *lo = json_object_get(h, "lo"), *hi = json_object_get(h, "hi");
-
-		if (!strcmp(zc_an_str(h, "ratio"), p->name) &&
-		    zc_an_int(h, "chunk") == zc_an_int(k, "chunk") &&
-		    zc_an_int(h, "pipe_size") == zc_an_int(k, "pipe_size") &&
-		    (zc_an_int(h, "connections") ?: 1) == (zc_an_int(k, "connections") ?: 1) &&
-		    (zc_an_int(h, "workers") ?: 1) == (zc_an_int(k, "workers") ?: 1) && json_is_number(lo) &&
-		    json_is_number(hi)) {
-			r->lo = json_number_value(lo);
-			r->hi = json_number_value(hi);
-			return;
-		}
-	}
-}
-
 int zc_plot_ratio(struct plot_ctx *c)
 {
 	json_t *root = c->roots[c->latest];
@@ -184,14 +158,15 @@ int zc_plot_ratio(struct plot_ctx *c)
 		char lab[280], sz[24];
 		int verdict;
 
-		zc_plot_interval(root, &pv[i], &r);
+		zc_an_ratio(pv[i].run, pv[i].peer_run, &r);
 		if (isnan(r.value))
 			continue;
 		zc_fmt_size(zc_an_int(json_object_get(pv[i].run, "key"), "chunk"), sz, sizeof(sz));
 		snprintf(lab, sizeof(lab), "%s %s%s", pv[i].name, sz,
 			 pv[i].kind == ZC_PAIR_AFTER ? " after (emulated)" : "");
-		/* 0: the interval holds 1.0 (no difference shown); 1 above; -1 below. */
-		verdict = isnan(r.lo) || (r.lo <= 1 && r.hi >= 1) ? 0 : r.lo > 1 ? 1 : -1;
+		/* Against 1.0+-5%: 1 above, -1 below, 0 about 1, 2 can't tell. */
+		verdict = !r.ch.ok || r.vd.answer == ZC_ANSWER_CANT_TELL ? 2 :
+			  r.vd.answer == ZC_ANSWER_UNCHANGED ? 0 : r.value > 1 ? 1 : -1;
 		fprintf(f, "%d,", rows++);
 		csv_text(f, lab);
 		fprintf(f, ",%.6g,%.6g,%.6g,%d\n", r.value, isnan(r.lo) ? r.value : r.lo,

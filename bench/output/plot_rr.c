@@ -67,7 +67,7 @@ static int crossover(struct plot_ctx *c, json_t *root)
 		/* What splice is worth per program: a mode over its own vs. */
 		if (!is_rr(pv[i].run) || pv[i].peer != pv[i].mode->vs || !zc_an_int(k, "object_size"))
 			continue;
-		zc_plot_interval(root, &pv[i], &v[m].r);
+		zc_an_ratio(pv[i].run, pv[i].peer_run, &v[m].r);
 		if (isnan(v[m].r.value))
 			continue;
 		if (pool)

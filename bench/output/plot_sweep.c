@@ -103,7 +103,7 @@ int zc_plot_sweep(struct plot_ctx *c)
 		 * the real program (report and the ratio picture have those). */
 		if (pv[i].peer != pv[i].mode->vs)
 			continue;
-		zc_plot_interval(root, &pv[i], &v[m].r);
+		zc_an_ratio(pv[i].run, pv[i].peer_run, &v[m].r);
 		if (isnan(v[m].r.value))
 			continue;
 		v[m].name = pv[i].name;

@@ -2,7 +2,8 @@
 /*
  * zcbench report FILE...: the mission's answer. Gbps-per-core ratios
  * (splice/copy on the proxy, tee/send on the source, and the other source
- * paths) with a 95% bootstrap CI over repetitions, the same ratios for the
+ * paths) with a 95% interval over repetitions (t on the logs of the
+ * per-round ratios) and its answer against 1.0+-5%, the same ratios for the
  * "after" side where the file has runs of the modes declared after_of the
  * native one (mode.h), and the kernel fingerprint that says which side this
  * kernel is on. The pairs come from the headline engine (results/headline.c).
@@ -24,7 +25,7 @@ static void print_ratio(FILE *f, const char *name, const char *side, json_t *num
 {
 	struct zc_ratio r;
 	json_t *k = json_object_get(num, "key");
-	char chunk[24], pipe[24], ci[48] = "", mode[80];
+	char chunk[24], pipe[24], ci[48] = "", mode[80], words[48];
 
 	zc_an_ratio(num, den, &r);
 	zc_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
@@ -41,8 +42,10 @@ static void print_ratio(FILE *f, const char *name, const char *side, json_t *num
 	}
 	if (!isnan(r.lo))
 		snprintf(ci, sizeof(ci), "[%.2f-%.2f]", r.lo, r.hi);
-	fprintf(f, "  %-26s %-16s %-5s %-5s %6.2fx  %-17s %7.2f / %-7.2f %zu/%zu  %s%s\n", name, side,
-		chunk, pipe, r.value, ci, r.num_gpc, r.den_gpc, r.nn, r.nd, mode,
+	zc_ratio_words(r.ch.ok ? zc_answer_key(r.vd.answer) : "cant_tell", r.value, words,
+		       sizeof(words));
+	fprintf(f, "  %-26s %-16s %-5s %-5s %6.2fx  %-13s %-22s %7.2f / %-7.2f %zu/%zu  %s%s\n",
+		name, side, chunk, pipe, r.value, ci, words, r.num_gpc, r.den_gpc, r.nn, r.nd, mode,
 		json_is_true(json_object_get(num, "verified")) &&
 		json_is_true(json_object_get(den, "verified")) ? "" : "  UNVERIFIED");
 }
@@ -112,10 +115,12 @@ static void report_file(FILE *f, const char *path, json_t *root)
 	fprintf(f, "%s\n  host %s, kernel %s, %s, status %s\n", path, zc_an_hostname(root),
 		zc_an_kernel(root), zc_an_date(root), zc_an_str(root, "status"));
 	print_fingerprint(f, root);
-	fprintf(f, "\n  Gbps per core ratio: median over median of repetitions, 95%% bootstrap CI "
-		   "(%d resamples, seed %lu)\n", ZC_BOOT_ROUNDS, ZC_BOOT_SEED);
-	fprintf(f, "  %-26s %-16s %-5s %-5s %7s  %-17s %-17s %-4s %s\n", "ratio", "side", "chunk",
-		"pipe", "value", "95% CI", "Gbps/core num/den", "n", "modes");
+	fprintf(f, "\n  Gbps per core ratio: geometric mean of the per-round ratios (paired) or "
+		   "ratio of geometric means, 95%% interval (t on the logs), against 1.0+-%g%%\n",
+		100 * ZC_RATIO_THRESHOLD);
+	fprintf(f, "  %-26s %-16s %-5s %-5s %7s  %-13s %-22s %-17s %-4s %s\n", "ratio", "side",
+		"chunk", "pipe", "value", "95% interval", "against 1.0", "Gbps/core num/den", "n",
+		"modes");
 	n = zc_headline_pairs(runs, ZC_PAIRS_AFTER | ZC_PAIRS_UNPAIRED, &pv);
 	for (size_t i = 0; i < n; i++) {
 		const struct zc_pair *p = &pv[i];
@@ -184,7 +189,8 @@ int zc_cmd_report(int argc, char **argv)
 	const struct zc_optgroup group = ZC_OPT_GROUP1(report_optv, &files);
 	const struct zc_cmdline cmdline = {
 		.name = "report", .groups = &group, .ngroups = 1,
-		.about = "Headline Gbps-per-core ratios with 95% bootstrap CIs, for this kernel\n"
+		.about = "Headline Gbps-per-core ratios with 95% intervals and what each says\n"
+			 "against 1.0+-5% (above, below, within, can't tell), for this kernel\n"
 			 "and for the emulated \"after\" modes of each (zcbench list: after-modes),\n"
 			 "and the kernel fingerprint. For profiled runs: where the DUT core goes\n"
 			 "(buckets) and what each headline path saves per byte, bucket by bucket.\n"

@@ -418,12 +418,13 @@ static void print_ratio(FILE *f, json_t *h, bool brief)
 	if (json_is_number(lo) && json_is_number(hi)) {
 		double l = json_number_value(lo), u = json_number_value(hi);
 		const char *m = zc_an_str(h, "method");
+		char words[48];
 
 		snprintf(ci, sizeof(ci), "[%.2f-%.2f]", l, u);
 		snprintf(how, sizeof(how), "%s%s%sn=%lld, %s", hws,
 			 brief && !strcmp(m, "paired") ? "" : m,
 			 brief && !strcmp(m, "paired") ? "" : " ", zc_an_int(h, "n"),
-			 l <= 1 && 1 <= u ? "includes 1.0" : "excludes 1.0");
+			 zc_ratio_words(zc_an_str(h, "answer"), v, words, sizeof(words)));
 	} else if (json_object_get(h, "method")) {
 		snprintf(how, sizeof(how), "%s n=%lld: too few repetitions for an interval",
 			 zc_an_str(h, "method"), zc_an_int(h, "n"));
@@ -495,8 +496,9 @@ void zc_print_headline(FILE *f, json_t *headline, json_t *runs, int width)
 		nsamples += (long long)json_array_size(json_object_get(run, "samples"));
 	}
 	fprintf(f, "\nHeadline: Gbps per core, %s\n", intervals ?
-		"median of the per-repetition ratios (paired) or ratio of the medians "
-		"(unpaired), 95% bootstrap interval, +-: its half-width in % of the ratio" :
+		"geometric mean of the per-round ratios (paired) or ratio of the geometric "
+		"means (unpaired), 95% interval (t on the logs; none below 3), +-: its half-width "
+		"in % of the ratio, then what it says against 1.0+-5%" :
 		"median of repetitions");
 	json_array_foreach(headline, i, h)
 		many |= (zc_an_int(h, "connections") ?: 1) > 1 || (zc_an_int(h, "workers") ?: 1) > 1;

@@ -387,88 +387,6 @@ size_t zc_before_after_pairs(json_t *runs, unsigned flags, struct zc_pair **out)
 	return done(&p, out);
 }
 
-/* Taken in rounds: repetition i of every run in round i. */
-static bool in_rounds(json_t *run)
-{
-	const char *o = zc_an_str(json_object_get(run, "options"), "order");
-
-	return !strcmp(o, "interleaved") || !strcmp(o, "random");
-}
-
-bool zc_an_paired(json_t *root_a, json_t *a, json_t *root_b, json_t *b)
-{
-	const char *ia, *ib;
-
-	if (!a || !b || !in_rounds(a) || !in_rounds(b))
-		return false;
-	if (root_a == root_b)
-		return true;
-	ia = zc_an_str(root_a, "invocation");
-	ib = zc_an_str(root_b, "invocation");
-	return *ia && !strcmp(ia, ib);
-}
-
-size_t zc_an_values_by_rep(json_t *run, const char *metric, double *out, size_t max)
-{
-	json_t *smp;
-	size_t i, n = 0;
-
-	for (i = 0; i < max; i++)
-		out[i] = NAN;
-	json_array_foreach(json_object_get(run, "samples"), i, smp) {
-		json_t *x = json_object_get(smp, metric), *rep = json_object_get(smp, "rep");
-		json_int_t r = json_is_integer(rep) ? json_integer_value(rep) : -1;
-
-		if (r < 0 || (size_t)r >= max)
-			continue;
-		if ((size_t)r + 1 > n)
-			n = (size_t)r + 1;
-		if (json_is_number(x) && !strcmp(zc_an_str(smp, "status"), "ok") &&
-		    !zc_an_disturbed(smp) && isfinite(json_number_value(x)))
-			out[r] = json_number_value(x);
-	}
-	return n;
-}
-
-/* The paired ratio of two runs of one invocation; false when no pair is complete. */
-static bool paired_ratio(json_t *num, json_t *den, struct zc_ratio *r)
-{
-	static double a[ZC_SAMPLES_MAX], b[ZC_SAMPLES_MAX];
-	size_t na = zc_an_values_by_rep(num, "gbps_per_core", a, ZC_SAMPLES_MAX);
-	size_t nb = zc_an_values_by_rep(den, "gbps_per_core", b, ZC_SAMPLES_MAX);
-	struct zc_paired p;
-
-	if (zc_paired_ratio_ci(a, b, na > nb ? na : nb, ZC_BOOT_ROUNDS, ZC_BOOT_SEED, 0.95, &p))
-		return false;
-	r->paired = true;
-	r->npairs = p.n;
-	r->value = p.median;
-	r->lo = p.lo;
-	r->hi = p.hi;
-	return true;
-}
-
-void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r)
-{
-	static double a[ZC_SAMPLES_MAX], b[ZC_SAMPLES_MAX];
-
-	r->nn = zc_an_values(num, "gbps_per_core", a, ZC_SAMPLES_MAX);
-	r->nd = zc_an_values(den, "gbps_per_core", b, ZC_SAMPLES_MAX);
-	r->num_gpc = zc_median(a, r->nn);
-	r->den_gpc = zc_median(b, r->nd);
-	r->paired = false;
-	r->npairs = 0;
-	r->disturbed = zc_an_disturbed_count(num) + zc_an_disturbed_count(den);
-	r->value = r->nn && r->nd && r->den_gpc != 0 ? r->num_gpc / r->den_gpc : NAN;
-	r->lo = r->hi = NAN;
-	/* Two runs of one file (run's headline, report, the dashboard). */
-	if (!isnan(r->value) && zc_an_paired(NULL, num, NULL, den) && paired_ratio(num, den, r))
-		return;
-	if (!isnan(r->value))
-		zc_bootstrap_ratio_ci(a, r->nn, b, r->nd, ZC_BOOT_ROUNDS, ZC_BOOT_SEED, 0.95,
-				      &r->lo, &r->hi);
-}
-
 static json_t *num_or_null(double x)
 {
 	return isfinite(x) ? json_real(x) : json_null();
@@ -511,9 +429,15 @@ json_t *zc_headline(json_t *runs)
 			r.lo = r.hi = NAN;
 		json_object_set_new(row, "lo", num_or_null(r.lo));
 		json_object_set_new(row, "hi", num_or_null(r.hi));
-		json_object_set_new(row, "level", json_real(0.95));
+		json_object_set_new(row, "level", json_real(ZC_LEVEL));
 		json_object_set_new(row, "n", json_integer((json_int_t)n_used));
 		json_object_set_new(row, "method", json_string(r.paired ? "paired" : "unpaired"));
+		/* 1.7: t on the logs (geometric mean), and the ratio's answer
+		 * against 1.0 at +-threshold_pct. */
+		json_object_set_new(row, "interval", json_string("t-log"));
+		json_object_set_new(row, "answer", json_string(isnan(r.value) ? "cant_tell" :
+							       zc_answer_key(r.vd.answer)));
+		json_object_set_new(row, "threshold_pct", json_real(100 * ZC_RATIO_THRESHOLD));
 		json_object_set_new(row, "half_width_pct",
 				    num_or_null(100 * zc_ci_half_width_rel(r.lo, r.hi, r.value)));
 		json_object_set_new(row, "disturbed_left_out", json_integer((json_int_t)r.disturbed));
@@ -563,15 +487,16 @@ int zc_headline_tight(json_t *runs, double target_rel, char *why, size_t len)
 
 		json_array_foreach(runs, i, run) {
 			size_t n = zc_an_values(run, "gbps_per_core", v, ZC_SAMPLES_MAX);
-			struct zc_paired p;
+			struct zc_change c;
 			double w;
 
 			for (size_t j = 0; j < n; j++)
 				one[j] = 1;
-			if (!n || zc_paired_ratio_ci(v, one, n, ZC_BOOT_ROUNDS, ZC_BOOT_SEED, 0.95, &p))
+			if (!n || zc_change_paired(one, v, n, true, ZC_LEVEL, &c))
 				continue;
 			considered++;
-			w = isnan(p.half_width_rel) ? INFINITY : p.half_width_rel;
+			w = c.ok ? zc_ci_half_width_rel(exp(c.lo), exp(c.hi), exp(c.d)) : NAN;
+			w = isnan(w) ? INFINITY : w;
 			if (w > worst) {
 				worst = w;
 				snprintf(name, sizeof(name), "%s Gbps/core", zc_an_str(run, "name"));

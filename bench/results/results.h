@@ -11,6 +11,8 @@
 #include "lib/zcbench.h"
 #include "modes/mode.h"
 
+#include "lib/verdict.h"
+
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -131,21 +133,40 @@ size_t zc_before_after_pairs(json_t *runs, unsigned flags, struct zc_pair **out)
 #endif
 #define ZC_BOOT_SEED 20260101UL
 
+/* The level of every interval a reader is shown, and the +-T a ratio is
+ * "about 1" within (its answer against 1.0: changed, unchanged, can't tell). */
+#define ZC_LEVEL 0.95
+#define ZC_RATIO_THRESHOLD 0.05
+
 struct zc_ratio {
-	double value, lo, hi;	/* the ratio and its 95% bootstrap CI (NaN: none) */
+	double value, lo, hi;	/* the ratio and its 95% interval (NaN: none) */
 	double num_gpc, den_gpc;	/* medians, Gbps per core */
 	size_t nn, nd;		/* ok samples of each run (disturbed ones left out) */
-	bool paired;		/* value: median of per-repetition ratios (zc_an_paired) */
+	bool paired;		/* value: geometric mean of per-repetition ratios (zc_an_paired) */
 	size_t npairs;		/* paired: repetitions with both samples ok */
 	size_t disturbed;	/* samples of the two runs left out as disturbed */
+	struct zc_change ch;	/* the interval on the log scale (lib/verdict.h) */
+	struct zc_verdict vd;	/* the ratio against 1.0 at +-ZC_RATIO_THRESHOLD */
 };
 /*
- * Gbps-per-core ratio of two runs with its 95% bootstrap CI. When the two
- * runs were taken in rounds (zc_an_paired), the median of the per-repetition
- * ratios and the percentile bootstrap interval of that median (lib/paired.h);
- * otherwise the ratio of the medians, both sides resampled independently.
+ * Gbps-per-core ratio of two runs with its 95% interval (results/change.c).
+ * When the two runs were taken in rounds (zc_an_paired), the geometric mean
+ * of the per-repetition ratios and Student's t interval of their logs;
+ * otherwise the ratio of the two runs' geometric means and Welch's interval.
+ * Fewer than 3 (pairs, or samples on a side): value without an interval.
  */
 void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r);
+/*
+ * The change of metric from run b (of the file root_b) to run n (of root_n):
+ * paired by rounds when both were taken in rounds of one invocation (and 3
+ * pairs are complete), else the two runs' samples apart; on the logs when
+ * every value is > 0, else on the values. 0 or -errno (lib/verdict.h).
+ */
+int zc_an_change(json_t *root_b, json_t *b, json_t *root_n, json_t *n, const char *metric,
+		 double level, struct zc_change *c);
+/* A ratio's answer against 1.0 (answer: zc_answer_key's) in words: "above
+ * 1.0 by >5%", "below 1.0 by >5%", "within 1.0+-5%", "can't tell vs 1.0+-5%". */
+const char *zc_ratio_words(const char *answer, double value, char *buf, size_t len);
 
 /* Was the sample left out as disturbed (another task on the DUT's cores)? */
 bool zc_an_disturbed(json_t *sample);
@@ -167,8 +188,8 @@ size_t zc_an_values_by_rep(json_t *run, const char *metric, double *out, size_t 
  * repetitions = auto: is every headline ratio of runs (zc_headline) tight,
  * its interval half-width under target_rel (0.03 = 3%)? Ratios without a
  * value (a side with no ok sample) cannot tighten and are not waited for.
- * Without any headline ratio, each run's own median Gbps per core (bootstrap
- * interval of the median) is held to the target instead. why gets the widest
+ * Without any headline ratio, each run's own Gbps per core (t interval of
+ * its logs' mean) is held to the target instead. why gets the widest
  * figure and its half-width. 1 tight, 0 not yet.
  */
 int zc_headline_tight(json_t *runs, double target_rel, char *why, size_t len);

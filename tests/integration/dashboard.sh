@@ -40,8 +40,8 @@ grep -Eq 'data-images-loaded="([5-9])/\1"' "$TMP/dom.html" ||
 for p in core ratio; do
 	grep -q "<img src=\"$p.png\"" "$TMP/dom.html" || fail "no $p picture on the page"
 done
-# Each interval says whether it holds 1.0.
-grep -Eq '<td class="t (same|above|below)">(yes: no difference shown|no: above 1.0|no: below 1.0)</td>' \
+# Each interval says what it says against 1.0+-5%: three answers.
+grep -Eq '<td class="t (same|above|below|unknown)">(above 1.0 by >5%|below 1.0 by >5%|within 1.0\+-5%|can.t tell vs 1.0\+-5%)</td>' \
 	"$TMP/dom.html" || fail "ratio table: no verdict against 1.0"
 grep -q 'id="provenance">unknown (dirty tree)<' "$TMP/dom.html" || fail "provenance not the results file's"
 # The profile fixture: every picture (chunk, profile and scale too), the profiles

@@ -25,9 +25,23 @@ for f in results/fixtures/*.json; do
 		check "$f: the reproduce command is the recorded one" [ -n "$want" ] && [ "$got" = "$want" ]
 	done
 done
-check "the headline of the emulated fixture has intervals and n" \
-	grep -Eq '^  splice/copy proxy +this +64k +256k +[0-9.]+x \[[0-9.]+-[0-9.]+\] +3/3' "$TMP/mail.2"
-check "before-after rows and a verdict against BASE" grep -q '^verdict: [0-9]* of [0-9]* patched path' "$TMP/mail.3"
+$ZCBENCH report --mail results/fixtures/emulated.json >"$TMP/emu" 2>&1
+check "the headline of the emulated fixture has intervals and answers" \
+	grep -Eq '^  splice/copy proxy +this +64k/256k +[0-9.]+x \[[0-9.]+-[0-9.]+\] +(above 1|below 1|about 1|can.t tell)$' "$TMP/emu"
+$ZCBENCH report --mail results/fixtures/new.json "$base" >"$TMP/ba" 2>&1
+check "before-after rows and a verdict against BASE" grep -Eq '^verdict: +of [0-9]+ patched paths?, per core after: [0-9]+ slower by more' "$TMP/ba"
+check "each before-after row has its interval and answer under it" \
+	grep -Eq "^    (changed|unchanged within|can't tell)" "$TMP/ba"
+
+# Issue 29 item 7: every run's Gbit/s per core (samples and summaries)
+# times 0.99, from another invocation: never "slower" in the mail.
+B=results/fixtures/bench.json
+jq '.invocation = "another" | .runs[] |= (.samples[] |= (if (.gbps_per_core | type) == "number"
+	then .gbps_per_core *= 0.99 else . end) | .summary.gbps_per_core.median *= 0.99)' "$B" >"$TMP/wobble.json"
+$ZCBENCH report --mail "$TMP/wobble.json" "$B" >"$TMP/wob" 2>&1
+check "-1% everywhere: the mail's verdict counts 0 slower" \
+	grep -Eq '^verdict: +of [0-9]+ patched paths, per core after: 0 slower by more' "$TMP/wob"
+check "-1% everywhere: no row called changed" bash -c "! grep -q '^    changed' '$TMP/wob'"
 
 $ZCBENCH report --mail "$TMP/missing.json" >/dev/null 2>"$TMP/e1"
 rc=$?

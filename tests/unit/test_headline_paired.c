@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Headline ratios of runs taken in rounds (results/headline.c): the median
- * of the per-repetition ratios with its 95% bootstrap interval, on fixture
- * figures whose bounds are known exactly (the seven pairs of test_paired.c:
- * median 1.02, interval [9.9/10.4, 10.0/9.6]); disturbed samples left out
- * and counted; runs taken in sequence keep the ratio of the medians; pairing
- * across files only within one invocation; the tightness test of
- * repetitions = auto.
+ * Headline ratios of runs taken in rounds (results/headline.c, change.c): the
+ * geometric mean of the per-repetition ratios with Student's t interval of
+ * their logs, on seven pairs whose figures scipy 1.10.1 gave once
+ * (scipy.stats.t.ppf(0.975, 6) on numpy's mean and std(ddof=1) of the logs:
+ * 1.0020312, [0.9590831, 1.0469026]); disturbed samples left out and
+ * counted; runs taken in sequence: Welch's interval on the two runs' logs
+ * (the ratio of geometric means, 1.0020312 again); pairing across files only
+ * within one invocation; the tightness test of repetitions = auto.
  */
 #include "zc_test.h"
 
@@ -59,10 +60,12 @@ static void paired_known_bounds(void **state)
 	assert_string_equal(json_string_value(json_object_get(h, "ratio")), "splice/copy proxy");
 	assert_string_equal(json_string_value(json_object_get(h, "method")), "paired");
 	assert_int_equal(json_integer_value(json_object_get(h, "n")), 7);
-	assert_close(json_number_value(json_object_get(h, "value")), 1.02, 1e-9);
-	assert_close(json_number_value(json_object_get(h, "lo")), 9.9 / 10.4, 1e-9);
-	assert_close(json_number_value(json_object_get(h, "hi")), 10.0 / 9.6, 1e-9);
+	assert_close(json_number_value(json_object_get(h, "value")), 1.0020312232, 1e-9);
+	assert_close(json_number_value(json_object_get(h, "lo")), 0.9590831062, 1e-9);
+	assert_close(json_number_value(json_object_get(h, "hi")), 1.0469025738, 1e-9);
 	assert_close(json_number_value(json_object_get(h, "level")), 0.95, 0);
+	/* 0.959..1.047 lies within 0.95..1.05: about 1 ("unchanged") at 5%. */
+	assert_string_equal(json_string_value(json_object_get(h, "answer")), "unchanged");
 	assert_int_equal(json_integer_value(json_object_get(h, "disturbed_left_out")), 0);
 	/* The medians of each run stay as they were. */
 	assert_close(json_number_value(json_object_get(h, "numerator_gbps_per_core")), 10.0, 1e-9);
@@ -92,8 +95,8 @@ static void disturbed_left_out(void **state)
 	h = json_array_get(hl, 0);
 	assert_int_equal(json_integer_value(json_object_get(h, "n")), 7);
 	assert_int_equal(json_integer_value(json_object_get(h, "disturbed_left_out")), 1);
-	assert_close(json_number_value(json_object_get(h, "lo")), 9.9 / 10.4, 1e-9);
-	assert_close(json_number_value(json_object_get(h, "hi")), 10.0 / 9.6, 1e-9);
+	assert_close(json_number_value(json_object_get(h, "lo")), 0.9590831062, 1e-9);
+	assert_close(json_number_value(json_object_get(h, "hi")), 1.0469025738, 1e-9);
 	/* The summary leaves it out too. */
 	summary = zc_run_summary(json_object_get(splice, "samples"));
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(summary, "gbps_per_core"),
@@ -112,9 +115,10 @@ static void sequential_unpaired(void **state)
 
 	(void)state;
 	assert_string_equal(json_string_value(json_object_get(h, "method")), "unpaired");
-	assert_close(json_number_value(json_object_get(h, "value")), 10.0 / 10.1, 1e-9);
-	assert_true(json_number_value(json_object_get(h, "lo")) <= 10.0 / 10.1);
-	assert_true(json_number_value(json_object_get(h, "hi")) >= 10.0 / 10.1);
+	/* Welch on the logs: df 9.115, [0.9540105, 1.0524692] (scipy). */
+	assert_close(json_number_value(json_object_get(h, "value")), 1.0020312232, 1e-9);
+	assert_close(json_number_value(json_object_get(h, "lo")), 0.9540104530, 1e-9);
+	assert_close(json_number_value(json_object_get(h, "hi")), 1.0524691518, 1e-9);
 	json_decref(hl);
 	json_decref(runs);
 }
@@ -140,7 +144,7 @@ static void paired_across_files(void **state)
 	json_decref(runs);
 }
 
-/* repetitions = auto: the half-width here is 4.4%: tight at 5%, not at 3%. */
+/* repetitions = auto: the half-width here is 4.38%: tight at 5%, not at 3%. */
 static void tight(void **state)
 {
 	json_t *runs = pair_of_runs("interleaved");
@@ -150,7 +154,7 @@ static void tight(void **state)
 	assert_int_equal(zc_headline_tight(runs, 0.05, why, sizeof(why)), 1);
 	assert_non_null(strstr(why, "splice/copy proxy"));
 	assert_int_equal(zc_headline_tight(runs, 0.03, why, sizeof(why)), 0);
-	assert_non_null(strstr(why, "4.40% half-width"));
+	assert_non_null(strstr(why, "4.38% half-width"));
 	json_decref(runs);
 }
 
@@ -177,7 +181,9 @@ static void aa_sides_apart(void **state)
 
 		assert_string_equal(json_string_value(json_object_get(h, "denominator")),
 				    names[b ? 2 : 0]);
-		assert_close(json_number_value(json_object_get(h, "value")), b ? 0.51 : 1.02, 1e-9);
+		/* b's denominators are a's doubled: half the ratio. */
+		assert_close(json_number_value(json_object_get(h, "value")),
+			     (b ? 0.5 : 1) * 1.0020312232066575, 1e-9);
 	}
 	json_decref(hl);
 	json_decref(runs);

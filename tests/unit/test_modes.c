@@ -307,6 +307,11 @@ static bool same_row(json_t *a, json_t *b)
 	json_object_foreach(b, k, v) {
 		json_t *w = json_object_get(a, k);
 
+		/* 1.7 made the ratio a geometric mean with a t interval: the
+		 * pairs and their medians are what must not move. */
+		if (!strcmp(k, "value") || !strcmp(k, "lo") || !strcmp(k, "hi") ||
+		    !strcmp(k, "half_width_pct"))
+			continue;
 		if (json_is_number(v) && json_is_number(w)) {
 			double x = json_number_value(v), y = json_number_value(w);
 

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare's regression gate: the gated figures' intervals held together
+ * (Bonferroni over them), each answered at +-T (lib/verdict.h), one line a
+ * reader acts on per figure, and the exit code a nightly job reads: 0 when
+ * every gated figure is shown within T (or better), 1 when one regressed
+ * beyond it, 3 when one cannot tell.
+ */
+#include "output/compare_int.h"
+#include "lib/zcbench.h"
+
+#include <math.h>
+
+void zc_cmp_gate_family(struct zc_cmp_cell_v *cells, size_t n, size_t gated, double alpha,
+			double fail_pct, struct zc_cmp_tally *t)
+{
+	double level = 1 - alpha / (double)(gated ? gated : 1);
+
+	*t = (struct zc_cmp_tally){ .could_see = NAN };
+	for (size_t i = 0; i < n; i++) {
+		struct zc_cmp_cell_v *cl = &cells[i];
+		double see;
+
+		if (!cl->gated)
+			continue;
+		cl->v.gated = true;
+		zc_cmp_regate(&cl->v, cl->m, level, fail_pct);
+		if (cl->v.regression) {
+			t->regressions++;
+			continue;
+		}
+		if (cl->v.vd.answer == ZC_ANSWER_UNCHANGED) {
+			t->within++;
+			continue;
+		}
+		if (cl->v.vd.answer == ZC_ANSWER_CHANGED) {
+			t->better++;
+			continue;
+		}
+		t->cant_tell++;
+		see = cl->m->better == ZC_BETTER_LOWER ? cl->v.vd.can_see_up : cl->v.vd.can_see_down;
+		if (!cl->v.points && isfinite(see) && !(100 * see >= t->could_see))
+			t->could_see = 100 * see;
+	}
+}
+
+/* A gated cell's verdict as a line a reader acts on. */
+static void verdict_line(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cell_v *cl)
+{
+	char vs[320];
+	const char *mark = cl->v.regression ? "REGRESSION" :
+			   cl->v.vd.answer == ZC_ANSWER_CANT_TELL ? "can't tell" :
+			   cl->v.vd.answer == ZC_ANSWER_UNCHANGED ? "within" :
+			   cl->v.direction > 0 ? "better" : "changed";
+
+	zc_verdict_fmt(&cl->v.ch, &cl->v.vd, vs, sizeof(vs));
+	fprintf(f, "  %-10s %s.%s%s%s: %s%s\n", mark, cl->name, cl->m->key,
+		c->nfiles > 2 ? " in " : "", c->nfiles > 2 ? cl->path : "", vs,
+		cl->m->better == ZC_BETTER_LOWER ? " (lower is better)" : "");
+}
+
+int zc_cmp_gate_summary(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cell_v *cells,
+			size_t n, const struct zc_cmp_tally *t, int lost, int empty_sides,
+			bool pass_cant_tell)
+{
+	bool aa_used = false, cross = false;
+
+	fprintf(f, "\nGate: each gated figure's change with its interval, %g%% for all %zu at once "
+		   "(each at %.4g%%), against +-%g%%:\n", 100 * (1 - c->alpha), c->gated,
+		100 * (1 - c->alpha / (double)(c->gated ? c->gated : 1)), c->fail_pct);
+	for (size_t i = 0; i < n; i++) {
+		const struct zc_cmp_cell_v *cl = &cells[i];
+
+		if (!cl->gated)
+			continue;
+		verdict_line(f, c, cl);
+		aa_used |= !isnan(cl->v.noise_rel);
+		cross |= cl->v.tested && !cl->v.paired;
+	}
+	if (!c->gated)
+		fprintf(f, "  (no gated figure in these files: --gate names the metrics)\n");
+	if (aa_used)
+		fprintf(f, "  sides from two invocations: their intervals add the offset between "
+			   "invocations measured by %s\n", c->noise_path);
+	else if (cross)
+		fprintf(f, "  sides from two invocations, no --noise FILE: the intervals hold the "
+			   "samples' spread only, not how far two invocations drift apart (zcbench "
+			   "noise measures that)\n");
+	fprintf(f, "regression gate %g%%: %d regression%s, %d within +-%g%%, %d better, %d can't "
+		   "tell", c->fail_pct, t->regressions, t->regressions == 1 ? "" : "s", t->within,
+		c->fail_pct, t->better, t->cant_tell);
+	if (t->cant_tell && isfinite(t->could_see))
+		fprintf(f, " (the best of them could see a change of %.0f%% the bad way)",
+			t->could_see);
+	if (lost)
+		fprintf(f, ", %d run%s with no ok sample in NEW", lost, lost == 1 ? "" : "s");
+	if (empty_sides)
+		fprintf(f, ", %d file%s with nothing to compare", empty_sides,
+			empty_sides == 1 ? "" : "s");
+	if (t->regressions || lost || empty_sides || !c->gated) {
+		fprintf(f, ": FAIL\n");
+		return ZC_EXIT_FAIL;
+	}
+	if (t->cant_tell) {
+		fprintf(f, ": CAN'T TELL%s\n", pass_cant_tell ? " (passed: --pass-cant-tell)" :
+								" (exit 3)");
+		return pass_cant_tell ? ZC_EXIT_OK : ZC_EXIT_CANT_TELL;
+	}
+	fprintf(f, ": PASS\n");
+	return ZC_EXIT_OK;
+}

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The change of a figure between two runs, and the ratio of two runs' Gbit/s
+ * per core, each with its interval (lib/verdict.h): Student's t on the
+ * per-round log ratios when both runs were taken in rounds of one invocation,
+ * else Welch's on the two runs' logs. Every reader of a ratio or a change
+ * (run's headline, report, the mail, before-after, plots, the dashboard)
+ * asks here, so that one figure has one interval everywhere.
+ */
+#include "results/results.h"
+#include "lib/stats.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Taken in rounds: repetition i of every run in round i. */
+static bool in_rounds(json_t *run)
+{
+	const char *o = zc_an_str(json_object_get(run, "options"), "order");
+
+	return !strcmp(o, "interleaved") || !strcmp(o, "random");
+}
+
+bool zc_an_paired(json_t *root_a, json_t *a, json_t *root_b, json_t *b)
+{
+	const char *ia, *ib;
+
+	if (!a || !b || !in_rounds(a) || !in_rounds(b))
+		return false;
+	if (root_a == root_b)
+		return true;
+	ia = zc_an_str(root_a, "invocation");
+	ib = zc_an_str(root_b, "invocation");
+	return *ia && !strcmp(ia, ib);
+}
+
+size_t zc_an_values_by_rep(json_t *run, const char *metric, double *out, size_t max)
+{
+	json_t *smp;
+	size_t i, n = 0;
+
+	for (i = 0; i < max; i++)
+		out[i] = NAN;
+	json_array_foreach(json_object_get(run, "samples"), i, smp) {
+		json_t *x = json_object_get(smp, metric), *rep = json_object_get(smp, "rep");
+		json_int_t r = json_is_integer(rep) ? json_integer_value(rep) : -1;
+
+		if (r < 0 || (size_t)r >= max)
+			continue;
+		if ((size_t)r + 1 > n)
+			n = (size_t)r + 1;
+		if (json_is_number(x) && !strcmp(zc_an_str(smp, "status"), "ok") &&
+		    !zc_an_disturbed(smp) && isfinite(json_number_value(x)))
+			out[r] = json_number_value(x);
+	}
+	return n;
+}
+
+/* Every value > 0 (NaN: missing): the logs are defined. */
+static bool positive(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(v[i]) && !(v[i] > 0))
+			return false;
+	return true;
+}
+
+int zc_an_change(json_t *root_b, json_t *b, json_t *root_n, json_t *n, const char *metric,
+		 double level, struct zc_change *c)
+{
+	static double x[ZC_SAMPLES_MAX], y[ZC_SAMPLES_MAX];
+	size_t nx, ny;
+	bool log_scale;
+
+	if (b && n && zc_an_paired(root_b, b, root_n, n)) {
+		nx = zc_an_values_by_rep(b, metric, x, ZC_SAMPLES_MAX);
+		ny = zc_an_values_by_rep(n, metric, y, ZC_SAMPLES_MAX);
+		nx = nx > ny ? nx : ny;
+		log_scale = positive(x, nx) && positive(y, nx);
+		/* Fewer than 3 complete pairs: the two sides apart, as below. */
+		if (!zc_change_paired(x, y, nx, log_scale, level, c) && c->ok)
+			return 0;
+	}
+	nx = b ? zc_an_values(b, metric, x, ZC_SAMPLES_MAX) : 0;
+	ny = n ? zc_an_values(n, metric, y, ZC_SAMPLES_MAX) : 0;
+	log_scale = positive(x, nx) && positive(y, ny);
+	return zc_change_unpaired(x, nx, y, ny, log_scale, level, c);
+}
+
+void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r)
+{
+	static double a[ZC_SAMPLES_MAX], b[ZC_SAMPLES_MAX];
+
+	r->nn = zc_an_values(num, "gbps_per_core", a, ZC_SAMPLES_MAX);
+	r->nd = zc_an_values(den, "gbps_per_core", b, ZC_SAMPLES_MAX);
+	r->num_gpc = zc_median(a, r->nn);
+	r->den_gpc = zc_median(b, r->nd);
+	r->disturbed = zc_an_disturbed_count(num) + zc_an_disturbed_count(den);
+	r->value = r->lo = r->hi = NAN;
+	/* The ratio num/den is the change from den to num. Two runs of one
+	 * file: run's headline, report, the dashboard. */
+	zc_an_change(NULL, den, NULL, num, "gbps_per_core", ZC_LEVEL, &r->ch);
+	r->paired = r->ch.paired;
+	r->npairs = r->ch.paired ? r->ch.n : 0;
+	if (!r->ch.log_scale || isnan(r->ch.d))
+		return;
+	r->value = exp(r->ch.d);
+	if (r->ch.ok) {
+		r->lo = exp(r->ch.lo);
+		r->hi = exp(r->ch.hi);
+	}
+	zc_verdict_judge(&r->ch, ZC_RATIO_THRESHOLD, &r->vd);
+}
+
+const char *zc_ratio_words(const char *answer, double value, char *buf, size_t len)
+{
+	double t = 100 * ZC_RATIO_THRESHOLD;
+
+	if (!strcmp(answer, "changed"))
+		snprintf(buf, len, "%s 1.0 by >%g%%", value > 1 ? "above" : "below", t);
+	else if (!strcmp(answer, "unchanged"))
+		snprintf(buf, len, "within 1.0+-%g%%", t);
+	else
+		snprintf(buf, len, "can't tell vs 1.0+-%g%%", t);
+	return buf;
+}

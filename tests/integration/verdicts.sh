@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Verdicts with three answers on synthetic files made from a real `make bench`
+# file (results/fixtures/bench.json: workloads/default.ini, 3 interleaved
+# repetitions), as issue 29 item 7 asks:
+#  - a copy from "another invocation" with one run's Gbit/s per core halved:
+#    the gate catches it (exit 1) and names the run;
+#  - every run's Gbit/s per core times 0.99: never a regression, never exit 1,
+#    no run called slower;
+#  - the file against itself: never exit 1;
+#  - the gate's exit codes: 3 for can't tell, 0 with --pass-cant-tell.
+. "$(dirname "$0")/../lib.sh"
+command -v python3 >/dev/null || skip "python3 missing (make deps)"
+B=results/fixtures/bench.json
+
+python3 - "$B" "$TMP" <<'PY' || fail "cannot make the synthetic files"
+import copy, json, sys
+base = json.load(open(sys.argv[1]))
+out = sys.argv[2]
+def variant(path, fn, invocation="another-invocation"):
+    d = copy.deepcopy(base)
+    d["invocation"] = invocation
+    for r in d["runs"]:
+        for s in r["samples"]:
+            fn(r, s)
+    json.dump(d, open(path, "w"))
+def halve(r, s):
+    if r["name"] == "src-sendfile":
+        for k in ("gbps", "gbps_per_core"):
+            if isinstance(s.get(k), (int, float)):
+                s[k] /= 2
+def wobble(r, s):
+    if isinstance(s.get("gbps_per_core"), (int, float)):
+        s["gbps_per_core"] *= 0.99
+variant(out + "/half.json", halve)
+variant(out + "/wobble.json", wobble)
+# The same halving in one invocation (paired by rounds).
+variant(out + "/half-same.json", halve, base.get("invocation"))
+PY
+
+G="--fail-on-regression 5"
+# -50% on one run at n=3, from another invocation: caught, exit 1, named.
+"$ZCBENCH" compare "$B" "$TMP/half.json" $G >"$TMP/half.out" 2>"$TMP/half.err"
+rc=$?
+check "-50% on src-sendfile: exit 1 (got $rc)" [ $rc -eq 1 ]
+check "-50%: REGRESSION names src-sendfile on stderr" grep -q 'REGRESSION .*sendfile.*gbps_per_core -50.0%' "$TMP/half.err"
+check "-50%: the gate's line for it says REGRESSION" \
+	grep -Eq '^  REGRESSION src-sendfile [^:]*\.gbps_per_core: changed -50\.0% \[' "$TMP/half.out"
+check "-50%: one regression counted" grep -q '^regression gate 5%: 1 regression,' "$TMP/half.out"
+check "-50%: no other run called a regression" [ "$(grep -c '^  REGRESSION' "$TMP/half.out")" -eq 1 ]
+check "-50%: says the intervals hold no drift between invocations" \
+	grep -q 'no --noise FILE: the intervals hold the samples' "$TMP/half.out"
+# Only Gbit/s per core is gated by default: one line per run.
+runs=$(jq '.runs | length' "$B")
+check "gated by default: Gbit/s per core of each of the $runs runs" \
+	[ "$(sed -n '/^Gate: /,$p' "$TMP/half.out" | grep -c '\.gbps_per_core: ')" -eq "$runs" ]
+# The same drop within one invocation: paired by rounds, still caught.
+"$ZCBENCH" compare "$B" "$TMP/half-same.json" $G >"$TMP/hs.out" 2>&1
+rc=$?
+check "-50% paired by rounds: exit 1 (got $rc)" [ $rc -eq 1 ]
+check "-50% paired: the interval says paired" grep -q 'src-sendfile.gbps_per_core .*paired' "$TMP/hs.out"
+
+# -1% on every run: never a regression, never "slower", never exit 1.
+"$ZCBENCH" compare "$B" "$TMP/wobble.json" $G >"$TMP/wob.out" 2>"$TMP/wob.err"
+rc=$?
+check "-1% everywhere: not exit 1 (got $rc)" [ $rc -ne 1 ]
+check "-1% everywhere: exit 3 or 0 (got $rc)" [ $rc -eq 3 ] || [ $rc -eq 0 ]
+check "-1% everywhere: no REGRESSION" bash -c "! grep -q REGRESSION '$TMP/wob.out' '$TMP/wob.err'"
+check "-1% everywhere: 0 regressions" grep -q '^regression gate 5%: 0 regressions,' "$TMP/wob.out"
+# Can't tell says how small a change it could have seen.
+if [ $rc -eq 3 ]; then
+	check "can't tell: says what it could see" grep -q "can't tell at +-5%: .*could see -[0-9]*%" "$TMP/wob.out"
+	check "can't tell: (exit 3) on the summary" grep -q "CAN'T TELL (exit 3)$" "$TMP/wob.out"
+	"$ZCBENCH" compare "$B" "$TMP/wobble.json" $G --pass-cant-tell >/dev/null 2>&1
+	rc=$?
+	check "--pass-cant-tell: exit 0 (got $rc)" [ $rc -eq 0 ]
+fi
+
+# The file against itself: never exit 1.
+"$ZCBENCH" compare "$B" "$B" $G >"$TMP/self.out" 2>&1
+rc=$?
+check "a file against itself: not exit 1 (got $rc)" [ $rc -ne 1 ]
+check "a file against itself: no REGRESSION" bash -c "! grep -q REGRESSION '$TMP/self.out'"
+# Without a gate: the words, no gate, exit 0.
+"$ZCBENCH" compare "$B" "$TMP/half.json" >"$TMP/nogate.out" 2>&1
+rc=$?
+check "no gate: exit 0 (got $rc)" [ $rc -eq 0 ]
+check "no gate: the change's interval and answer in the notes" \
+	grep -Eq 'src-sendfile\.gbps_per_core +\(\[[-+0-9.]+%, [-+0-9.]+%\] unpaired, changed' "$TMP/nogate.out"
+# --gate names what is gated; a metric that is not one is refused.
+"$ZCBENCH" compare "$B" "$TMP/half.json" $G --gate gbps >"$TMP/gbps.out" 2>&1
+check "--gate gbps: src-sendfile's gbps halved is caught" grep -q '^  REGRESSION src-sendfile .*\.gbps: changed' "$TMP/gbps.out"
+"$ZCBENCH" compare "$B" "$TMP/half.json" $G --gate nosuch >"$TMP/bad.out" 2>&1
+rc=$?
+check "--gate nosuch: exit 2 (got $rc)" [ $rc -eq 2 ]
+check "--gate nosuch: names the metric" grep -q "unknown metric 'nosuch'" "$TMP/bad.out"
+finish

@@ -1,39 +1,46 @@
 #!/usr/bin/env bash
-# make bench-gate: the regression gate's false alarms and its power.
+# make bench-gate: the regression gate judged by what it says it can see.
 # The device under test is the bare proxy (tests/bare_proxy.c, --exec-proxy),
 # plain or with a calibrated handicap: ZC_HANDICAP_PCT=P makes it spend P% of
 # its own CPU time on extra work per byte (tests/handicap.h), a regression of
 # about P% in Gbit/s per core of known cause and size.
-#  1. Noise floors: one `zcbench noise` of the plain proxy (A/A, interleaved).
+#  1. Noise floors: one `zcbench noise` of the plain proxy (A/A, interleaved):
+#     how far two invocations of one build come apart.
 #  2. K rounds, each with one A/A pair (plain against plain) and one pair per
 #     handicap (plain against handicapped; which goes first alternates from
 #     round to round, and the pairs' order within a round rotates). Every pair
-#     is two `zcbench run` invocations, judged the way a dashboard would:
+#     is two `zcbench run` invocations, judged the way a nightly job would:
 #     `zcbench compare BASE.json NEW.json --metrics gbps_per_core
-#     --fail-on-regression T`, its regression verdict, once with the noise
-#     floors of step 1 (--noise) and once with the within-file floor.
-#     T is half the handicap (a gate meant to catch P% flags more than P/2%),
-#     and the A/A pairs are judged at each handicap's T for its false alarms.
-#  3. Per handicap: caught C of K, false alarms F of K; the measured slow-down
-#     (median of the pairs' ratios of medians, with tests/median_ci.awk's
-#     interval) and the share of the proxy's CPU the handicap took (its own
-#     report). The last line is the first handicap's, judged with the floors.
-# Environment (defaults): ZC_GATE_K (10), ZC_GATE_HANDICAPS ("5 2": the first
-# is the headline, the others stretch figures), ZC_GATE_ARGS (run's flags,
-# "--repetitions=5 --warmup=0.3 --duration=1 --foreign-max=100%": the
-# window; every sample kept on a shared machine, as bench-gate's A/A note
-# advised), ZC_GATE_PCT (one fixed threshold for every handicap instead of
-# half of each), ZC_GATE_FLOOR (aa or within: which judging the last lines
-# count), ZC_GATE_MODE (copy or splice), ZC_GATE_METRICS, ZC_GATE_OUT.
-# About 80 s a round on 2 cores with the defaults: 10 rounds within 15 min.
+#     --fail-on-regression T` and its exit code (1 regression, 3 can't tell,
+#     0 within T), once with the floors of step 1 (--noise: the interval adds
+#     the offset between invocations) and once without (the samples' spread
+#     only). T is half the handicap (a gate meant to catch P% flags more than
+#     P/2%), and the A/A pairs are judged at each handicap's T.
+#  3. Per handicap: caught (exit 1), can't tell (exit 3), missed (exit 0: a
+#     P% drop called within P/2%, a wrong answer) of K; the A/A pairs' false
+#     alarms (exit 1) of K; the smallest drop the gate said it could see
+#     (median over the pairs of "could see -X%"); the measured slow-down
+#     (median of the pairs' ratios of medians, tests/median_ci.awk's interval)
+#     and the share of the proxy's CPU the handicap took. The gate is right
+#     when it catches every handicap at least as large as what it said it
+#     could see, misses none, and raises no false alarm. The last line is the
+#     first handicap's, judged with the floors.
+# Environment (defaults): ZC_GATE_K (6), ZC_GATE_HANDICAPS ("5 10 20 40": the
+# first is the headline), ZC_GATE_ARGS (run's flags, "--repetitions=5
+# --warmup=0.3 --duration=1 --foreign-max=100%": every sample kept on a
+# shared machine), ZC_GATE_PCT (one fixed threshold for every handicap
+# instead of half of each), ZC_GATE_FLOOR (aa or within: which judging the
+# last line counts), ZC_GATE_MODE (copy or splice), ZC_GATE_METRICS,
+# ZC_GATE_OUT.
+# About 100 s a round on 2 cores with the defaults: 6 rounds within 12 min.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 . tests/bench_lib.sh
 bench_header bench-gate
 Z=${ZCBENCH:-bench/zcbench}
 BARE=${ZC_GATE_PROXY:-build/bare_proxy}
-K=${ZC_GATE_K:-10}
-read -r -a LEVELS <<<"${ZC_GATE_HANDICAPS:-5 2}"
+K=${ZC_GATE_K:-6}
+read -r -a LEVELS <<<"${ZC_GATE_HANDICAPS:-5 10 20 40}"
 ARGS=${ZC_GATE_ARGS:---repetitions=5 --warmup=0.3 --duration=1 --foreign-max=100%}
 METRICS=${ZC_GATE_METRICS:-gbps_per_core}
 FIXED=${ZC_GATE_PCT:-}
@@ -75,23 +82,27 @@ run_one() {
 		>"$out/$1.txt" 2>&1
 	find "$out/$1" -name '*.json' 2>/dev/null | head -n 1
 }
-# The dashboard's verdict on base, new at threshold T, floors aa|within:
-# "regression", "pass", or "unjudged (exit N)" (no ok sample, a broken file).
+# The gate's answer on base, new at threshold T, floors aa|within, from its
+# exit code: "regression" (1), "cant_tell" (3), "pass" (0), or "unjudged
+# (exit N)" (no ok sample, a broken file).
 verdict() {
-	local tag=$1 base=$2 new=$3 t=$4 how=$5 rc n noise=()
+	local tag=$1 base=$2 new=$3 t=$4 how=$5 rc noise=()
 	[ "$how" = aa ] && noise=(--noise "$out/floors.noise")
 	"$Z" compare "$base" "$new" --metrics "$METRICS" --fail-on-regression "$t" "${noise[@]}" \
 		>"$out/$tag.txt" 2>"$out/$tag.err"
 	rc=$?
-	n=$(sed -n 's/^regression gate [^:]*: \([0-9]*\) regression.*/\1/p' "$out/$tag.txt")
-	if [ "${n:-0}" -gt 0 ]; then echo regression
-	elif [ "$rc" -eq 0 ]; then echo pass
-	else echo "unjudged (exit $rc)"; fi
+	case $rc in
+	1) grep -q '^  REGRESSION ' "$out/$tag.txt" && echo regression || echo "unjudged (exit 1)" ;;
+	3) echo cant_tell ;;
+	0) echo pass ;;
+	*) echo "unjudged (exit $rc)" ;;
+	esac
 }
-# compare's row for the gated metric: "change, test p" and the floor it held it to.
-row() { grep -m1 "\.${METRICS%%,*} " "$out/$1.txt"; }
-change_p() { row "$1" | sed -n 's/.* \([-+][0-9.]*%\) .*(\([UW] p=[0-9.]*\).*/\1, \2/p'; }
-floor_of() { row "$1" | sed -n 's/.*floor \([0-9.]*%\).*/\1/p'; }
+# The gate's line for the gated metric: its answer and interval, and the
+# smallest drop it said it could see (a number, "-" when it did not say).
+row() { sed -n '/^Gate: /,$p' "$out/$1.txt" | grep -m1 "\.${METRICS%%,*}: "; }
+said() { row "$1" | sed 's/^[^:]*: //; s/, could see.*//'; }
+could_see() { row "$1" | sed -n 's/.*could see -\([0-9.]*\)%.*/\1/p'; }
 # Median Gbps per core of a results file's ok samples; the handicap's share
 # of the proxy's CPU (its report), median over the samples.
 gpc() { jq '[.runs[0].samples[] | select(.status == "ok") | .gbps_per_core // empty] | sort | if length == 0 then "nan" else (if length % 2 == 1 then .[length / 2 | floor] else (.[length / 2 - 1] + .[length / 2]) / 2 end) end' "$1"; }
@@ -135,35 +146,48 @@ for k in $(seq "$K"); do
 			for how in aa within; do
 				tag="r$k-$j-t$p-$how"
 				v=$(verdict "$tag" "$b" "$n" "$(thr "$p")" "$how")
-				echo "$j $p $k $how $v" >>"$out/verdicts"
-				judged+=" $how (floor $(floor_of "$tag")) $v"
+				cs=$(could_see "$tag")
+				echo "$j $p $k $how ${v// /_} ${cs:--}" >>"$out/verdicts"
+				judged+=" $how $v${cs:+ (could see -$cs%)}"
 				[ "$how" = aa ] && judged+=","
 			done
 		done
-		line+="; compare $(change_p "$tag")$judged"
+		line+="; gate: $(said "$tag")$judged"
 		echo "$line"
 	done
 done
 
-# 3. The counts.
+# 3. The counts. verdicts: kind level round how verdict could-see.
 count() { # kind level how verdict-prefix
 	awk -v j="$1" -v p="$2" -v h="$3" -v v="$4" '$1 == j && $2 == p && $4 == h && index($5, v) == 1' "$out/verdicts" | wc -l
 }
+# The median of what the gate said it could see at a level's threshold, over
+# the A/A pairs and that level's handicapped pairs.
+seen() { # level how
+	awk -v p="$1" -v h="$2" '($1 == "aa" || $1 == p) && $2 == p && $4 == h && $6 != "-" { print $6 }' "$out/verdicts" |
+		sort -g | awk '{ v[NR] = $1 } END { if (!NR) print "-"; else if (NR % 2) print v[(NR + 1) / 2] "%"; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 "%" }'
+}
+echo
+printf '%-9s %-8s %5s %7s %10s %7s %9s %12s %16s\n' handicap judged T caught "can't tell" missed "A/A false" "A/A can't" "could see (med)"
+for p in "${LEVELS[@]}"; do
+	for how in aa within; do
+		printf '%-9s %-8s %5s %4s/%-2s %7s/%-2s %4s/%-2s %6s/%-2s %9s/%-2s %16s\n' "$p%" \
+			"$([ "$how" = aa ] && echo A/A || echo within)" "$(thr "$p")%" \
+			"$(count "$p" "$p" "$how" regression)" "$K" "$(count "$p" "$p" "$how" cant_tell)" "$K" \
+			"$(count "$p" "$p" "$how" pass)" "$K" "$(count aa "$p" "$how" regression)" "$K" \
+			"$(count aa "$p" "$how" cant_tell)" "$K" "$(seen "$p" "$how")"
+	done
+done
+echo "  judged A/A: compare --noise (the interval adds the offset between invocations"
+echo "  of step 1); within: without it (the samples' spread only). caught = exit 1,"
+echo "  can't tell = exit 3, missed = exit 0 (a wrong answer), unjudged pairs are in none."
 echo
 for p in "${LEVELS[@]}"; do
 	read -r n med lo hi _ <<<"$(awk -v p="$p" '$1 == p && $2 != "nan" { print $2 }' "$out/ratios" | awk -f tests/median_ci.awk)"
 	[ "$med" = nan ] && med="(fewer than 3 pairs: $(awk -v p="$p" '$1 == p { printf "%s ", $2 }' "$out/ratios"))" lo=- hi=-
 	echo "handicap $p%: handicapped/plain Gbps per core $med [$lo-$hi] over $n pairs (expected $(awk -v p="$p" 'BEGIN { print 1 - p / 100 }'))"
-	for how in aa within; do
-		echo "  judged with $([ "$how" = aa ] && echo "the A/A floors" || echo "the within-file floor"), threshold $(thr "$p")%: caught $(count "$p" "$p" "$how" regression) of $K, false alarms $(count aa "$p" "$how" regression) of $K, unjudged $(($(count "$p" "$p" "$how" unjudged) + $(count aa "$p" "$how" unjudged)))"
-	done
 done
 echo
 echo "results: $out"
-# The stretch figures first, the headline handicap's last.
-for ((i = ${#LEVELS[@]} - 1; i >= 1; i--)); do
-	p=${LEVELS[i]}
-	echo "gate: caught $(count "$p" "$p" "$FLOOR" regression) of $K regressions of $p%, false alarms $(count aa "$p" "$FLOOR" regression) of $K (stretch)"
-done
 p=${LEVELS[0]}
-bench_verdict "caught $(count "$p" "$p" "$FLOOR" regression) of $K regressions of $p%, false alarms $(count aa "$p" "$FLOOR" regression) of $K"
+bench_verdict "at a $p% handicap, T $(thr "$p")%, judged $([ "$FLOOR" = aa ] && echo "with the A/A floors" || echo "within"): caught $(count "$p" "$p" "$FLOOR" regression) of $K, can't tell $(count "$p" "$p" "$FLOOR" cant_tell), missed $(count "$p" "$p" "$FLOOR" pass); A/A false alarms $(count aa "$p" "$FLOOR" regression) of $K; it said it could see drops of $(seen "$p" "$FLOOR") or more"

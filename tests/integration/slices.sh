@@ -5,8 +5,9 @@
 # switch dropped and listed as dropped), every slice moved bytes and took CPU
 # time, the slices tile the window in time, the sink verified every byte
 # across the switches (copy/splice proxy, send/vmsplice, send/sendfile, the
-# splice, tee and vmsplice after-modes), the A/A run's slice ratio interval holds
-# 1.00, run and report print the slice ratio, slice_drop = 0 keeps every
+# splice, tee and vmsplice after-modes), the A/A run's slice ratio is printed
+# (never asserted: a live interval misses by chance), run and report print
+# the slice ratio, slice_drop = 0 keeps every
 # slice, and an alternate that cannot share the stream exits 2 naming the key.
 . "$(dirname "$0")/../lib.sh"
 command -v jq >/dev/null || skip "jq missing"
@@ -45,33 +46,14 @@ for name in proxy-copy-aa proxy-copy-splice proxy-splice-after src-send-vmsplice
 		".headline_slices[] | select(.run == \"$name\") | .pairs >= 5 and .lo <= .ratio and
 		.ratio <= .hi and .slices_dropped == \$nd and \$nd > 0" "$f"
 done
-# The A/A claim holds on an unshared DUT core: a sample that the default
-# foreign_max would have called disturbed (others' CPU time on the DUT's core
-# over its threshold share) says so instead of judging it (this VM is shared).
-aa_share=$(jq -r '[.runs[] | select(.name == "proxy-copy-aa") | .samples[] |
-	.foreign_busy | select(. != null) | .share > .threshold_share] | any' "$f")
-# A 95% interval from about five pairs misses the truth by chance in more
-# than one run of twenty, so a miss is run again once, alone and twice as
-# long: a real bias (one side favoured by the order) misses both times, chance
-# rarely does; both figures are printed.
-aa_holds() { jqe '.headline_slices[] | select(.run == "proxy-copy-aa") | .lo <= 1 and .hi >= 1' "$1"; }
-aa_ci() { jq -c '.headline_slices[] | select(.run == "proxy-copy-aa") | [.lo, .ratio, .hi]' "$1"; }
-if [ "$aa_share" = false ]; then
-	aa_note="$(aa_ci "$f")"
-	if ! aa_holds "$f"; then
-		$ZCBENCH run workloads/slices.ini --only proxy-copy-aa "${short[@]}" --duration 6 \
-			--out "$TMP/aa" >"$TMP/aa.txt" 2>&1
-		f2=$(result_in "$TMP/aa")
-		aa_note="$aa_note, again over 6 s: $(aa_ci "$f2")"
-		cp "$f2" "$TMP/aa.json"
-	else
-		cp "$f" "$TMP/aa.json"
-	fi
-	check "A/A (copy against itself): the slice ratio's interval holds 1.00 ($aa_note)" aa_holds "$TMP/aa.json"
-else
-	echo "ok - A/A not judged: other tasks took the DUT's core over the disturbed threshold" \
-		"($(jq -c '[.runs[] | select(.name == "proxy-copy-aa") | .samples[].foreign_busy.share]' "$f"))"
-fi
+# The A/A run's interval is printed, not asserted: a 95% interval misses
+# 1.00 by chance in one run of twenty, and a test of a live run never
+# asserts an interval (issue 29 item 7; CI failed on it once). Its coverage
+# is tested on synthetic slices (tests/unit/test_slices.c) and of the
+# interval itself by simulation (tests/unit/test_verdict.c); here the run's
+# records and bytes, which must always hold.
+echo "# A/A (copy against itself) slice ratio [lo, ratio, hi]: $(jq -c '.headline_slices[] |
+	select(.run == "proxy-copy-aa") | [.lo, .ratio, .hi]' "$f")"
 check "the table's path shows both modes of the DUT" grep -q "send>copy|splice>recv" "$TMP/s.txt"
 check "run prints the slice ratio, its sizes and half-width" \
 	grep -Eq "proxy-copy-aa +copy/copy +64k +256k +[0-9.]+ \[[0-9.-]+\] \+-[0-9.]+%" "$TMP/s.txt"

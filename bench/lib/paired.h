@@ -47,36 +47,4 @@ double zc_ci_half_width_rel(double lo, double hi, double center);
  * every headline ratio says true. */
 bool zc_ci_tight(double lo, double hi, double center, double target_rel);
 
-/* Exact signed-rank distribution up to this many non-zero differences when
- * none are tied (scipy.stats.wilcoxon's method='auto' uses the same limit);
- * counts up to 2^50 are exact in a double. */
-#define ZC_WSR_EXACT_MAX 50
-
-struct zc_wsr {
-	size_t n;	/* non-zero differences ranked */
-	size_t zeros;	/* zero differences dropped (scipy's zero_method='wilcox') */
-	size_t missing;	/* NaN (or, for ratios, non-positive) pairs dropped */
-	double w_plus;	/* sum of the ranks (midranks) of the positive differences */
-	double stat;	/* min(W+, W-): scipy's two-sided statistic */
-	double z;	/* normal approximation's z (continuity-corrected); NaN if exact */
-	double p;	/* two-sided p-value */
-	bool exact;	/* exact distribution (no zeros, no ties, n <= ZC_WSR_EXACT_MAX) */
-};
-
-/* Wilcoxon signed-rank test of d[0..n) (paired differences) against a
- * distribution symmetric about 0, two-sided. Zeros are dropped; exact p when
- * nothing was dropped as zero, no |d| ties and n <= ZC_WSR_EXACT_MAX, else the
- * normal approximation with tie correction and continuity correction (scipy
- * with correction=True, R's default; the correction never crosses the mean).
- * All differences zero: p = 1. 0, -EDOM (fewer than ZC_TEST_MIN_N finite
- * differences), -ENOMEM */
-int zc_wilcoxon(const double *d, size_t n, struct zc_wsr *t);
-/* The same on log(num[i] / den[i]): the ratio's scale does not weigh the
- * ranks, so a pair taken while the machine was fast counts like one taken
- * while it was slow. Pairs with a side NaN or <= 0 are missing. 0, -EDOM, -ENOMEM */
-int zc_wilcoxon_ratio(const double *num, const double *den, size_t n, struct zc_wsr *t);
-/* Smallest two-sided p the test can give with n non-zero pairs (2^(1-n) in
- * the exact range): 5 pairs can never be significant at 0.05. NaN if n == 0. */
-double zc_wilcoxon_min_p(size_t n);
-
 #endif

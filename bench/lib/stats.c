@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_rng.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
@@ -132,11 +131,6 @@ static double mwu_exact_p(double u, size_t na, size_t nb)
 	return fmin(1.0, 2 * fmin(le, ge) / total);
 }
 
-double zc_mann_whitney_min_p(size_t na, size_t nb)
-{
-	return na && nb ? mwu_exact_p(0, na, nb) : NAN;
-}
-
 int zc_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct zc_test *t)
 {
 	size_t n = na + nb;
@@ -188,150 +182,4 @@ int zc_mann_whitney(const double *a, size_t na, const double *b, size_t nb, stru
 	/* Continuity correction towards the mean, scipy's default. */
 	t->p = fmin(1.0, 2 * gsl_cdf_ugaussian_Q(fmax(0, fabs(u - mu) - 0.5) / sigma));
 	return 0;
-}
-
-int zc_welch(const double *a, size_t na, const double *b, size_t nb, struct zc_test *t)
-{
-	struct zc_summary sa, sb;
-	double va, vb, se2;
-
-	t->kind = ZC_TEST_WELCH;
-	t->stat = t->df = t->p = NAN;
-	t->exact = 0;
-	if (na < ZC_TEST_MIN_N || nb < ZC_TEST_MIN_N)
-		return -EDOM;
-	zc_summarize(a, na, &sa);
-	zc_summarize(b, nb, &sb);
-	va = sa.stddev * sa.stddev / na;
-	vb = sb.stddev * sb.stddev / nb;
-	se2 = va + vb;
-	if (se2 == 0) {
-		/* No spread at all: identical means are no change, others certain. */
-		t->stat = sa.mean == sb.mean ? 0 : copysign(INFINITY, sa.mean - sb.mean);
-		t->p = sa.mean == sb.mean ? 1 : 0;
-		return 0;
-	}
-	t->stat = (sa.mean - sb.mean) / sqrt(se2);
-	t->df = se2 * se2 / (va * va / (na - 1) + vb * vb / (nb - 1));
-	t->p = fmin(1.0, 2 * gsl_cdf_tdist_Q(fabs(t->stat), t->df));
-	return 0;
-}
-
-/* Sorted as qsort with cmp_double would (both stable), without its calls:
- * the bootstrap sorts a handful of repetitions 20,000 times per ratio. */
-static void sort_small(double *v, size_t n)
-{
-	if (n > 32) {
-		qsort(v, n, sizeof(*v), cmp_double);
-		return;
-	}
-	for (size_t i = 1; i < n; i++) {
-		double x = v[i];
-		size_t j = i;
-
-		for (; j > 0 && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
-
-static double median_resampled(gsl_rng *rng, const double *v, size_t n, double *tmp)
-{
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = v[gsl_rng_uniform_int(rng, n)];
-	sort_small(tmp, n);
-	return median_sorted(tmp, n);
-}
-
-/* The k-th smallest of v[0..n) (v reordered), in linear time on average. */
-static double select_kth(double *v, size_t n, size_t k)
-{
-	size_t lo = 0, hi = n - 1;
-
-	while (lo < hi) {
-		double pivot = v[lo + (hi - lo) / 2];
-		size_t i = lo, j = hi;
-
-		while (i <= j) {
-			while (v[i] < pivot)
-				i++;
-			while (v[j] > pivot)
-				j--;
-			if (i <= j) {
-				double t = v[i];
-
-				v[i] = v[j];
-				v[j] = t;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			return v[k];
-	}
-	return v[k];
-}
-
-/* gsl_stats_quantile_from_sorted_data(sorted v, f) without sorting v. */
-static double quantile_unsorted(double *v, size_t n, double f)
-{
-	double index = f * (n - 1), delta, lo, hi = 0;
-	size_t lhs = (size_t)index;
-
-	delta = index - lhs;
-	lo = select_kth(v, n, lhs);
-	if (lhs + 1 < n) {
-		/* After the selection everything past lhs is >= v[lhs]: its minimum. */
-		hi = v[lhs + 1];
-		for (size_t i = lhs + 2; i < n; i++)
-			if (v[i] < hi)
-				hi = v[i];
-	}
-	return lhs + 1 < n ? (1 - delta) * lo + delta * hi : lo;
-}
-
-int zc_bootstrap_ratio_ci(const double *num, size_t nn, const double *den, size_t nd,
-			  size_t rounds, unsigned long seed, double level, double *lo,
-			  double *hi)
-{
-	double *ratios, *tmp;
-	gsl_rng *rng;
-	size_t k = 0;
-	int ret = 0;
-
-	*lo = *hi = NAN;
-	if (!nn || !nd || !rounds || !(level > 0 && level < 1))
-		return -EDOM;
-	ratios = malloc(rounds * sizeof(*ratios));
-	tmp = malloc((nn > nd ? nn : nd) * sizeof(*tmp));
-	rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!ratios || !tmp || !rng) {
-		ret = -ENOMEM;
-		goto free_all;
-	}
-	gsl_rng_set(rng, seed);
-	for (size_t i = 0; i < rounds; i++) {
-		double a = median_resampled(rng, num, nn, tmp);
-		double b = median_resampled(rng, den, nd, tmp);
-
-		if (b != 0)
-			ratios[k++] = a / b;
-	}
-	if (!k) {
-		ret = -EDOM;
-		goto free_all;
-	}
-	*lo = quantile_unsorted(ratios, k, (1 - level) / 2);
-	*hi = quantile_unsorted(ratios, k, 1 - (1 - level) / 2);
-free_all:
-	gsl_rng_free(rng);
-	free(tmp);
-	free(ratios);
-	return ret;
 }

@@ -247,7 +247,8 @@ static void count_lost(struct walk *w, const char *key, json_t **runs)
 
 /*
  * Both passes walk the same cells in the same order: the first judges them
- * (the correction needs every p before any is printed), the second prints.
+ * (the gate needs every gated cell, to set their common level, before any
+ * is printed), the second prints.
  */
 static void walk(struct walk *w, FILE *f, bool print)
 {

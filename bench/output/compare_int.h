@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Inside compare: one cell's verdict (compare_judge.c), before the family's
- * correction and the gate (compare.c). */
+/* Inside compare: one cell's interval and answer (compare_judge.c), the gate
+ * over the gated cells (compare_gate.c), the profile rows (compare_profile.c). */
 #ifndef ZC_COMPARE_INT_H
 #define ZC_COMPARE_INT_H
 

@@ -4,6 +4,7 @@
 #include "output/report.h"
 #include "output/plot.h"
 #include "output/breakdown.h"
+#include "metrics/metrics.h"
 #include "lib/stats.h"
 #include "lib/zcbench.h"
 
@@ -53,6 +54,75 @@ static void rel_url(const char *from, const char *to, char *out, size_t len)
 	out[o] = 0;
 }
 
+/* A DUT's busy fraction cell, "not saturated" under ZC_SATURATED_FRAC. */
+static void html_busy(FILE *f, double frac)
+{
+	if (isnan(frac))
+		fprintf(f, "<td>-</td>");
+	else if (frac < ZC_SATURATED_FRAC)
+		fprintf(f, "<td class=\"below\">%.2f not saturated</td>", frac);
+	else
+		fprintf(f, "<td>%.2f</td>", frac);
+}
+
+/* The answer cell of a ratio against 1.0+-5%. */
+static void html_answer(FILE *f, const char *answer, double value)
+{
+	char words[48];
+	const char *cls = !strcmp(answer, "unchanged") ? "same" : !strcmp(answer, "changed") ?
+			  (value > 1 ? "above" : "below") : "unknown";
+
+	fprintf(f, "<td class=\"t %s\">%s</td>", cls,
+		zc_ratio_words(answer, value, words, sizeof(words)));
+}
+
+/* Each side at its best size among those run: the fair question, first. */
+static void html_best(FILE *f, json_t *root)
+{
+	json_t *best = zc_headline_best(json_object_get(root, "runs")), *h;
+	size_t i;
+
+	if (!json_array_size(best)) {
+		json_decref(best);
+		return;
+	}
+	fprintf(f, "<p>Each side at its best size among those run (the best median Gbps per "
+		   "core; the interval leaves the choice out):</p>\n<table id=\"best\">\n<tr>"
+		   "<th>ratio</th><th>numerator chunk/pipe</th><th>denominator chunk/pipe</th>"
+		   "<th>Gbps/core ratio</th><th>95%% interval</th><th class=\"t\">against "
+		   "1.0&plusmn;5%%</th><th>numerator DUT busy</th><th>denominator DUT busy</th>"
+		   "</tr>\n");
+	json_array_foreach(best, i, h) {
+		json_t *num = json_object_get(h, "numerator"), *den = json_object_get(h, "denominator");
+		json_t *v = json_object_get(h, "value"), *lo = json_object_get(h, "lo");
+		char nc[24], np[24], dc[24], dp[24];
+
+		zc_fmt_size(zc_an_int(num, "chunk"), nc, sizeof(nc));
+		zc_fmt_size(zc_an_int(num, "pipe_size"), np, sizeof(np));
+		zc_fmt_size(zc_an_int(den, "chunk"), dc, sizeof(dc));
+		zc_fmt_size(zc_an_int(den, "pipe_size"), dp, sizeof(dp));
+		fprintf(f, "<tr><td>%s</td><td>%s/%s</td><td>%s/%s</td>", zc_an_str(h, "ratio"), nc,
+			np, dc, dp);
+		if (!json_is_number(v))
+			fprintf(f, "<td>n/a</td><td></td><td class=\"t\"></td>");
+		else if (!json_is_number(lo))
+			fprintf(f, "<td>%.2f&times;</td><td>-</td><td class=\"t\">no interval</td>",
+				json_number_value(v));
+		else {
+			fprintf(f, "<td>%.2f&times;</td><td>%.2f&ndash;%.2f</td>", json_number_value(v),
+				json_number_value(lo), json_number_value(json_object_get(h, "hi")));
+			html_answer(f, zc_an_str(h, "answer"), json_number_value(v));
+		}
+		html_busy(f, json_is_number(json_object_get(h, "numerator_busy_frac")) ?
+			  json_number_value(json_object_get(h, "numerator_busy_frac")) : NAN);
+		html_busy(f, json_is_number(json_object_get(h, "denominator_busy_frac")) ?
+			  json_number_value(json_object_get(h, "denominator_busy_frac")) : NAN);
+		fprintf(f, "</tr>\n");
+	}
+	fprintf(f, "</table>\n<p>At each size:</p>\n");
+	json_decref(best);
+}
+
 static void html_ratios(FILE *f, json_t *root)
 {
 	const char *ks = zc_an_kernel_side(root);
@@ -64,7 +134,8 @@ static void html_ratios(FILE *f, json_t *root)
 	fprintf(f, "<table id=\"headline\">\n<tr><th>ratio</th><th class=\"t\">side</th><th>chunk</th>"
 		   "<th>pipe</th><th>Gbps/core ratio</th><th>95%% interval</th>"
 		   "<th class=\"t\">against 1.0&plusmn;5%%</th>"
-		   "<th>numerator Gbps/core</th><th>denominator Gbps/core</th><th>n</th></tr>\n");
+		   "<th>numerator Gbps/core</th><th>denominator Gbps/core</th><th>n</th>"
+		   "<th>numerator DUT busy</th><th>denominator DUT busy</th></tr>\n");
 	for (size_t i = 0; i < n; i++) {
 		json_t *k = json_object_get(pv[i].run, "key");
 		struct zc_ratio r;
@@ -84,21 +155,17 @@ static void html_ratios(FILE *f, json_t *root)
 		else {
 			/* What the interval says against 1.0 is the verdict a reader
 			 * wants: three answers, never two. */
-			char words[48];
-			const char *cls = r.vd.answer == ZC_ANSWER_UNCHANGED ? "same" :
-					  r.vd.answer == ZC_ANSWER_CANT_TELL ? "unknown" :
-					  r.value > 1 ? "above" : "below";
-
-			fprintf(f, "<td>%.2f&times;</td><td>%.2f&ndash;%.2f</td><td class=\"t %s\">%s</td>",
-				r.value, r.lo, r.hi, cls,
-				zc_ratio_words(zc_answer_key(r.vd.answer), r.value, words,
-					       sizeof(words)));
+			fprintf(f, "<td>%.2f&times;</td><td>%.2f&ndash;%.2f</td>", r.value, r.lo, r.hi);
+			html_answer(f, zc_answer_key(r.vd.answer), r.value);
 		}
-		fprintf(f, "<td>%.2f</td><td>%.2f</td><td>%zu/%zu</td></tr>\n", r.num_gpc, r.den_gpc,
-			r.nn, r.nd);
+		fprintf(f, "<td>%.2f</td><td>%.2f</td><td>%zu/%zu</td>", r.num_gpc, r.den_gpc, r.nn,
+			r.nd);
+		html_busy(f, zc_an_busy_frac(pv[i].run));
+		html_busy(f, zc_an_busy_frac(pv[i].peer_run));
+		fprintf(f, "</tr>\n");
 	}
 	if (!n)
-		fprintf(f, "<tr><td colspan=\"10\">no pair of runs for a headline ratio</td></tr>\n");
+		fprintf(f, "<tr><td colspan=\"12\">no pair of runs for a headline ratio</td></tr>\n");
 	fprintf(f, "</table>\n");
 	free(pv);
 }
@@ -281,6 +348,7 @@ int zc_write_index(struct plot_ctx *c, const int *order)
 		   "geometric means), its 95%% interval (Student's t on the logs; none below 3 "
 		   "rounds), and what the interval says against 1.0&plusmn;%g%%: above, below, "
 		   "within, or can't tell (it spans a bound).</p>\n", 100 * ZC_RATIO_THRESHOLD);
+	html_best(f, root);
 	html_ratios(f, root);
 	fprintf(f, "<h2>Runs</h2>\n");
 	html_runs(f, root);

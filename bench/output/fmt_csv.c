@@ -56,6 +56,8 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 	/* Last, so a stream file's columns stay where they were. */
 	if (rr)
 		fprintf(f, ",traffic,object_size,churn,inflight,rate,pipe_pool");
+	/* The DUT at least ZC_SATURATED_FRAC busy in this sample (empty: unknown). */
+	fprintf(f, ",saturated");
 	fputc('\n', f);
 	json_array_foreach(json_object_get(root, "runs"), i, run) {
 		json_t *k = json_object_get(run, "key");
@@ -106,6 +108,12 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 					json_is_true(json_object_get(k, "churn")) ? "true" : "false",
 					zc_an_int(k, "inflight"), zc_an_int(k, "rate"),
 					zc_an_int(k, "pipe_pool"));
+			{
+				json_t *b = json_object_get(smp, "dut_busy_frac");
+
+				fprintf(f, ",%s", !json_is_number(b) ? "" :
+					json_number_value(b) >= ZC_SATURATED_FRAC ? "true" : "false");
+			}
 			fputc('\n', f);
 		}
 	}
@@ -116,6 +124,7 @@ const struct zc_export_format zc_fmt_csv = {
 	.name = "csv",
 	.help = "one row per sample (failed samples too, empty figures); profile_BUCKET_pct\n"
 		"columns when a run was profiled (its samples' profiles, or the run's); with\n"
-		"request/response runs, last: traffic, object_size, churn, inflight, rate, pipe_pool",
+		"request/response runs: traffic, object_size, churn, inflight, rate, pipe_pool;\n"
+		"last, saturated: the DUT at least 0.9 busy in the sample",
 	.write = write_csv,
 };

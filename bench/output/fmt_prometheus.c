@@ -92,6 +92,43 @@ static void host_labels(FILE *f, json_t *root, bool first)
 	prom_label(f, "host", zc_an_hostname(root), false);
 }
 
+/* A run's labels: every key that tells its series apart, then host and kernel. */
+static void run_labels(FILE *f, json_t *root, json_t *run)
+{
+	json_t *k = json_object_get(run, "key");
+
+		prom_label(f, "run", zc_an_str(run, "name"), true);
+		prom_label(f, "topology", zc_an_str(k, "topology"), false);
+		prom_label(f, "mode", zc_an_dut_mode(run), false);
+		prom_label(f, "source", zc_an_str(k, "source"), false);
+		prom_label(f, "proxy", zc_an_str(k, "proxy"), false);
+		prom_label(f, "sink", zc_an_str(k, "sink"), false);
+		prom_label_int(f, "chunk", zc_an_int(k, "chunk"));
+		prom_label_int(f, "pipe_size", zc_an_int(k, "pipe_size"));
+		prom_label_int(f, "connections", zc_an_int(k, "connections"));
+		/* Without it a workers sweep's runs would be duplicate series. */
+		prom_label_int(f, "workers", zc_an_int(k, "workers") ?: 1);
+		/* An rr run has a series per object size: without these they
+		 * would be duplicates. Stream runs' label sets are unchanged. */
+		if (!strcmp(zc_an_str(k, "traffic"), "rr")) {
+			prom_label(f, "traffic", "rr", false);
+			prom_label_int(f, "object_size", zc_an_int(k, "object_size"));
+			prom_label(f, "churn", json_is_true(json_object_get(k, "churn")) ?
+				   "true" : "false", false);
+			prom_label_int(f, "pipe_pool", zc_an_int(k, "pipe_pool"));
+			prom_label_int(f, "inflight", zc_an_int(k, "inflight"));
+			prom_label_int(f, "rate", zc_an_int(k, "rate"));
+		}
+		prom_label(f, "emulated",
+			   json_is_true(json_object_get(run, "emulated")) ? "true" : "false",
+			   false);
+		prom_label(f, "verified",
+			   json_is_true(json_object_get(run, "verified")) ? "true" : "false",
+			   false);
+		host_labels(f, root, false);
+		fp_labels(f, root);
+}
+
 static int write_prometheus(FILE *f, json_t *root) /* 0 */
 {
 	char fp[8192], fpid[512];
@@ -106,7 +143,6 @@ static int write_prometheus(FILE *f, json_t *root) /* 0 */
 
 		json_array_foreach(runs, i, run) {
 			struct zc_summary s;
-			json_t *k = json_object_get(run, "key");
 
 			if (zc_export_summary(run, m->key, &s))
 				continue;
@@ -116,38 +152,23 @@ static int write_prometheus(FILE *f, json_t *root) /* 0 */
 				any = true;
 			}
 			fprintf(f, "%s{", name);
-			prom_label(f, "run", zc_an_str(run, "name"), true);
-			prom_label(f, "topology", zc_an_str(k, "topology"), false);
-			prom_label(f, "mode", zc_an_dut_mode(run), false);
-			prom_label(f, "source", zc_an_str(k, "source"), false);
-			prom_label(f, "proxy", zc_an_str(k, "proxy"), false);
-			prom_label(f, "sink", zc_an_str(k, "sink"), false);
-			prom_label_int(f, "chunk", zc_an_int(k, "chunk"));
-			prom_label_int(f, "pipe_size", zc_an_int(k, "pipe_size"));
-			prom_label_int(f, "connections", zc_an_int(k, "connections"));
-			/* Without it a workers sweep's runs would be duplicate series. */
-			prom_label_int(f, "workers", zc_an_int(k, "workers") ?: 1);
-			/* An rr run has a series per object size: without these they
-			 * would be duplicates. Stream runs' label sets are unchanged. */
-			if (!strcmp(zc_an_str(k, "traffic"), "rr")) {
-				prom_label(f, "traffic", "rr", false);
-				prom_label_int(f, "object_size", zc_an_int(k, "object_size"));
-				prom_label(f, "churn", json_is_true(json_object_get(k, "churn")) ?
-					   "true" : "false", false);
-				prom_label_int(f, "pipe_pool", zc_an_int(k, "pipe_pool"));
-				prom_label_int(f, "inflight", zc_an_int(k, "inflight"));
-				prom_label_int(f, "rate", zc_an_int(k, "rate"));
-			}
-			prom_label(f, "emulated",
-				   json_is_true(json_object_get(run, "emulated")) ? "true" : "false",
-				   false);
-			prom_label(f, "verified",
-				   json_is_true(json_object_get(run, "verified")) ? "true" : "false",
-				   false);
-			host_labels(f, root, false);
-			fp_labels(f, root);
+			run_labels(f, root, run);
 			fprintf(f, "} %.10g\n", s.median * scale);
 		}
+	}
+	/* A DUT under ZC_SATURATED_FRAC busy waited for its peers: its per-core
+	 * figures are not the DUT's best, and a dashboard should say so. */
+	fprintf(f, "# HELP zcbench_dut_saturated 1 when the device under test's median busy "
+		   "fraction is at least %g, 0 when it waited for its peers (its Gbit/s per core "
+		   "is then not its best)\n# TYPE zcbench_dut_saturated gauge\n", ZC_SATURATED_FRAC);
+	json_array_foreach(runs, i, run) {
+		double busy = zc_an_busy_frac(run);
+
+		if (isnan(busy))
+			continue;
+		fprintf(f, "zcbench_dut_saturated{");
+		run_labels(f, root, run);
+		fprintf(f, "} %d\n", busy >= ZC_SATURATED_FRAC);
 	}
 	/* The long text once, joined to the series by kernel and host. */
 	fprintf(f, "# HELP zcbench_fingerprint_info the kernel fingerprint of the results file "
@@ -173,6 +194,7 @@ const struct zc_export_format zc_fmt_prometheus = {
 	.help = "textfile-collector exposition in base units (bytes per second, seconds);\n"
 		"labels mode, chunk, kernel, host, vmsplice, splice_needs_write (request/\n"
 		"response runs also traffic, object_size, churn, pipe_pool, inflight, rate); the\n"
-		"fingerprint's text in zcbench_fingerprint_info",
+		"fingerprint's text in zcbench_fingerprint_info; zcbench_dut_saturated 0 where the\n"
+		"DUT waited for its peers",
 	.write = write_prometheus,
 };

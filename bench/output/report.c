@@ -11,6 +11,8 @@
 #include "results/results.h"
 #include "output/report.h"
 #include "output/breakdown.h"
+#include "output/saturation.h"
+#include "output/table.h"
 #include "output/slices.h"
 #include "results/slices.h"
 #include "lib/stats.h"
@@ -48,6 +50,8 @@ static void print_ratio(FILE *f, const char *name, const char *side, json_t *num
 		name, side, chunk, pipe, r.value, ci, words, r.num_gpc, r.den_gpc, r.nn, r.nd, mode,
 		json_is_true(json_object_get(num, "verified")) &&
 		json_is_true(json_object_get(den, "verified")) ? "" : "  UNVERIFIED");
+	/* A DUT that waited for its peers: its figure is not the DUT's best. */
+	zc_print_busy_pair(f, zc_an_busy_frac(num), zc_an_busy_frac(den), 0, true);
 }
 
 /* A principal ratio whose after-modes have no run in the file: say which. */
@@ -108,14 +112,18 @@ static void report_file(FILE *f, const char *path, json_t *root)
 	const char *native = !side ? "this kernel" :
 			     !strcmp(side, "after") ? "after, measured" : "before, measured";
 	struct zc_pair *pv;
-	json_t *slices;
+	json_t *slices, *best;
 	size_t n;
 	int printed = 0;
 
 	fprintf(f, "%s\n  host %s, kernel %s, %s, status %s\n", path, zc_an_hostname(root),
 		zc_an_kernel(root), zc_an_date(root), zc_an_str(root, "status"));
 	print_fingerprint(f, root);
-	fprintf(f, "\n  Gbps per core ratio: geometric mean of the per-round ratios (paired) or "
+	/* The fair question first: each side at its best size among those run. */
+	best = zc_headline_best(runs);
+	zc_print_headline_best(f, best, 0);
+	json_decref(best);
+	fprintf(f, "\n  Gbps per core ratio at each size: geometric mean of the per-round ratios (paired) or "
 		   "ratio of geometric means, 95%% interval (t on the logs), against 1.0+-%g%%\n",
 		100 * ZC_RATIO_THRESHOLD);
 	fprintf(f, "  %-26s %-16s %-5s %-5s %7s  %-13s %-22s %-17s %-4s %s\n", "ratio", "side",

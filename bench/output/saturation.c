@@ -2,19 +2,14 @@
 /* A DUT below ZC_SATURATED_FRAC busy, said with a way to load it (saturation.h). */
 #include "output/saturation.h"
 #include "lib/stats.h"
+#include "lib/term.h"
 #include "metrics/metrics.h"
 #include "results/results.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
-double zc_run_busy_frac(json_t *run)
-{
-	double v[1024];
-	size_t n = zc_an_values(run, "dut_busy_frac", v, ZC_ARRAY_SIZE(v));
-
-	return n ? zc_median(v, n) : NAN;
-}
 
 json_t *zc_run_named(json_t *runs, const char *name)
 {
@@ -51,7 +46,7 @@ static size_t cpus_used(json_t *pl)
 
 bool zc_run_unsaturated(json_t *run, bool advice, char *buf, size_t len)
 {
-	double frac = zc_run_busy_frac(run);
+	double frac = zc_an_busy_frac(run);
 	json_t *pl = json_object_get(run, "placement"), *k = json_object_get(run, "key");
 	/* The DUT waits for what feeds it: the source, or for a source DUT the sink. */
 	const char *feeder = strcmp(zc_an_dut_role(run), "source") ? "source" : "sink";
@@ -74,4 +69,21 @@ bool zc_run_unsaturated(json_t *run, bool advice, char *buf, size_t len)
 		snprintf(buf + n, len - n, " (no free CPU here for more %s workers; connections = "
 			 "%lld may load it, a machine with more cores will)", feeder, conns * 2);
 	return true;
+}
+
+void zc_print_busy_pair(FILE *f, double bn, double bd, int width, bool only_unsaturated)
+{
+	bool un = bn < ZC_SATURATED_FRAC, ud = bd < ZC_SATURATED_FRAC;
+	char line[256], a[16] = "?", b[16] = "?";
+
+	if ((isnan(bn) && isnan(bd)) || (only_unsaturated && !un && !ud))
+		return;
+	if (!isnan(bn))
+		snprintf(a, sizeof(a), "%.2f", bn);
+	if (!isnan(bd))
+		snprintf(b, sizeof(b), "%.2f", bd);
+	snprintf(line, sizeof(line), "    DUT busy %s / %s of a core%s%s", a, b,
+		 un || ud ? ": NOT SATURATED " : "",
+		 un && ud ? "(both sides)" : un ? "(numerator)" : ud ? "(denominator)" : "");
+	zc_put_fitted(f, line, width, 6);
 }

@@ -10,13 +10,17 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
-/* The median dut_busy_frac of run's ok, undisturbed samples; NaN when none. */
-double zc_run_busy_frac(json_t *run);
 /* "DUT not saturated: 0.67" into buf, with advice (more source or sink
  * workers where cores are spare, else more connections); false (buf "")
  * when saturated or unknown. */
 bool zc_run_unsaturated(json_t *run, bool advice, char *buf, size_t len);
+/* "    DUT busy 0.47 / 0.84 of a core: NOT SATURATED (numerator)": a
+ * ratio's two DUTs' busy fractions (NaN: unknown), the mark on each under
+ * ZC_SATURATED_FRAC; fitted to width (0: as is). only_unsaturated: nothing
+ * when both are saturated. */
+void zc_print_busy_pair(FILE *f, double num, double den, int width, bool only_unsaturated);
 /* The run of runs called name, or NULL. */
 json_t *zc_run_named(json_t *runs, const char *name);
 

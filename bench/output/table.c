@@ -478,6 +478,16 @@ static void print_headline_row(FILE *f, json_t *h, int namew, bool many, bool br
 		fprintf(f, "   n/a  (a side has no successful sample)\n");
 }
 
+/* Each side's DUT busy fraction from a headline row (saturation.h). */
+static void print_busy(FILE *f, json_t *h, int width)
+{
+	json_t *bn = json_object_get(h, "numerator_busy_frac");
+	json_t *bd = json_object_get(h, "denominator_busy_frac");
+
+	zc_print_busy_pair(f, json_is_number(bn) ? json_number_value(bn) : NAN,
+			   json_is_number(bd) ? json_number_value(bd) : NAN, width, false);
+}
+
 void zc_print_headline(FILE *f, json_t *headline, json_t *runs, int width)
 {
 	json_t *h, *run;
@@ -512,7 +522,7 @@ void zc_print_headline(FILE *f, json_t *headline, json_t *runs, int width)
 		}
 	}
 	json_array_foreach(headline, i, h) {
-		char line[512], fit[sizeof(line)], sat[64];
+		char line[512], fit[sizeof(line)];
 		FILE *m = width > 0 ? fmemopen(line, sizeof(line), "w") : NULL;
 
 		if (!m) {
@@ -526,16 +536,7 @@ void zc_print_headline(FILE *f, json_t *headline, json_t *runs, int width)
 			zc_elide(fit, sizeof(fit), line, width);
 			fprintf(f, "%s\n", fit);
 		}
-		/* A side whose DUT waited: its Gbps per core is not the DUT's best. */
-		for (int side = 0; side < 2; side++) {
-			const char *name = zc_an_str(h, side ? "denominator" : "numerator");
-
-			if (!zc_run_unsaturated(zc_run_named(runs, name), false, sat, sizeof(sat)))
-				continue;
-			snprintf(line, sizeof(line), "    %s (%s, %s)", sat, name,
-				 side ? "denominator" : "numerator");
-			zc_put_fitted(f, line, width, 6);
-		}
+		print_busy(f, h, width);
 	}
 	if (intervals)
 		fprintf(f, "disturbed samples left out: %lld of %lld (of the summaries and of every "
@@ -564,15 +565,16 @@ void zc_print_schedule(FILE *f, json_t *sched)
 	fprintf(f, "\n");
 }
 
-void zc_print_headline_best(FILE *f, json_t *best)
+void zc_print_headline_best(FILE *f, json_t *best, int width)
 {
 	json_t *h;
 	size_t i;
 
 	if (!json_array_size(best))
 		return;
-	fprintf(f, "At each side's best size (the best median Gbps/core over the sizes run; the "
-		"interval leaves the choice out):\n");
+	fprintf(f, "\nHeadline, the fair question first: each side at its best size among those "
+		"run (the best median Gbps/core; the interval leaves the choice out, which favours "
+		"a noisy high side a little):\n");
 	json_array_foreach(best, i, h) {
 		json_t *num = json_object_get(h, "numerator"), *den = json_object_get(h, "denominator");
 		char nc[24], np[24], dc[24], dp[24];
@@ -590,5 +592,6 @@ void zc_print_headline_best(FILE *f, json_t *best)
 			print_ratio(f, h, false);
 		else
 			fprintf(f, "   n/a  (a side has no successful sample)\n");
+		print_busy(f, h, width);
 	}
 }

@@ -13,12 +13,14 @@
  */
 void zc_print_table(FILE *f, json_t *runs, int width);
 /* The headline ratios of a results file's "headline": each with its
- * interval, whether the interval includes 1.0, and the disturbed samples
+ * interval, what it says against 1.0+-5%, each side's DUT busy (not
+ * saturated under 0.9), and the disturbed samples
  * left out. width as zc_print_table's: 0 every figure, else rows cut to it
  * and without the two Gbps per core (the table has them). */
 void zc_print_headline(FILE *f, json_t *headline, json_t *runs, int width);
-/* headline_best (results/best.c): each ratio at each side's best chunk and pipe size. */
-void zc_print_headline_best(FILE *f, json_t *best);
+/* headline_best (results/best.c): each ratio at each side's best chunk and pipe
+ * size, with its answer and each DUT's busy: printed before zc_print_headline. */
+void zc_print_headline_best(FILE *f, json_t *best, int width);
 /* One line: the order the samples were taken in, and for repetitions =
  * auto why it stopped. */
 void zc_print_schedule(FILE *f, json_t *schedule);

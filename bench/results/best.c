@@ -118,14 +118,8 @@ json_t *zc_headline_best(json_t *runs)
 				"numerator_gbps_per_core", num_or_null(r.num_gpc),
 				"denominator_gbps_per_core", num_or_null(r.den_gpc),
 				"value", num_or_null(r.value));
-		/* As the headline: fewer than ZC_TEST_MIN_N give no interval. */
-		if ((r.paired ? r.npairs : r.nn < r.nd ? r.nn : r.nd) < ZC_TEST_MIN_N)
-			r.lo = r.hi = NAN;
-		json_object_set_new(row, "lo", num_or_null(r.lo));
-		json_object_set_new(row, "hi", num_or_null(r.hi));
-		json_object_set_new(row, "method", json_string(r.paired ? "paired" : "unpaired"));
-		json_object_set_new(row, "n", json_integer(r.paired ? r.npairs : r.nn < r.nd ? r.nn :
-							   r.nd));
+		/* As the headline: its interval keys, answer and busy fractions. */
+		zc_an_ratio_json(row, num, den, &r);
 		json_object_set_new(row, "verified", json_boolean(
 			json_is_true(json_object_get(num, "verified")) &&
 			json_is_true(json_object_get(den, "verified"))));

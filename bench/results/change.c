@@ -8,7 +8,9 @@
  * asks here, so that one figure has one interval everywhere.
  */
 #include "results/results.h"
+#include "lib/paired.h"
 #include "lib/stats.h"
+#include "metrics/metrics.h"
 
 #include <math.h>
 #include <string.h>
@@ -123,4 +125,35 @@ const char *zc_ratio_words(const char *answer, double value, char *buf, size_t l
 	else
 		snprintf(buf, len, "can't tell vs 1.0+-%g%%", t);
 	return buf;
+}
+
+double zc_an_busy_frac(json_t *run)
+{
+	static double v[ZC_SAMPLES_MAX];
+	size_t n = run ? zc_an_values(run, "dut_busy_frac", v, ZC_SAMPLES_MAX) : 0;
+
+	return n ? zc_median(v, n) : NAN;
+}
+
+void zc_an_ratio_json(json_t *row, json_t *num, json_t *den, const struct zc_ratio *r)
+{
+	size_t n = r->paired ? r->npairs : r->nn < r->nd ? r->nn : r->nd;
+	double bn = zc_an_busy_frac(num), bd = zc_an_busy_frac(den);
+
+	json_object_set_new(row, "lo", r->ch.ok ? json_real(r->lo) : json_null());
+	json_object_set_new(row, "hi", r->ch.ok ? json_real(r->hi) : json_null());
+	json_object_set_new(row, "level", json_real(ZC_LEVEL));
+	json_object_set_new(row, "n", json_integer((json_int_t)n));
+	json_object_set_new(row, "method", json_string(r->paired ? "paired" : "unpaired"));
+	json_object_set_new(row, "interval", json_string("t-log"));
+	json_object_set_new(row, "half_width_pct", r->ch.ok && isfinite(r->value) ?
+			    json_real(100 * zc_ci_half_width_rel(r->lo, r->hi, r->value)) :
+			    json_null());
+	json_object_set_new(row, "answer", json_string(isnan(r->value) || !r->ch.ok ? "cant_tell" :
+						       zc_answer_key(r->vd.answer)));
+	json_object_set_new(row, "threshold_pct", json_real(100 * ZC_RATIO_THRESHOLD));
+	/* 1.7: how busy each side's DUT was; under ZC_SATURATED_FRAC its
+	 * Gbit/s per core is that of a DUT that waited for its peers. */
+	json_object_set_new(row, "numerator_busy_frac", isfinite(bn) ? json_real(bn) : json_null());
+	json_object_set_new(row, "denominator_busy_frac", isfinite(bd) ? json_real(bd) : json_null());
 }

@@ -402,7 +402,6 @@ json_t *zc_headline(json_t *runs)
 		json_t *k = json_object_get(pv[i].run, "key"), *row;
 		struct zc_ratio r;
 		const char *side = zc_an_str(pv[i].run, "aa_side");
-		size_t n_used;
 		double a, b;
 		char rr[512];
 
@@ -421,25 +420,10 @@ json_t *zc_headline(json_t *runs)
 			"value", isnan(a) || isnan(b) || b == 0 ? json_null() : num_or_null(r.value));
 		if (*zc_an_rr_key(k, true, rr, sizeof(rr)))	/* which rr pair this is */
 			json_object_set_new(row, "rr", json_string(rr));
-		/* 1.3: the interval, how it was made, and what was left out. One or
-		 * two repetitions give an interval of (nearly) no width that
-		 * would claim a certainty they do not have: none then. */
-		n_used = r.paired ? r.npairs : r.nn < r.nd ? r.nn : r.nd;
-		if (n_used < ZC_TEST_MIN_N)
-			r.lo = r.hi = NAN;
-		json_object_set_new(row, "lo", num_or_null(r.lo));
-		json_object_set_new(row, "hi", num_or_null(r.hi));
-		json_object_set_new(row, "level", json_real(ZC_LEVEL));
-		json_object_set_new(row, "n", json_integer((json_int_t)n_used));
-		json_object_set_new(row, "method", json_string(r.paired ? "paired" : "unpaired"));
-		/* 1.7: t on the logs (geometric mean), and the ratio's answer
-		 * against 1.0 at +-threshold_pct. */
-		json_object_set_new(row, "interval", json_string("t-log"));
-		json_object_set_new(row, "answer", json_string(isnan(r.value) ? "cant_tell" :
-							       zc_answer_key(r.vd.answer)));
-		json_object_set_new(row, "threshold_pct", json_real(100 * ZC_RATIO_THRESHOLD));
-		json_object_set_new(row, "half_width_pct",
-				    num_or_null(100 * zc_ci_half_width_rel(r.lo, r.hi, r.value)));
+		/* 1.3: the interval, how it was made, and what was left out (none
+		 * under 3 repetitions); 1.7: t on the logs, its answer, each DUT's
+		 * busy fraction. */
+		zc_an_ratio_json(row, pv[i].run, pv[i].peer_run, &r);
 		json_object_set_new(row, "disturbed_left_out", json_integer((json_int_t)r.disturbed));
 		/* 1.3: both sides' sinks checked every byte (run "verified"). */
 		json_object_set_new(row, "verified",

@@ -164,6 +164,12 @@ void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r);
  */
 int zc_an_change(json_t *root_b, json_t *b, json_t *root_n, json_t *n, const char *metric,
 		 double level, struct zc_change *c);
+/* The median dut_busy_frac of run's ok, undisturbed samples; NaN when none. */
+double zc_an_busy_frac(json_t *run);
+/* A headline row's interval keys from r (num over den): lo, hi, level, n,
+ * method, interval, half_width_pct, answer, threshold_pct, and each side's
+ * DUT busy fraction (numerator_busy_frac, denominator_busy_frac). */
+void zc_an_ratio_json(json_t *row, json_t *num, json_t *den, const struct zc_ratio *r);
 /* A ratio's answer against 1.0 (answer: zc_answer_key's) in words: "above
  * 1.0 by >5%", "below 1.0 by >5%", "within 1.0+-5%", "can't tell vs 1.0+-5%". */
 const char *zc_ratio_words(const char *answer, double value, char *buf, size_t len);

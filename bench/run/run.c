@@ -311,8 +311,9 @@ static void print_tables(json_t *root, bool wide)
 		width = 0;
 	}
 	zc_print_table(f, runs, width);
+	/* The fair question first: each side at its best size, then each size. */
+	zc_print_headline_best(f, json_object_get(root, "headline_best"), width);
 	zc_print_headline(f, json_object_get(root, "headline"), runs, width);
-	zc_print_headline_best(f, json_object_get(root, "headline_best"));
 	zc_print_slices_headline(f, json_object_get(root, "headline_slices"));
 	zc_print_schedule(f, json_object_get(root, "schedule"));
 	zc_fingerprint_print_brief(f, json_object_get(root, "fingerprint"));

@@ -12,6 +12,15 @@ command -v chromium >/dev/null || skip "chromium missing (make deps installs it)
 	results/fixtures/emulated.json >/dev/null 2>&1 ||
 	fail "plot exit"
 url="file://$TMP/out/index.html"
+# The fair question first (issue 29 item 4), from make bench's file: each
+# side at its best size, before the sizes one by one, and a DUT that waited
+# for its peers said to be not saturated.
+"$ZCBENCH" plot --out "$TMP/bench" results/fixtures/bench.json >/dev/null 2>&1 || fail "plot exit (bench)"
+b=$(grep -n '<table id="best">' "$TMP/bench/index.html" | cut -d: -f1)
+h=$(grep -n '<table id="headline">' "$TMP/bench/index.html" | cut -d: -f1)
+[ -n "$b" ] && [ -n "$h" ] && [ "$b" -lt "$h" ] || fail "best-size table not before the headline (${b:-none}, ${h:-none})"
+grep -Eq '<td class="below">0\.[0-8][0-9] not saturated</td>' "$TMP/bench/index.html" ||
+	fail "an unsaturated DUT is not said"
 browse() {
 	timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
 		--disable-component-update --disable-sync --no-first-run --disable-extensions \

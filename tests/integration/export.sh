@@ -130,4 +130,13 @@ PY
 "$ZCBENCH" export --format yaml "$B" >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown format: want 2"
 echo '[' >"$TMP/bad.json"
 "$ZCBENCH" export --format csv "$TMP/bad.json" >/dev/null 2>&1; [ $? -eq 2 ] || fail "corrupt: want 2"
+# A DUT that waited for its peers is marked (issue 29 item 4): make bench's
+# file has proxies busy under 0.9 of a core.
+MB=results/fixtures/bench.json
+"$ZCBENCH" export --format csv "$MB" >"$TMP/mb.csv" || fail "csv of bench.json"
+head -n1 "$TMP/mb.csv" | grep -q ',saturated$' || fail "csv: no saturated column last"
+grep -q ',false$' "$TMP/mb.csv" || fail "csv: no unsaturated sample marked"
+"$ZCBENCH" export --format prometheus "$MB" >"$TMP/mb.prom" || fail "prometheus of bench.json"
+grep -Eq '^zcbench_dut_saturated\{run="proxy-splice",.*chunk="65536".*\} 0$' "$TMP/mb.prom" ||
+	fail "prometheus: proxy-splice not marked unsaturated"
 echo "export: ok"

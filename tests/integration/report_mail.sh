@@ -14,7 +14,7 @@ for f in results/fixtures/*.json; do
 		$ZCBENCH report --mail "$f" $b >"$out" 2>"$out.err" || { bad "$f ${b:-}: exit $?: $(cat "$out.err")"; continue; }
 		w=$(awk '{ l = length($0); if (l > m) m = l } END { print m + 0 }' "$out")
 		check "$f ${b:+against $b}: at most 72 columns ($w)" [ "$w" -le 72 ]
-		for part in '^kernel: ' '^fingerprint: ' '^machine: ' '^network: ' '^Headline: ' '^To reproduce'; do
+		for part in '^kernel: ' '^fingerprint: ' '^machine: ' '^network: ' '^Headline at each size: ' '^To reproduce'; do
 			grep -q "$part" "$out" || bad "$f: no '$part' line"
 		done
 		[ -n "$b" ] && { grep -q '^base: ' "$out" && grep -q 'before (BASE)' "$out" || bad "$f: no BASE part"; }
@@ -32,6 +32,16 @@ $ZCBENCH report --mail results/fixtures/new.json "$base" >"$TMP/ba" 2>&1
 check "before-after rows and a verdict against BASE" grep -Eq '^verdict: +of [0-9]+ patched paths?, per core after: [0-9]+ slower by more' "$TMP/ba"
 check "each before-after row has its interval and answer under it" \
 	grep -Eq "^    (changed|unchanged within|can't tell)" "$TMP/ba"
+
+# The fair question first (issue 29 item 4): each side at its best size
+# before the sizes one by one, and both DUTs' busy with NOT SATURATED.
+$ZCBENCH report --mail results/fixtures/bench.json >"$TMP/fair" 2>&1
+b=$(grep -n '^Each side at its best size' "$TMP/fair" | cut -d: -f1)
+h=$(grep -n '^Headline at each size' "$TMP/fair" | cut -d: -f1)
+check "the best-size ratios come first (lines ${b:-none}, ${h:-none})" [ -n "$b" ] && [ -n "$h" ] && [ "$b" -lt "$h" ]
+check "the best-size row names both sizes and its answer" \
+	grep -Eq '^  splice/copy proxy +[0-9]+[kM]/[0-9]+[kM] vs [0-9]+[kM]/[0-9]+[kM] +[0-9.]+x \[[0-9.]+-[0-9.]+\] (above 1|below 1|about 1|can.t tell)$' "$TMP/fair"
+check "an unsaturated DUT is said under its ratio" grep -Eq '^    DUT busy 0\.[0-8][0-9] / [0-9.?]+ of a core: NOT SATURATED' "$TMP/fair"
 
 # Issue 29 item 7: every run's Gbit/s per core (samples and summaries)
 # times 0.99, from another invocation: never "slower" in the mail.

@@ -40,7 +40,7 @@ static void message(void **state)
 	json_t *run = mkrun("copy", "copy", 0.6, 0.7, 0.65, 4);
 
 	(void)state;
-	assert_true(fabs(zc_run_busy_frac(run) - 0.65) < 1e-9);
+	assert_true(fabs(zc_an_busy_frac(run) - 0.65) < 1e-9);
 	assert_true(zc_run_unsaturated(run, false, buf, sizeof(buf)));
 	assert_string_equal(buf, "DUT not saturated: 0.65");
 	/* One CPU of 4 free: one more source worker; or twice the connections. */

@@ -66,9 +66,11 @@ static void table_and_headline(void **state)
 {
 	json_t *runs = json_pack("[o,o]", mkrun("px-copy", "copy", 0.6, 0.7, 0.65, 4),
 				 mkrun("px-splice", "splice", 0.97, 0.98, 0.99, 4));
-	json_t *hl = json_pack("[{s:s,s:s,s:s,s:i,s:i,s:f}]", "ratio", "splice/copy proxy",
+	json_t *hl = json_pack("[{s:s,s:s,s:s,s:i,s:i,s:f,s:f,s:f}]", "ratio", "splice/copy proxy",
 			       "numerator", "px-splice", "denominator", "px-copy", "chunk", 65536,
-			       "pipe_size", 262144, "value", 1.5);
+			       "pipe_size", 262144, "value", 1.5, "numerator_busy_frac",
+			       zc_an_busy_frac(json_array_get(runs, 1)), "denominator_busy_frac",
+			       zc_an_busy_frac(json_array_get(runs, 0)));
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -78,10 +80,11 @@ static void table_and_headline(void **state)
 	zc_print_headline(f, hl, runs, 0);
 	fclose(f);
 	assert_non_null(strstr(text, "note: DUT not saturated: 0.65 (load it: source_workers = 2"));
-	assert_non_null(strstr(text, "DUT not saturated: 0.65 (px-copy, denominator)"));
-	/* The saturated side gets no mark. */
-	assert_null(strstr(text, "px-splice, numerator"));
-	assert_null(strstr(text, "not saturated: 0.98"));
+	/* Under the ratio, both DUTs' busy (the medians of their samples), the
+	 * mark on the side under 0.9 only. */
+	assert_non_null(strstr(text, "DUT busy 0.98 / 0.65 of a core: NOT SATURATED (denominator)"));
+	assert_null(strstr(text, "(numerator)"));
+	assert_null(strstr(text, "(both sides)"));
 	free(text);
 	json_decref(hl);
 	json_decref(runs);

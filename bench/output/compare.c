@@ -169,23 +169,17 @@ static struct zc_cmp_cell_v *cell_push(struct walk *w)
 	return &w->cells[w->ncells++];
 }
 
-/* "proxy-copy 64k/1M": a run's name with the sizes a workload's list
- * expands it by (chunk/pipe, connections, object size), so that the runs of
- * one [run] section stay apart in the verdict lines. */
+/* "proxy-copy@64k/1M": a run's name and its whole key past the path
+ * (zc_an_run_id: chunk/pipe, connections, object size, options ...), so
+ * that runs of one [run] section stay apart in the verdict lines. */
 static void run_label(json_t *run, const char *name, char *out, size_t len)
 {
-	json_t *k = json_object_get(run, "key");
-	char chunk[24], pipe[24], rr[256];
-	long long conn = zc_an_int(k, "connections");
-	int n;
+	char id[300];
+	const char *at;
 
-	zc_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
-	zc_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
-	n = snprintf(out, len, "%s %s/%s", name, chunk, pipe);
-	if (conn > 1 && n > 0 && (size_t)n < len)
-		n += snprintf(out + n, len - n, " conn=%lld", conn);
-	if (*zc_an_rr_key(k, false, rr, sizeof(rr)) && n > 0 && (size_t)n < len)
-		snprintf(out + n, len - n, " %s", rr);
+	zc_an_run_id(run, id, sizeof(id));
+	at = strchr(id, '@');
+	snprintf(out, len, "%s%s", name, at ? at : "");
 }
 
 /* Does the gate judge this metric? */

@@ -154,8 +154,8 @@ void zc_curve_label(const struct zc_curve *c, char *buf, size_t len, bool with_k
 	zc_fmt_size(c->chunk, chunk, sizeof(chunk));
 	zc_fmt_size(c->pipe_size, pipe, sizeof(pipe));
 	if (!with_key) {
-		snprintf(buf, len, "%s %s, %lld conn, %s, %s", c->role, c->mode, c->connections,
-			 chunk, c->host);
+		snprintf(buf, len, "%s %s, %lld conn, %s/%s, %s", c->role, c->mode, c->connections,
+			 chunk, pipe, c->host);
 		return;
 	}
 	snprintf(buf, len, "%s %s on %s (%s, chunk %s, pipe %s), %lld connection%s", c->role,

@@ -56,8 +56,9 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 	/* Last, so a stream file's columns stay where they were. */
 	if (rr)
 		fprintf(f, ",traffic,object_size,churn,inflight,rate,pipe_pool");
-	/* The DUT at least ZC_SATURATED_FRAC busy in this sample (empty: unknown). */
-	fprintf(f, ",saturated");
+	/* The DUT at least ZC_SATURATED_FRAC busy in this sample (empty:
+	 * unknown); the options that tell runs of one path apart. */
+	fprintf(f, ",saturated,options");
 	fputc('\n', f);
 	json_array_foreach(json_object_get(root, "runs"), i, run) {
 		json_t *k = json_object_get(run, "key");
@@ -111,8 +112,11 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 			{
 				json_t *b = json_object_get(smp, "dut_busy_frac");
 
-				fprintf(f, ",%s", !json_is_number(b) ? "" :
+				char opts[256];
+
+				fprintf(f, ",%s,", !json_is_number(b) ? "" :
 					json_number_value(b) >= ZC_SATURATED_FRAC ? "true" : "false");
+				csv_field(f, zc_an_key_opts(run, opts, sizeof(opts)));
 			}
 			fputc('\n', f);
 		}
@@ -125,6 +129,7 @@ const struct zc_export_format zc_fmt_csv = {
 	.help = "one row per sample (failed samples too, empty figures); profile_BUCKET_pct\n"
 		"columns when a run was profiled (its samples' profiles, or the run's); with\n"
 		"request/response runs: traffic, object_size, churn, inflight, rate, pipe_pool;\n"
-		"last, saturated: the DUT at least 0.9 busy in the sample",
+		"last, saturated (the DUT at least 0.9 busy in the sample) and options (the run's\n"
+		"mode_opts, alternate ... that tell runs of one path apart)",
 	.write = write_csv,
 };

@@ -119,7 +119,15 @@ static void run_labels(FILE *f, json_t *root, json_t *run)
 			prom_label_int(f, "inflight", zc_an_int(k, "inflight"));
 			prom_label_int(f, "rate", zc_an_int(k, "rate"));
 		}
-		prom_label(f, "emulated",
+		/* Runs that differ by an option (mode_opts, alternate, workers of
+	 * the peers ...) are other series; without one the set is as before. */
+	{
+		char opts[256];
+
+		if (*zc_an_key_opts(run, opts, sizeof(opts)))
+			prom_label(f, "options", opts, false);
+	}
+	prom_label(f, "emulated",
 			   json_is_true(json_object_get(run, "emulated")) ? "true" : "false",
 			   false);
 		prom_label(f, "verified",

@@ -295,16 +295,16 @@ static int cmp_epoch(const void *a, const void *b, void *arg)
 	return (x > y) - (x < y);
 }
 
-/* A history line: path@chunk/host/kernel. Points of another host or kernel
+/* A history line: the run's whole key (path@chunk/pipe and whatever else
+ * it sets, zc_an_run_id), host and kernel. Points of another host or kernel
  * are another line, never one joined to it (a faster host is not a
  * speed-up). No spaces: gnuplot's word() splits the titles on them. */
 static void history_label(json_t *root, json_t *run, char *out, size_t len)
 {
-	char lab[96], sz[24];
+	char id[120];
 
-	zc_an_label(run, lab, sizeof(lab));
-	zc_fmt_size(zc_an_int(json_object_get(run, "key"), "chunk"), sz, sizeof(sz));
-	snprintf(out, len, "%s@%s/%s/%s", lab, sz, zc_an_hostname(root), zc_an_kernel(root));
+	zc_an_run_id(run, id, sizeof(id));
+	snprintf(out, len, "%s/%s/%s", id, zc_an_hostname(root), zc_an_kernel(root));
 	for (char *p = out; *p; p++)
 		if (*p == ' ' || *p == '\'')
 			*p = '_';
@@ -333,7 +333,7 @@ static int plot_history(struct plot_ctx *c, const int *order)
 	f = zc_plot_csv(c, "history");
 	if (!f)
 		return -1;
-	fprintf(f, "# one block per data path@chunk/host/kernel: epoch_s,median,min,max "
+	fprintf(f, "# one block per run key (path@chunk/pipe ...)/host/kernel: epoch_s,median,min,max "
 		   "(Gbit/s per core)\n");
 	for (int l = 0; l < nlabels; l++) {
 		fprintf(f, "%s# %s\n", l ? "\n\n" : "", labels[l]);

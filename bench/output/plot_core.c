@@ -29,25 +29,15 @@ static double median_of(json_t *run, const char *metric)
 	return zc_median(v, zc_an_values(run, metric, v, ZC_SAMPLES_MAX));
 }
 
-/* The run's label on an axis: path, chunk when the file has several, emulated. */
+/* The run's label on an axis: its whole key (path@chunk/pipe and what else
+ * it sets), emulated. */
 static void axis_label(json_t *runs, json_t *run, char *out, size_t len)
 {
-	char lab[96], sz[24];
-	long long chunk = zc_an_int(json_object_get(run, "key"), "chunk"), first = -1;
-	bool several = false;
-	json_t *r;
-	size_t i;
+	char id[140];
 
-	json_array_foreach(runs, i, r) {
-		long long k = zc_an_int(json_object_get(r, "key"), "chunk");
-
-		if (first < 0)
-			first = k;
-		several |= k != first;
-	}
-	zc_an_label(run, lab, sizeof(lab));
-	zc_fmt_size(chunk, sz, sizeof(sz));
-	snprintf(out, len, "%s%s%s%s", lab, several ? " " : "", several ? sz : "",
+	(void)runs;
+	zc_an_run_id(run, id, sizeof(id));
+	snprintf(out, len, "%s%s", id,
 		 json_is_true(json_object_get(run, "emulated")) ? " (emulated)" : "");
 }
 
@@ -155,14 +145,16 @@ int zc_plot_ratio(struct plot_ctx *c)
 	fprintf(f, "idx,label,ratio,lo,hi,verdict\n");
 	for (size_t i = n; i-- > 0;) {	/* gnuplot draws bottom up: the first row on top */
 		struct zc_ratio r;
-		char lab[280], sz[24];
+		char lab[320], sz[24], pz[24];
 		int verdict;
 
 		zc_an_ratio(pv[i].run, pv[i].peer_run, &r);
 		if (isnan(r.value))
 			continue;
+		/* chunk/pipe: pairs that differ by the pipe alone are two rows. */
 		zc_fmt_size(zc_an_int(json_object_get(pv[i].run, "key"), "chunk"), sz, sizeof(sz));
-		snprintf(lab, sizeof(lab), "%s %s%s", pv[i].name, sz,
+		zc_fmt_size(zc_an_int(json_object_get(pv[i].run, "key"), "pipe_size"), pz, sizeof(pz));
+		snprintf(lab, sizeof(lab), "%s %s/%s%s", pv[i].name, sz, pz,
 			 pv[i].kind == ZC_PAIR_AFTER ? " after (emulated)" : "");
 		/* Against 1.0+-5%: 1 above, -1 below, 0 about 1, 2 can't tell. */
 		verdict = !r.ch.ok || r.vd.answer == ZC_ANSWER_CANT_TELL ? 2 :

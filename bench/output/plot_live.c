@@ -26,7 +26,7 @@ static double num(json_t *o, const char *k)
 int zc_plot_intervals(struct plot_ctx *c)
 {
 	json_t *runs = json_object_get(c->roots[c->latest], "runs"), *run, *s, *iv;
-	char titles[4096] = "", extra[4300], lab[96], sz[24], t[4200];
+	char titles[4096] = "", extra[4300], t[4200];
 	int nseries = 0;
 	size_t i, j, k;
 	FILE *f = NULL;
@@ -54,9 +54,7 @@ int zc_plot_intervals(struct plot_ctx *c)
 			}
 			fputs("\n", f);
 		}
-		zc_an_label(run, lab, sizeof(lab));
-		zc_fmt_size(zc_an_int(json_object_get(run, "key"), "chunk"), sz, sizeof(sz));
-		snprintf(t, sizeof(t), "%s@%s", lab, sz);
+		zc_an_run_id(run, t, sizeof(t));
 		/* No spaces or quotes: gnuplot's word() splits the titles on them. */
 		for (char *p = t; *p; p++)
 			if (*p == ' ' || *p == '\'')

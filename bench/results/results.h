@@ -42,8 +42,17 @@ json_t *zc_results_load(const char *path, char *err, size_t errlen);
  * (file name included) and return NULL: the caller exits 2. */
 json_t *zc_an_load(const char *cmd, const char *path);
 
-/* "proxy send>splice>recv chunk=65536 pipe=262144 conn=1" */
+/* "proxy send>splice>recv chunk=65536 pipe=262144 conn=1": every key field
+ * that tells two runs apart, then the options that change what is measured
+ * where set (" opts=MODE_OPTS alt=MODE srcw=N sinkw=N req=N"). */
 void zc_an_key(json_t *run, char *out, size_t len);
+/* The same as one short word for a label or a series: "proxy:splice@64k/1M",
+ * then ",conn=N", ",workers=N", ",object=64k,churn" ..., ",opts=..." where
+ * they are set: runs that differ in any key are distinct lines and rows. */
+void zc_an_run_id(json_t *run, char *out, size_t len);
+/* The options part of the key alone, "opts=...,alt=...,srcw=N" ("" when
+ * none is set): what the exports add to a run's series. */
+const char *zc_an_key_opts(json_t *run, char *out, size_t len);
 /*
  * A request/response run's own fields of its key k ("" for a stream run):
  * "rr object=65536 churn inflight=4 rate=1000 sizes=FILE", and with_pool

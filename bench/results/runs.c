@@ -30,6 +30,26 @@ long long zc_an_int(json_t *o, const char *key)
 	return json_is_real(v) && d > -9.2e18 && d < 9.2e18 ? (long long)d : 0;
 }
 
+/* The options of run that change what is measured, where set, each
+ * " name=value" into out at *n (options absent before schema 1.2: none). */
+static void append_opts(json_t *run, char *out, size_t len, int *n, const char *sep)
+{
+	json_t *o = json_object_get(run, "options");
+	static const char *const texts[][2] = { { "mode_opts", "opts" }, { "alternate", "alt" } };
+	static const char *const counts[][2] = {
+		{ "source_workers", "srcw" }, { "sink_workers", "sinkw" }, { "request_size", "req" }
+	};
+
+	for (size_t t = 0; t < ZC_ARRAY_SIZE(texts); t++)
+		if (*zc_an_str(o, texts[t][0]) && *n > 0 && (size_t)*n < len)
+			*n += snprintf(out + *n, len - *n, "%s%s=%s", sep, texts[t][1],
+				       zc_an_str(o, texts[t][0]));
+	for (size_t c = 0; c < ZC_ARRAY_SIZE(counts); c++)
+		if (zc_an_int(o, counts[c][0]) > 0 && *n > 0 && (size_t)*n < len)
+			*n += snprintf(out + *n, len - *n, "%s%s=%lld", sep, counts[c][1],
+				       zc_an_int(o, counts[c][0]));
+}
+
 void zc_an_key(json_t *run, char *out, size_t len)
 {
 	json_t *k = json_object_get(run, "key");
@@ -47,8 +67,64 @@ void zc_an_key(json_t *run, char *out, size_t len)
 	/* One worker (or none recorded, before schema 1.3) keeps the old key. */
 	if (wk > 1 && n > 0 && (size_t)n < len)
 		n += snprintf(out + n, len - n, " workers=%lld", wk);
-	if (n > 0 && (size_t)n < len && !strcmp(zc_an_str(k, "traffic"), "rr"))
-		zc_an_rr_key(k, true, out + n + 1, len - n - 1), out[n] = ' ';
+	if (n > 0 && (size_t)n + 1 < len && !strcmp(zc_an_str(k, "traffic"), "rr")) {
+		out[n++] = ' ';
+		n += (int)strlen(zc_an_rr_key(k, true, out + n, len - n));
+	}
+	/* The options that change what is measured, where set: runs that differ
+	 * by any of them are other runs (1.7). Unset, the key is as before. */
+	append_opts(run, out, len, &n, " ");
+}
+
+const char *zc_an_key_opts(json_t *run, char *out, size_t len)
+{
+	int n = 0;
+
+	if (!len)
+		return out;
+	out[0] = 0;
+	/* append_opts writes only after a first character: start at one. */
+	n = snprintf(out, len, ",");
+	append_opts(run, out, len, &n, ",");
+	memmove(out, out + 1 + (out[1] == ','), strlen(out + 1 + (out[1] == ',')) + 1);
+	return out;
+}
+
+void zc_an_run_id(json_t *run, char *out, size_t len)
+{
+	json_t *k = json_object_get(run, "key");
+	char lab[96], chunk[24], pipe[24], rr[256];
+	long long conn = zc_an_int(k, "connections"), wk = zc_an_int(k, "workers");
+	int n;
+
+	zc_an_label(run, lab, sizeof(lab));
+	zc_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
+	zc_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
+	n = snprintf(out, len, "%s@%s/%s", lab, chunk, pipe);
+	if (conn > 1 && n > 0 && (size_t)n < len)
+		n += snprintf(out + n, len - n, ",conn=%lld", conn);
+	if (wk > 1 && n > 0 && (size_t)n < len)
+		n += snprintf(out + n, len - n, ",workers=%lld", wk);
+	if (*zc_an_rr_key(k, true, rr, sizeof(rr)) && n > 0 && (size_t)n < len) {
+		/* "rr object=65536 churn" as ",object=64k,churn": one word. */
+		char obj[24];
+
+		zc_fmt_size(zc_an_int(k, "object_size"), obj, sizeof(obj));
+		n += snprintf(out + n, len - n, ",object=%s%s", obj,
+			      json_is_true(json_object_get(k, "churn")) ? ",churn" : "");
+		if (zc_an_int(k, "inflight") > 1 && n > 0 && (size_t)n < len)
+			n += snprintf(out + n, len - n, ",inflight=%lld", zc_an_int(k, "inflight"));
+		if (json_number_value(json_object_get(k, "rate")) > 0 && n > 0 && (size_t)n < len)
+			n += snprintf(out + n, len - n, ",rate=%g",
+				      json_number_value(json_object_get(k, "rate")));
+		if (zc_an_int(k, "pipe_pool") && n > 0 && (size_t)n < len)
+			n += snprintf(out + n, len - n, ",pool=%lld", zc_an_int(k, "pipe_pool"));
+	}
+	append_opts(run, out, len, &n, ",");
+	/* One word: gnuplot's word() splits titles on spaces. */
+	for (char *p = out; *p; p++)
+		if (*p == ' ' || *p == '\'')
+			*p = '_';
 }
 
 const char *zc_an_rr_key(json_t *k, bool with_pool, char *out, size_t len)

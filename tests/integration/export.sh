@@ -134,8 +134,8 @@ echo '[' >"$TMP/bad.json"
 # file has proxies busy under 0.9 of a core.
 MB=results/fixtures/bench.json
 "$ZCBENCH" export --format csv "$MB" >"$TMP/mb.csv" || fail "csv of bench.json"
-head -n1 "$TMP/mb.csv" | grep -q ',saturated$' || fail "csv: no saturated column last"
-grep -q ',false$' "$TMP/mb.csv" || fail "csv: no unsaturated sample marked"
+head -n1 "$TMP/mb.csv" | grep -q ',saturated,options$' || fail "csv: no saturated, options columns last"
+grep -q ',false,$' "$TMP/mb.csv" || fail "csv: no unsaturated sample marked"
 "$ZCBENCH" export --format prometheus "$MB" >"$TMP/mb.prom" || fail "prometheus of bench.json"
 grep -Eq '^zcbench_dut_saturated\{run="proxy-splice",.*chunk="65536".*\} 0$' "$TMP/mb.prom" ||
 	fail "prometheus: proxy-splice not marked unsaturated"

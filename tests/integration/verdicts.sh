@@ -44,7 +44,7 @@ rc=$?
 check "-50% on src-sendfile: exit 1 (got $rc)" [ $rc -eq 1 ]
 check "-50%: REGRESSION names src-sendfile on stderr" grep -q 'REGRESSION .*sendfile.*gbps_per_core -50.0%' "$TMP/half.err"
 check "-50%: the gate's line for it says REGRESSION" \
-	grep -Eq '^  REGRESSION src-sendfile [^:]*\.gbps_per_core: changed -50\.0% \[' "$TMP/half.out"
+	grep -Eq '^  REGRESSION src-sendfile@[^:]*\.gbps_per_core: changed -50\.0% \[' "$TMP/half.out"
 check "-50%: one regression counted" grep -q '^regression gate 5%: 1 regression,' "$TMP/half.out"
 check "-50%: no other run called a regression" [ "$(grep -c '^  REGRESSION' "$TMP/half.out")" -eq 1 ]
 check "-50%: says the intervals hold no drift between invocations" \
@@ -88,9 +88,40 @@ check "no gate: the change's interval and answer in the notes" \
 	grep -Eq 'src-sendfile\.gbps_per_core +\(\[[-+0-9.]+%, [-+0-9.]+%\] unpaired, changed' "$TMP/nogate.out"
 # --gate names what is gated; a metric that is not one is refused.
 "$ZCBENCH" compare "$B" "$TMP/half.json" $G --gate gbps >"$TMP/gbps.out" 2>&1
-check "--gate gbps: src-sendfile's gbps halved is caught" grep -q '^  REGRESSION src-sendfile .*\.gbps: changed' "$TMP/gbps.out"
+check "--gate gbps: src-sendfile's gbps halved is caught" grep -q '^  REGRESSION src-sendfile@.*\.gbps: changed' "$TMP/gbps.out"
 "$ZCBENCH" compare "$B" "$TMP/half.json" $G --gate nosuch >"$TMP/bad.out" 2>&1
 rc=$?
 check "--gate nosuch: exit 2 (got $rc)" [ $rc -eq 2 ]
 check "--gate nosuch: names the metric" grep -q "unknown metric 'nosuch'" "$TMP/bad.out"
+
+# A run is its whole key (issue 29 items 5, 7): proxy-splice (pipe 1M) and
+# proxy-splice-pipe64k differ in the pipe alone and stay apart everywhere.
+check "compare: the two splice runs are two gate lines" \
+	bash -c "grep -q ' proxy-splice@64k/1M\.gbps_per_core: ' '$TMP/half.out' &&
+		 grep -q ' proxy-splice-pipe64k@64k/64k\.gbps_per_core: ' '$TMP/half.out'"
+"$ZCBENCH" report --mail "$TMP/half.json" "$B" >"$TMP/mail" 2>&1
+check "mail: splice before/after at 64k/1M and at 64k/64k, two rows" \
+	bash -c "grep -Eq '^  splice +splice +64k/1M ' '$TMP/mail' && grep -Eq '^  splice +splice +64k/64k ' '$TMP/mail'"
+if command -v gnuplot >/dev/null; then
+	"$ZCBENCH" plot --out "$TMP/pl" "$B" "$TMP/half.json" >/dev/null 2>&1
+	check "history: a series per pipe size" \
+		bash -c "grep -q '^# proxy:splice@64k/1M/' '$TMP/pl/history.csv' &&
+			 grep -q '^# proxy:splice@64k/64k/' '$TMP/pl/history.csv'"
+	check "core picture: a label per pipe size" \
+		bash -c "grep -q '\"proxy:splice@64k/1M\"' '$TMP/pl/core.csv' &&
+			 grep -q '\"proxy:splice@64k/64k\"' '$TMP/pl/core.csv'"
+fi
+# Runs that differ by a mode option alone: two keys, two series, two rows.
+jq '.runs += [.runs[] | select(.name == "proxy-splice" and .key.chunk == 65536) |
+	.name = "proxy-splice-cap" | .options.mode_opts = "splice_chunk_cap=1"]' "$B" >"$TMP/opts.json"
+"$ZCBENCH" compare "$TMP/opts.json" "$TMP/opts.json" --fail-on-regression 5 >"$TMP/opts.out" 2>&1
+check "compare: a run with mode_opts is its own key" \
+	grep -q ' proxy-splice-cap@64k/1M,opts=splice_chunk_cap=1\.gbps_per_core: ' "$TMP/opts.out"
+"$ZCBENCH" export --format csv "$TMP/opts.json" >"$TMP/opts.csv"
+check "csv: its options column" grep -q '^[^,]*,.*,proxy-splice-cap,.*,opts=splice_chunk_cap=1$' "$TMP/opts.csv"
+"$ZCBENCH" export --format prometheus "$TMP/opts.json" >"$TMP/opts.prom"
+check "prometheus: its options label" grep -q 'run="proxy-splice-cap",.*options="opts=splice_chunk_cap=1"' "$TMP/opts.prom"
+"$ZCBENCH" size --target 10G "$B" >"$TMP/size" 2>&1
+check "size: a row per pipe size" \
+	bash -c "grep -q 'proxy splice, 1 conn, 64k/1M' '$TMP/size' && grep -q 'proxy splice, 1 conn, 64k/64k' '$TMP/size'"
 finish

@@ -95,14 +95,10 @@ static void html_best(FILE *f, json_t *root)
 	json_array_foreach(best, i, h) {
 		json_t *num = json_object_get(h, "numerator"), *den = json_object_get(h, "denominator");
 		json_t *v = json_object_get(h, "value"), *lo = json_object_get(h, "lo");
-		char nc[24], np[24], dc[24], dp[24];
+		char ns[48], ds[48];
 
-		zc_fmt_size(zc_an_int(num, "chunk"), nc, sizeof(nc));
-		zc_fmt_size(zc_an_int(num, "pipe_size"), np, sizeof(np));
-		zc_fmt_size(zc_an_int(den, "chunk"), dc, sizeof(dc));
-		zc_fmt_size(zc_an_int(den, "pipe_size"), dp, sizeof(dp));
-		fprintf(f, "<tr><td>%s</td><td>%s/%s</td><td>%s/%s</td>", zc_an_str(h, "ratio"), nc,
-			np, dc, dp);
+		fprintf(f, "<tr><td>%s</td><td>%s</td><td>%s</td>", zc_an_str(h, "ratio"),
+			zc_an_size_of(num, ns, sizeof(ns)), zc_an_size_of(den, ds, sizeof(ds)));
 		if (!json_is_number(v))
 			fprintf(f, "<td>n/a</td><td></td><td class=\"t\"></td>");
 		else if (!json_is_number(lo))

@@ -133,12 +133,10 @@ static void ratio_row(FILE *f, const char *name, const char *side, json_t *num, 
 {
 	struct zc_ratio r;
 	json_t *k = json_object_get(num, "key");
-	char chunk[24], pipe[24], size[48], val[16] = "-", ci[32] = "";
+	char size[48], val[16] = "-", ci[32] = "";
 
 	zc_an_ratio(num, den, &r);
-	zc_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
-	zc_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
-	snprintf(size, sizeof(size), "%s/%s", chunk, pipe);
+	zc_an_size_of(k, size, sizeof(size));
 	if (!isnan(r.value))
 		snprintf(val, sizeof(val), "%.2fx", r.value);
 	if (!isnan(r.lo))
@@ -179,13 +177,10 @@ static void best_part(FILE *f, json_t *root)
 		json_t *num = json_object_get(h, "numerator"), *den = json_object_get(h, "denominator");
 		json_t *bn = json_object_get(h, "numerator_busy_frac");
 		json_t *bd = json_object_get(h, "denominator_busy_frac");
-		char nc[16], np[16], dc[16], dp[16], sizes[80], val[16] = "-", ci[32] = "";
+		char ns[48], ds[48], sizes[100], val[16] = "-", ci[32] = "";
 
-		zc_fmt_size(zc_an_int(num, "chunk"), nc, sizeof(nc));
-		zc_fmt_size(zc_an_int(num, "pipe_size"), np, sizeof(np));
-		zc_fmt_size(zc_an_int(den, "chunk"), dc, sizeof(dc));
-		zc_fmt_size(zc_an_int(den, "pipe_size"), dp, sizeof(dp));
-		snprintf(sizes, sizeof(sizes), "%s/%s vs %s/%s", nc, np, dc, dp);
+		snprintf(sizes, sizeof(sizes), "%s vs %s", zc_an_size_of(num, ns, sizeof(ns)),
+			 zc_an_size_of(den, ds, sizeof(ds)));
 		if (json_is_number(json_object_get(h, "value")))
 			snprintf(val, sizeof(val), "%.2fx",
 				 json_number_value(json_object_get(h, "value")));

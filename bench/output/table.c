@@ -577,17 +577,14 @@ void zc_print_headline_best(FILE *f, json_t *best, int width)
 		"a noisy high side a little):\n");
 	json_array_foreach(best, i, h) {
 		json_t *num = json_object_get(h, "numerator"), *den = json_object_get(h, "denominator");
-		char nc[24], np[24], dc[24], dp[24];
+		char ns[48], ds[48];
 
-		zc_fmt_size(zc_an_int(num, "chunk"), nc, sizeof(nc));
-		zc_fmt_size(zc_an_int(num, "pipe_size"), np, sizeof(np));
-		zc_fmt_size(zc_an_int(den, "chunk"), dc, sizeof(dc));
-		zc_fmt_size(zc_an_int(den, "pipe_size"), dp, sizeof(dp));
 		/* chunk/pipe of each side's best run, of how many sizes */
-		fprintf(f, "  %-27s %schunk/pipe %s/%s vs %s/%s (best of %lld and %lld sizes)\n  %-27s ",
+		fprintf(f, "  %-27s %schunk/pipe %s vs %s (best of %lld and %lld sizes)\n  %-27s ",
 			zc_an_str(h, "ratio"),
-			json_is_false(json_object_get(h, "verified")) ? "UNVERIFIED " : "", nc, np, dc,
-			dp, zc_an_int(h, "numerator_sizes"), zc_an_int(h, "denominator_sizes"), "");
+			json_is_false(json_object_get(h, "verified")) ? "UNVERIFIED " : "",
+			zc_an_size_of(num, ns, sizeof(ns)), zc_an_size_of(den, ds, sizeof(ds)),
+			zc_an_int(h, "numerator_sizes"), zc_an_int(h, "denominator_sizes"), "");
 		if (json_is_number(json_object_get(h, "value")))
 			print_ratio(f, h, false);
 		else

@@ -50,6 +50,8 @@ void zc_an_key(json_t *run, char *out, size_t len);
  * then ",conn=N", ",workers=N", ",object=64k,churn" ..., ",opts=..." where
  * they are set: runs that differ in any key are distinct lines and rows. */
 void zc_an_run_id(json_t *run, char *out, size_t len);
+/* "64k/1M": chunk/pipe of o (a run's key, a headline_best side). */
+const char *zc_an_size_of(json_t *o, char *out, size_t len);
 /* The options part of the key alone, "opts=...,alt=...,srcw=N" ("" when
  * none is set): what the exports add to a run's series. */
 const char *zc_an_key_opts(json_t *run, char *out, size_t len);

@@ -76,6 +76,16 @@ void zc_an_key(json_t *run, char *out, size_t len)
 	append_opts(run, out, len, &n, " ");
 }
 
+const char *zc_an_size_of(json_t *o, char *out, size_t len)
+{
+	char chunk[24], pipe[24];
+
+	zc_fmt_size(zc_an_int(o, "chunk"), chunk, sizeof(chunk));
+	zc_fmt_size(zc_an_int(o, "pipe_size"), pipe, sizeof(pipe));
+	snprintf(out, len, "%s/%s", chunk, pipe);
+	return out;
+}
+
 const char *zc_an_key_opts(json_t *run, char *out, size_t len)
 {
 	int n = 0;

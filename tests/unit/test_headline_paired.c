@@ -17,12 +17,6 @@
 #include <math.h>
 #include <string.h>
 
-#define assert_close(a, b, eps)                                                  \
-	do {                                                                     \
-		double a_ = (a), b_ = (b);                                       \
-		if (!(fabs(a_ - b_) <= (eps)))                                   \
-			fail_msg("%.17g != %.17g (eps %g)", a_, b_, (double)(eps)); \
-	} while (0)
 
 static const double r7_num[] = { 10.2, 9.7, 10.9, 9.4, 10.0, 10.6, 9.9 };
 static const double r7_den[] = { 10.0, 10.1, 10.3, 9.9, 9.6, 10.2, 10.4 };

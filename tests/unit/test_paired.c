@@ -25,14 +25,6 @@
 #include "lib/paired.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
-/* cmocka 1.1.5's assert_float_equal casts to float: 1e-12 would mean one
- * float ulp, and a double a few ulps off can fall on either side of a float. */
-#define assert_close(a, b, eps)                                                  \
-	do {                                                                     \
-		double a_ = (a), b_ = (b);                                       \
-		if (!(fabs(a_ - b_) <= (eps)))                                   \
-			fail_msg("%.17g != %.17g (eps %g)", a_, b_, (double)(eps)); \
-	} while (0)
 #define ROUNDS 10000
 #define SEED 20260101UL
 

@@ -27,12 +27,6 @@
 #include "lib/verdict.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
-#define assert_close(a, b, eps)                                                  \
-	do {                                                                     \
-		double a_ = (a), b_ = (b);                                       \
-		if (!(fabs(a_ - b_) <= (eps)))                                   \
-			fail_msg("%.17g != %.17g (eps %g)", a_, b_, (double)(eps)); \
-	} while (0)
 
 /* The issue's three per-round ratios: splice/copy 2.029, 1.864, 1.452. Their
  * logs' mean 0.567737, sd 0.173946; t(0.975, 2) = 4.302653 (scipy). */

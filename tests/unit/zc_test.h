@@ -13,12 +13,23 @@
 #define ZC_TEST_H
 
 #include <setjmp.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <cmocka.h>
+
+/* a and b within eps, doubles. cmocka 1.1.5's assert_float_equal casts to
+ * float: 1e-12 would mean one float ulp, and a double a few ulps off can fall
+ * on either side of a float. */
+#define assert_close(a, b, eps)                                                  \
+	do {                                                                     \
+		double a_ = (a), b_ = (b);                                       \
+		if (!(fabs(a_ - b_) <= (eps)))                                   \
+			fail_msg("%.17g != %.17g (eps %g)", a_, b_, (double)(eps)); \
+	} while (0)
 
 static int zc_tests_skipped __attribute__((unused));
 

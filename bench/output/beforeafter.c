@@ -161,10 +161,11 @@ int zc_ba_tcp_rows(json_t **files, int nfiles, json_t **after, int nafter,
 
 static void tcp_row(const struct zc_ba_row *r, void *user)
 {
-	char f1[32], f2[32], f3[32], f4[32], f5[32], ch[24], fpb[96], fpa[96];
+	char f1[32], f2[32], f3[32], f4[32], f5[32], ch[24], fpb[96], fpa[96], vs[320];
 
 	(void)user;
 	size_str(r->chunk, ch, sizeof(ch));
+	zc_verdict_fmt(&r->ch, &r->vd, vs, sizeof(vs));
 	fp_short(r->before_file, fpb, sizeof(fpb));
 	if (r->after_file)
 		fp_short(r->after_file, fpa, sizeof(fpa));
@@ -175,6 +176,8 @@ static void tcp_row(const struct zc_ba_row *r, void *user)
 	       fig(r->before_calls_per_mb, "%.1f", f4, sizeof(f4)),
 	       fig(r->after_calls_per_mb, "%.1f", f5, sizeof(f5)), fpb, r->after_file ? " -> " : "",
 	       r->after_file ? fpa : "");
+	/* The change's 95% interval and its answer at +-5%: three answers. */
+	printf("%-42s %s (%s)\n", "", vs, r->ch.paired ? "paired" : "unpaired");
 }
 
 static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
@@ -184,6 +187,10 @@ static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
 	       "calls/MB", "calls/MB", "kernel (fingerprint)");
 	if (!zc_ba_tcp_rows(files, nfiles, after, nafter, tcp_row, NULL))
 		printf("  (no real/after pairs with the same chunk and pipe size in these files)\n");
+	else
+		printf("under each row: the change of Gbit/s per core with its 95%% interval and "
+		       "what it says at +-%g%%: changed, unchanged, or can't tell\n",
+		       100 * ZC_RATIO_THRESHOLD);
 }
 
 /* calls per MB of a pipebench run (its medians): the call pattern. */

@@ -22,7 +22,7 @@ for f in results/fixtures/*.json; do
 		cmd=$(awk '/^  bench\/zcbench / { on = 1 } on { print; if ($0 !~ /\\$/) exit }' "$out")
 		got=$(bash -c "$(sed '1s|^  bench/zcbench|printf "%s\\n"|' <<<"$cmd")")
 		want=$(jq -r '.command | if .[0] == "zcbench" then .[1:] else . end | .[]' "$f")
-		check "$f: the reproduce command is the recorded one" [ -n "$want" ] && [ "$got" = "$want" ]
+		check "$f: the reproduce command is the recorded one" bash -c '[ -n "$1" ] && [ "$1" = "$2" ]' _ "$want" "$got"
 	done
 done
 $ZCBENCH report --mail results/fixtures/emulated.json >"$TMP/emu" 2>&1
@@ -38,7 +38,7 @@ check "each before-after row has its interval and answer under it" \
 $ZCBENCH report --mail results/fixtures/bench.json >"$TMP/fair" 2>&1
 b=$(grep -n '^Each side at its best size' "$TMP/fair" | cut -d: -f1)
 h=$(grep -n '^Headline at each size' "$TMP/fair" | cut -d: -f1)
-check "the best-size ratios come first (lines ${b:-none}, ${h:-none})" [ -n "$b" ] && [ -n "$h" ] && [ "$b" -lt "$h" ]
+check "the best-size ratios come first (lines ${b:-none}, ${h:-none})" bash -c '[ -n "$1" ] && [ -n "$2" ] && [ "$1" -lt "$2" ]' _ "$b" "$h"
 check "the best-size row names both sizes and its answer" \
 	grep -Eq '^  splice/copy proxy +[0-9]+[kM]/[0-9]+[kM] vs [0-9]+[kM]/[0-9]+[kM] +[0-9.]+x \[[0-9.]+-[0-9.]+\] (above 1|below 1|about 1|can.t tell)$' "$TMP/fair"
 check "an unsaturated DUT is said under its ratio" grep -Eq '^    DUT busy 0\.[0-8][0-9] / [0-9.?]+ of a core: NOT SATURATED' "$TMP/fair"
@@ -55,15 +55,15 @@ check "-1% everywhere: no row called changed" bash -c "! grep -q '^    changed' 
 
 $ZCBENCH report --mail "$TMP/missing.json" >/dev/null 2>"$TMP/e1"
 rc=$?
-check "a missing file: exit 2 ($rc), named ($(cat "$TMP/e1"))" [ "$rc" -eq 2 ] && grep -q "$TMP/missing.json" "$TMP/e1"
+check "a missing file: exit 2 ($rc), named ($(cat "$TMP/e1"))" bash -c '[ "$1" -eq 2 ] && grep -q "$2" "$3"' _ "$rc" "$TMP/missing.json" "$TMP/e1"
 echo '{"schema": "something else"}' >"$TMP/other.json"
 $ZCBENCH report --mail results/fixtures/new.json "$TMP/other.json" >/dev/null 2>"$TMP/e2"
 rc=$?
-check "a BASE that is no results file: exit 2 ($rc), named" [ "$rc" -eq 2 ] && grep -q "$TMP/other.json" "$TMP/e2"
+check "a BASE that is no results file: exit 2 ($rc), named" bash -c '[ "$1" -eq 2 ] && grep -q "$2" "$3"' _ "$rc" "$TMP/other.json" "$TMP/e2"
 printf '{"schema": ' >"$TMP/cut.json"
 $ZCBENCH report --mail "$TMP/cut.json" >/dev/null 2>"$TMP/e3"
 rc=$?
-check "a cut JSON file: exit 2 ($rc), named" [ "$rc" -eq 2 ] && grep -q "$TMP/cut.json" "$TMP/e3"
+check "a cut JSON file: exit 2 ($rc), named" bash -c '[ "$1" -eq 2 ] && grep -q "$2" "$3"' _ "$rc" "$TMP/cut.json" "$TMP/e3"
 $ZCBENCH report --mail "$base" "$base" "$base" >/dev/null 2>"$TMP/e4"
 check "three files: refused (exit $?)" grep -q 'at most one BASE' "$TMP/e4"
 finish

@@ -41,7 +41,7 @@ check "started_at recorded" jqe '[.runs[].samples[].started_at | test("^20..-..-
 check "order in the results" jqe '.schedule.order == "interleaved" and .schedule.rounds == 3' "$f"
 check "headline paired with its interval" jqe '.headline[0] | .method == "paired" and .n == 3 and
 	.lo <= .value and .value <= .hi' "$f"
-check "table prints the interval and its half-width" grep -Eq 'splice/copy proxy .* [0-9.]+x \[[0-9.]+-[0-9.]+\] +\+-[0-9.]+% (paired )?n=3, (in|ex)cludes 1.0' "$TMP/i.out"
+check "table prints the interval and its half-width" grep -Eq "splice/copy proxy .* [0-9.]+x \[[0-9.]+-[0-9.]+\] +\+-[0-9.]+% (paired )?n=3, (above 1.0 by >5%|below 1.0 by >5%|within 1.0\+-5%|can't tell vs 1.0\+-5%)" "$TMP/i.out"
 check "table prints the disturbed count" grep -q '^disturbed samples left out: 0 ' "$TMP/i.out"
 
 "$ZCBENCH" run "$W" --out "$TMP/s" --order=sequential >"$TMP/s.out" 2>&1 || fail "sequential run"
@@ -100,10 +100,13 @@ check "noise file written" jqe '.schema == "zcbench-noise" and (.runs | length) 
 check "noise: the A/B spread of the ratio" jqe '.ratios[0].ratio == "splice/copy proxy" and
 	(.ratios[0].spread_pct | type) == "number"' "$nf"
 check "noise prints floors and spreads" grep -q '^Headline ratios, A against B' "$TMP/n.out"
-# Three pairs can never reach p < 0.05 (2^-2 at best): the gate stays shut.
+# compare reads the A/A file and its noise file and answers (what it answers
+# on a live run is not asserted: a live interval can miss by chance).
 "$ZCBENCH" compare "$f" --noise "$nf" --fail-on-regression 5 >"$TMP/c.out" 2>&1
-check "compare takes the A/A file and its noise file (exit $?)" [ $? -eq 0 ]
-check "compare: paired, floor from the file" grep -q 'A/A, threshold 5%' "$TMP/c.out"
+rc=$?
+check "compare takes the A/A file and its noise file (exit $rc: 0, 1 or 3)" bash -c "[ $rc -eq 0 ] || [ $rc -eq 1 ] || [ $rc -eq 3 ]"
+check "compare: the A and B of one invocation are paired by rounds" grep -q '\] paired' "$TMP/c.out"
+check "compare: the gate answers" grep -Eq '^regression gate 5%: [0-9]+ regressions?, ' "$TMP/c.out"
 "$ZCBENCH" noise "$W" --order=sequential --out "$TMP/n2" >/dev/null 2>"$TMP/n2.err"
 check "noise refuses sequential (exit $?)" [ $? -eq 2 ]
 finish

@@ -116,14 +116,14 @@ void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r)
 
 const char *zc_ratio_words(const char *answer, double value, char *buf, size_t len)
 {
-	double t = 100 * ZC_RATIO_THRESHOLD;
+	double t = ZC_RATIO_THRESHOLD;
 
 	if (!strcmp(answer, "changed"))
-		snprintf(buf, len, "%s 1.0 by >%g%%", value > 1 ? "above" : "below", t);
+		snprintf(buf, len, value > 1 ? "above %.2f" : "below %.2f", value > 1 ? 1 + t : 1 - t);
 	else if (!strcmp(answer, "unchanged"))
-		snprintf(buf, len, "within 1.0+-%g%%", t);
+		snprintf(buf, len, "within %.2f-%.2f", 1 - t, 1 + t);
 	else
-		snprintf(buf, len, "can't tell vs 1.0+-%g%%", t);
+		snprintf(buf, len, "can't tell");
 	return buf;
 }
 

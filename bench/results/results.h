@@ -182,7 +182,8 @@ double zc_an_busy_frac(json_t *run);
  * DUT busy fraction (numerator_busy_frac, denominator_busy_frac). */
 void zc_an_ratio_json(json_t *row, json_t *num, json_t *den, const struct zc_ratio *r);
 /* A ratio's answer against 1.0 (answer: zc_answer_key's) in words: "above
- * 1.0 by >5%", "below 1.0 by >5%", "within 1.0+-5%", "can't tell vs 1.0+-5%". */
+ * 1.05" (the whole interval), "below 0.95", "within 0.95-1.05", "can't tell"
+ * (it spans 0.95 or 1.05, or there is no interval). */
 const char *zc_ratio_words(const char *answer, double value, char *buf, size_t len);
 
 /* Was the sample left out as disturbed (another task on the DUT's cores)? */

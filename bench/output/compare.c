@@ -143,6 +143,8 @@ struct walk {
 	struct zc_cmp_cell_v *cells;
 	size_t ncells, cap, cursor;
 	struct zc_cmp_tally tally;	/* the gate's answers */
+	struct zc_cmp_side *ratio_sides;	/* the headline ratios' per-round values */
+	size_t nratio;
 	int lost, empty_sides;
 	bool any_untested, oom;
 };
@@ -416,6 +418,67 @@ static int sides_of_one(struct walk *w, json_t *root, const char *path, char **p
 	return most;
 }
 
+/* The headline ratios of BASE matched in each other file, after the run
+ * cells; gated by default, or when --gate (--metrics) names "headline". */
+static void add_ratio_cells(struct walk *w)
+{
+	const struct cmp_opts *o = w->o;
+	const char *list = o->gate ? o->gate : o->metrics;
+	bool gated = !isnan(o->fail_pct) && (!list || list_has(list, "headline"));
+
+	for (int fi = 1; fi < w->c.nfiles; fi++) {
+		struct zc_cmp_cell_v *rc;
+		struct zc_cmp_side *rs, *all;
+		size_t n = zc_cmp_ratio_cells(w->c.roots[0], w->c.roots[fi], w->c.paths[fi],
+					      o->alpha, w->c.threshold_pct, gated, &rc, &rs);
+		size_t had = w->nratio;
+
+		if (!n)
+			continue;
+		all = realloc(w->ratio_sides, 2 * (had + n) * sizeof(*all));
+		if (all) {
+			memcpy(all + 2 * had, rs, 2 * n * sizeof(*rs));
+			w->ratio_sides = all;
+			w->nratio += n;
+		}
+		for (size_t k = 0; all && k < n; k++) {
+			struct zc_cmp_cell_v *cl = cell_push(w);
+
+			if (!cl)
+				break;
+			*cl = rc[k];
+			w->c.gated += cl->gated;
+			cl->v.tested ? (cl->v.paired ? w->c.npaired++ : w->c.nunpaired++) :
+				       (void)(w->any_untested = true);
+		}
+		w->oom |= !all;
+		free(rc);
+		free(rs);
+	}
+}
+
+/* The headline ratios' rows: base and new medians of the per-round ratios,
+ * the change with its interval and answer. */
+static void print_ratio_cells(struct walk *w, FILE *f, size_t first)
+{
+	if (w->ncells <= first)
+		return;
+	fprintf(f, "\nHeadline ratios (Gbit/s per core, numerator over denominator; median of the "
+		   "per-round ratios in each file; the change's interval on their logs):\n");
+	for (size_t i = first; i < w->ncells; i++) {
+		const struct zc_cmp_cell_v *cl = &w->cells[i];
+		const struct zc_cmp_side *b = &w->ratio_sides[2 * (i - first)];
+		const struct zc_cmp_side *n = &w->ratio_sides[2 * (i - first) + 1];
+		char ch[96];
+
+		zc_change_fmt(&cl->v.ch, ch, sizeof(ch));
+		fprintf(f, "  %-40s %6.2fx -> %6.2fx  %s %s, %s%s%s\n", cl->name, b->s.median,
+			n->s.median, ch, cl->v.paired ? "paired" : "unpaired",
+			cl->v.tested ? zc_answer_name(cl->v.vd.answer) : "no interval",
+			w->c.nfiles > 2 ? " in " : "", w->c.nfiles > 2 ? cl->path : "");
+	}
+}
+
 /* Every item of --FLAG's comma list a metric, or an error naming it. */
 static bool metric_list_ok(const char *flag, const char *list)
 {
@@ -424,8 +487,10 @@ static bool metric_list_ok(const char *flag, const char *list)
 		char mk[64];
 
 		snprintf(mk, sizeof(mk), "%.*s", (int)(e - p), p);
-		if (!zc_metric_find(mk)) {
-			zc_err("compare: --%s: unknown metric '%s'", flag, mk);
+		/* "headline": the headline ratios (compare_ratios.c). */
+		if (!zc_metric_find(mk) && strcmp(mk, "headline")) {
+			zc_err("compare: --%s: unknown metric '%s' (or 'headline' for the headline "
+			       "ratios)", flag, mk);
 			return false;
 		}
 		p = *e ? e + 1 : e;
@@ -442,6 +507,8 @@ int zc_cmd_compare(int argc, char **argv)
 	char *paths[MAX_FILES];
 	json_t *roots[MAX_FILES] = { 0 }, *keys = json_array(), *seen = json_object(), *run;
 	int nfiles = 0, ret = ZC_EXIT_OK;
+	bool one_file = false;
+	size_t nrun;
 	size_t i;
 	FILE *f = stdout;
 	const struct zc_optgroup groups[] = {
@@ -494,6 +561,7 @@ int zc_cmd_compare(int argc, char **argv)
 	if (nfiles == 1) {
 		const char *path = paths[0];
 
+		one_file = true;
 		nfiles = sides_of_one(&w, roots[0], path, paths, roots);
 		if (!nfiles) {
 			zc_err("compare: %s: no run key occurs twice in it, so one file has nothing to "
@@ -510,9 +578,13 @@ int zc_cmd_compare(int argc, char **argv)
 			       .threshold_pct = isnan(o.fail_pct) ? ZC_CMP_THRESHOLD_PCT : o.fail_pct,
 			       .noise_path = o.noise };
 	walk(&w, f, false);
+	nrun = w.ncells;
+	if (!one_file)
+		add_ratio_cells(&w);
 	zc_cmp_gate_family(w.cells, w.ncells, w.c.gated, o.alpha, o.fail_pct, &w.tally);
 	header(f, &w.c);
 	walk(&w, f, true);
+	print_ratio_cells(&w, f, nrun);
 	list_unmatched(&w, f);
 	if (w.any_untested)
 		fprintf(f, "\nnote: n too small = fewer than %d ok samples (or complete pairs) on a "
@@ -529,6 +601,7 @@ out:
 		json_decref(roots[i]);
 	json_decref(w.noise);
 	free(w.cells);
+	free(w.ratio_sides);
 	json_decref(keys);
 	json_decref(seen);
 	return ret;

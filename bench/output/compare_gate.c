@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare's regression gate: the gated figures' intervals held together
- * (Bonferroni over them), each answered at +-T (lib/verdict.h), one line a
+ * (Bonferroni over them, each answer one-sided), each answered at +-T (lib/verdict.h), one line a
  * reader acts on per figure, and the exit code a nightly job reads: 0 when
  * every gated figure is shown within T (or better), 1 when one regressed
  * beyond it, 3 when one cannot tell.
@@ -15,7 +15,11 @@
 void zc_cmp_gate_family(struct zc_cmp_cell_v *cells, size_t n, size_t gated, double alpha,
 			double fail_pct, struct zc_cmp_tally *t)
 {
-	double level = 1 - alpha / (double)(gated ? gated : 1);
+	/* Each answer is one-sided (beyond -T, beyond +T, or within both:
+	 * Schuirmann's two one-sided tests), so an interval at 1 - 2 alpha/m
+	 * holds each one-sided bound at 1 - alpha/m: no more than alpha of the
+	 * families of m raise a false alarm (tests/unit/test_verdict.c). */
+	double level = 1 - 2 * alpha / (double)(gated ? gated : 1);
 
 	*t = (struct zc_cmp_tally){ .could_see = NAN };
 	for (size_t i = 0; i < n; i++) {
@@ -72,9 +76,11 @@ int zc_cmp_gate_summary(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cel
 {
 	bool aa_used = false, cross = false;
 
-	fprintf(f, "\nGate: each gated figure's change with its interval, %g%% for all %zu at once "
-		   "(each at %.4g%%), against +-%g%%:\n", 100 * (1 - c->alpha), c->gated,
-		100 * (1 - c->alpha / (double)(c->gated ? c->gated : 1)), c->fail_pct);
+	fprintf(f, "\nGate: each gated figure's change with its interval against +-%g%%, all %zu "
+		   "at once: each interval at %.4g%%, so each one-sided bound holds at %.4g%% and "
+		   "a false alarm in all %zu is at most %g%% likely:\n", c->fail_pct, c->gated,
+		100 * (1 - 2 * c->alpha / (double)(c->gated ? c->gated : 1)),
+		100 * (1 - c->alpha / (double)(c->gated ? c->gated : 1)), c->gated, 100 * c->alpha);
 	for (size_t i = 0; i < n; i++) {
 		const struct zc_cmp_cell_v *cl = &cells[i];
 

@@ -58,6 +58,14 @@ int zc_cmp_gate_summary(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cel
 			size_t n, const struct zc_cmp_tally *t, int lost, int empty_sides,
 			bool pass_cant_tell);
 
+/* The headline ratios of root_b matched in root_n (compare_ratios.c), as
+ * cells after the runs' (their metric "ratio", higher is better) with each
+ * file's per-round ratios in (*sides)[2k] and [2k + 1]: both malloc'd, free
+ * them. How many. */
+size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n, double alpha,
+			  double threshold_pct, bool gated, struct zc_cmp_cell_v **out,
+			  struct zc_cmp_side **sides);
+
 /* compare's perf-profile lines of one run key (runs[i] NULL where missing),
  * after its metric rows, through the layout's row functions (compare_profile.c).
  * How many rows. */

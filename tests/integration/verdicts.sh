@@ -94,6 +94,25 @@ rc=$?
 check "--gate nosuch: exit 2 (got $rc)" [ $rc -eq 2 ]
 check "--gate nosuch: names the metric" grep -q "unknown metric 'nosuch'" "$TMP/bad.out"
 
+# The headline ratios are gated too (issue 29 item 2): splice's Gbit/s per
+# core at 64k/1M halved halves splice/copy there, a regression of the ratio.
+jq '.invocation = "another" | .runs[] |= (if .name == "proxy-splice" and .key.chunk == 65536
+	then .samples[] |= (.gbps_per_core /= 2) else . end)' "$B" >"$TMP/splice-half.json"
+"$ZCBENCH" compare "$B" "$TMP/splice-half.json" $G >"$TMP/sh.out" 2>&1
+rc=$?
+check "splice halved: exit 1 (got $rc)" [ $rc -eq 1 ]
+check "splice halved: the ratio's row in the table" \
+	grep -Eq '^  splice/copy proxy@64k/1M +[0-9.]+x -> +[0-9.]+x  -50\.0% \[' "$TMP/sh.out"
+check "splice halved: the ratio's gate line says REGRESSION" \
+	grep -q '^  REGRESSION splice/copy proxy@64k/1M\.ratio: changed -50\.0%' "$TMP/sh.out"
+check "the other ratios are gated too (one line each)" \
+	[ "$(sed -n '/^Gate: /,$p' "$TMP/sh.out" | grep -c '\.ratio: ')" -eq "$(jq '.headline | length' "$B")" ]
+"$ZCBENCH" compare "$B" "$TMP/splice-half.json" $G --gate gbps_per_core >"$TMP/sh2.out" 2>&1
+check "--gate gbps_per_core: no ratio gated" bash -c "! sed -n '/^Gate: /,\$p' '$TMP/sh2.out' | grep -q '\.ratio: '"
+"$ZCBENCH" compare "$B" "$TMP/splice-half.json" $G --gate headline >"$TMP/sh3.out" 2>&1
+check "--gate headline: only the ratios" bash -c "! sed -n '/^Gate: /,\$p' '$TMP/sh3.out' | grep -q '\.gbps_per_core: ' &&
+	sed -n '/^Gate: /,\$p' '$TMP/sh3.out' | grep -q '\.ratio: '"
+
 # A run is its whole key (issue 29 items 5, 7): proxy-splice (pipe 1M) and
 # proxy-splice-pipe64k differ in the pipe alone and stay apart everywhere.
 check "compare: the two splice runs are two gate lines" \

@@ -6,9 +6,10 @@
  * answers at their edges, and by simulation (fixed seed, a few hundred ms):
  * - nominal 95% intervals cover 93-97% at n = 3, 5, 10 and 30 under lognormal
  *   noise of 3% and 15%, paired and unpaired;
- * - a gate over a family of 7 figures (make bench's 7 runs), Bonferroni
- *   level, raises a false alarm (a "changed" downwards with nothing
- *   changed) in at most 5% of families, even at T = 0;
+ * - a gate over a family of 7 figures (make bench's 7 runs) at its level
+ *   (1 - 2 alpha/m: each one-sided bound at 1 - alpha/m) raises a false
+ *   alarm (a "changed" downwards with nothing changed) in at most 5% of
+ *   families at T = 5%, and in 5% (within sampling error) at T = 0;
  * - a drop of the size the verdict said it could see is called changed about
  *   ZC_VERDICT_POWER of the time.
  */
@@ -205,16 +206,18 @@ static void test_coverage(void **state)
 }
 
 #define FAMILY 7
+#define FAMILIES 2000
 
 /* Share of A/A families (FAMILY figures, nothing changed) with a figure
- * called changed downwards at threshold t, each interval at the family's
- * Bonferroni level. */
+ * called changed downwards at threshold t, each interval at the gate's level
+ * (output/compare_gate.c): 1 - 2 alpha/m, each one-sided bound at
+ * 1 - alpha/m. */
 static double false_alarms(size_t n, double s, bool paired, double t)
 {
 	double b[30], x[30];
 	int alarms = 0;
 
-	for (int k = 0; k < SIMS / 4; k++) {
+	for (int k = 0; k < FAMILIES; k++) {
 		bool alarm = false;
 
 		for (int f = 0; f < FAMILY; f++) {
@@ -224,16 +227,16 @@ static double false_alarms(size_t n, double s, bool paired, double t)
 			draw(b, n, 10, s);
 			draw(x, n, 10, s);
 			if (paired)
-				assert_int_equal(zc_change_paired(b, x, n, true, 1 - 0.05 / FAMILY, &c), 0);
+				assert_int_equal(zc_change_paired(b, x, n, true, 1 - 2 * 0.05 / FAMILY, &c), 0);
 			else
-				assert_int_equal(zc_change_unpaired(b, n, x, n, true, 1 - 0.05 / FAMILY, &c),
+				assert_int_equal(zc_change_unpaired(b, n, x, n, true, 1 - 2 * 0.05 / FAMILY, &c),
 						 0);
 			assert_int_equal(zc_verdict_judge(&c, t, &v), 0);
 			alarm |= v.answer == ZC_ANSWER_CHANGED && v.direction < 0;
 		}
 		alarms += alarm;
 	}
-	return (double)alarms / (SIMS / 4);
+	return (double)alarms / FAMILIES;
 }
 
 static void test_false_alarms(void **state)
@@ -247,7 +250,10 @@ static void test_false_alarms(void **state)
 
 			print_message("false alarms n=%-2zu %-8s T=0 at 15%%: %.3f, T=5%% at 3%%: %.3f\n",
 				      ns[i], p ? "paired" : "unpaired", t0, t5);
-			assert_true(t0 <= 0.05);
+			/* At T = 0 the bound is exact (1 - (1 - 0.05/7)^7 = 4.9%):
+			 * 2,000 families put 2 standard errors (1%) around it. The
+			 * gate's own use has T > 0, which keeps it under 5%. */
+			assert_true(t0 <= 0.06);
 			assert_true(t5 <= 0.05);
 		}
 }

@@ -457,28 +457,6 @@ static void add_ratio_cells(struct walk *w)
 	}
 }
 
-/* The headline ratios' rows: base and new medians of the per-round ratios,
- * the change with its interval and answer. */
-static void print_ratio_cells(struct walk *w, FILE *f, size_t first)
-{
-	if (w->ncells <= first)
-		return;
-	fprintf(f, "\nHeadline ratios (Gbit/s per core, numerator over denominator; median of the "
-		   "per-round ratios in each file; the change's interval on their logs):\n");
-	for (size_t i = first; i < w->ncells; i++) {
-		const struct zc_cmp_cell_v *cl = &w->cells[i];
-		const struct zc_cmp_side *b = &w->ratio_sides[2 * (i - first)];
-		const struct zc_cmp_side *n = &w->ratio_sides[2 * (i - first) + 1];
-		char ch[96];
-
-		zc_change_fmt(&cl->v.ch, ch, sizeof(ch));
-		fprintf(f, "  %-40s %6.2fx -> %6.2fx  %s %s, %s%s%s\n", cl->name, b->s.median,
-			n->s.median, ch, cl->v.paired ? "paired" : "unpaired",
-			cl->v.tested ? zc_answer_name(cl->v.vd.answer) : "no interval",
-			w->c.nfiles > 2 ? " in " : "", w->c.nfiles > 2 ? cl->path : "");
-	}
-}
-
 /* Every item of --FLAG's comma list a metric, or an error naming it. */
 static bool metric_list_ok(const char *flag, const char *list)
 {
@@ -584,7 +562,8 @@ int zc_cmd_compare(int argc, char **argv)
 	zc_cmp_gate_family(w.cells, w.ncells, w.c.gated, o.alpha, o.fail_pct, &w.tally);
 	header(f, &w.c);
 	walk(&w, f, true);
-	print_ratio_cells(&w, f, nrun);
+	if (w.ncells > nrun)
+		zc_cmp_ratio_rows(f, &w.c, w.cells + nrun, w.ratio_sides, w.ncells - nrun);
 	list_unmatched(&w, f);
 	if (w.any_untested)
 		fprintf(f, "\nnote: n too small = fewer than %d ok samples (or complete pairs) on a "

@@ -65,6 +65,10 @@ int zc_cmp_gate_summary(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cel
 size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n, double alpha,
 			  double threshold_pct, bool gated, struct zc_cmp_cell_v **out,
 			  struct zc_cmp_side **sides);
+/* Their rows under the runs' table: both files' medians of the per-round
+ * ratios, the change with its interval and answer. */
+void zc_cmp_ratio_rows(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cell_v *cells,
+		       const struct zc_cmp_side *sides, size_t n);
 
 /* compare's perf-profile lines of one run key (runs[i] NULL where missing),
  * after its metric rows, through the layout's row functions (compare_profile.c).

@@ -131,3 +131,21 @@ size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n, do
 	*sides = sd;
 	return k;
 }
+
+void zc_cmp_ratio_rows(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cell_v *cells,
+		       const struct zc_cmp_side *sides, size_t n)
+{
+	fprintf(f, "\nHeadline ratios (Gbit/s per core, numerator over denominator; median of the "
+		   "per-round ratios in each file; the change's interval on their logs):\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct zc_cmp_cell_v *cl = &cells[i];
+		char ch[96];
+
+		zc_change_fmt(&cl->v.ch, ch, sizeof(ch));
+		fprintf(f, "  %-40s %6.2fx -> %6.2fx  %s %s, %s%s%s\n", cl->name,
+			sides[2 * i].s.median, sides[2 * i + 1].s.median, ch,
+			cl->v.paired ? "paired" : "unpaired",
+			cl->v.tested ? zc_answer_name(cl->v.vd.answer) : "no interval",
+			c->nfiles > 2 ? " in " : "", c->nfiles > 2 ? cl->path : "");
+	}
+}

@@ -448,8 +448,12 @@ static void add_ratio_cells(struct walk *w)
 				break;
 			*cl = rc[k];
 			w->c.gated += cl->gated;
-			cl->v.tested ? (cl->v.paired ? w->c.npaired++ : w->c.nunpaired++) :
-				       (void)(w->any_untested = true);
+			if (!cl->v.tested)
+				w->any_untested = true;
+			else if (cl->v.paired)
+				w->c.npaired++;
+			else
+				w->c.nunpaired++;
 		}
 		w->oom |= !all;
 		free(rc);

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-/* Every value of both sides > 0: ratios (and their logs) are defined. */
+/* Every value of a and b[0..n) > 0 (NaN: missing): their logs are defined. */
 static bool positive(const double *a, const double *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -68,6 +68,7 @@ void zc_cmp_judge(const struct zc_cmp_cell *in, struct zc_cmp_verdict *v)
 	v->noise_rel = NAN;
 	v->base_mean = b->s.mean;
 	v->points = pct;
+	/* Each side alone: the logs of both must be defined. */
 	log_scale = !pct && positive(b->v, b->v, b->n) && positive(n->v, n->v, n->n);
 	pair = in->pairing == ZC_PAIRING_REP ||
 	       (in->pairing == ZC_PAIRING_AUTO &&

@@ -113,20 +113,14 @@ static void machine_part(FILE *f, json_t *root)
 	field(f, "network:", buf);
 }
 
-/* A ratio's answer against 1.0 in at most 10 columns. */
-static const char *answer_short(const struct zc_ratio *r)
+/* A ratio's answer against 1.0 in at most 10 columns, from its answer key
+ * (zc_answer_key's) and value; "no answer" without an interval. */
+static const char *answer_short(const char *answer, double value, bool interval)
 {
-	if (isnan(r->value) || !r->ch.ok)
+	if (!interval || isnan(value))
 		return "no answer";
-	switch (r->vd.answer) {
-	case ZC_ANSWER_CHANGED:
-		return r->value > 1 ? "above 1" : "below 1";
-	case ZC_ANSWER_UNCHANGED:
-		return "about 1";
-	case ZC_ANSWER_CANT_TELL:
-		break;
-	}
-	return "can't tell";
+	return !strcmp(answer, "changed") ? (value > 1 ? "above 1" : "below 1") :
+	       !strcmp(answer, "unchanged") ? "about 1" : "can't tell";
 }
 
 static void ratio_row(FILE *f, const char *name, const char *side, json_t *num, json_t *den)
@@ -143,22 +137,11 @@ static void ratio_row(FILE *f, const char *name, const char *side, json_t *num, 
 		snprintf(ci, sizeof(ci), "[%.2f-%.2f]", r.lo, r.hi);
 	else if (!isnan(r.value))
 		snprintf(ci, sizeof(ci), "(n=%zu)", r.paired ? r.npairs : r.nn < r.nd ? r.nn : r.nd);
-	line(f, "  %-25s %-4s %-9s %6s %-11s %s%s", name, side, size, val, ci, answer_short(&r),
+	line(f, "  %-25s %-4s %-9s %6s %-11s %s%s", name, side, size, val, ci,
+	     answer_short(zc_answer_key(r.vd.answer), r.value, r.ch.ok),
 	     json_is_true(json_object_get(num, "verified")) &&
 		     json_is_true(json_object_get(den, "verified")) ? "" : " UNVERIFIED");
 	zc_print_busy_pair(f, zc_an_busy_frac(num), zc_an_busy_frac(den), MAIL_WIDTH, true);
-}
-
-/* "above 1" ... from a headline row's answer key and value. */
-static const char *answer_of_row(json_t *h)
-{
-	const char *a = zc_an_str(h, "answer");
-	double v = json_number_value(json_object_get(h, "value"));
-
-	if (!json_is_number(json_object_get(h, "lo")))
-		return "no answer";
-	return !strcmp(a, "changed") ? (v > 1 ? "above 1" : "below 1") :
-	       !strcmp(a, "unchanged") ? "about 1" : "can't tell";
 }
 
 /* Each side at its best size among those run: the fair question, first. */
@@ -189,7 +172,8 @@ static void best_part(FILE *f, json_t *root)
 				 json_number_value(json_object_get(h, "lo")),
 				 json_number_value(json_object_get(h, "hi")));
 		line(f, "  %-18s %-18s %6s %-11s %s", zc_an_str(h, "ratio"), sizes, val, ci,
-		     answer_of_row(h));
+		     answer_short(zc_an_str(h, "answer"), json_number_value(json_object_get(h, "value")),
+				  json_is_number(json_object_get(h, "lo"))));
 		zc_print_busy_pair(f, json_is_number(bn) ? json_number_value(bn) : NAN,
 				   json_is_number(bd) ? json_number_value(bd) : NAN, MAIL_WIDTH, false);
 	}

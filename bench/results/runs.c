@@ -41,11 +41,11 @@ static void append_opts(json_t *run, char *out, size_t len, int *n, const char *
 	};
 
 	for (size_t t = 0; t < ZC_ARRAY_SIZE(texts); t++)
-		if (*zc_an_str(o, texts[t][0]) && *n > 0 && (size_t)*n < len)
+		if (*zc_an_str(o, texts[t][0]) && *n >= 0 && (size_t)*n < len)
 			*n += snprintf(out + *n, len - *n, "%s%s=%s", sep, texts[t][1],
 				       zc_an_str(o, texts[t][0]));
 	for (size_t c = 0; c < ZC_ARRAY_SIZE(counts); c++)
-		if (zc_an_int(o, counts[c][0]) > 0 && *n > 0 && (size_t)*n < len)
+		if (zc_an_int(o, counts[c][0]) > 0 && *n >= 0 && (size_t)*n < len)
 			*n += snprintf(out + *n, len - *n, "%s%s=%lld", sep, counts[c][1],
 				       zc_an_int(o, counts[c][0]));
 }
@@ -93,10 +93,10 @@ const char *zc_an_key_opts(json_t *run, char *out, size_t len)
 	if (!len)
 		return out;
 	out[0] = 0;
-	/* append_opts writes only after a first character: start at one. */
-	n = snprintf(out, len, ",");
 	append_opts(run, out, len, &n, ",");
-	memmove(out, out + 1 + (out[1] == ','), strlen(out + 1 + (out[1] == ',')) + 1);
+	/* Each item comes with its separator: the first one's goes. */
+	if (out[0] == ',')
+		memmove(out, out + 1, strlen(out));
 	return out;
 }
 

@@ -9,6 +9,7 @@
 #include "guest/kab_int.h"
 #include "guest/kbuild_int.h"
 #include "results/results.h"
+#include "lib/outpath.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -92,7 +93,7 @@ bool zc_kab_compare(const char *outdir, bool tcg, const char *base, const char *
 	rc = zc_run_argv(argv, &(struct zc_spawn_opts){ .out_path = raw });
 	out = zc_read_file(raw, 16 << 20, NULL);
 	unlink(raw);
-	f = fopen(txt, "w");
+	f = zc_out_fopen(txt);
 	if (!f) {
 		free(out);
 		return false;

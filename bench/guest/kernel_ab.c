@@ -19,6 +19,7 @@
 #include "results/results.h"
 #include "config/workload.h"
 #include "lib/opt.h"
+#include "lib/outpath.h"
 #include "run/run.h"
 
 #include <errno.h>
@@ -226,8 +227,8 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 		strftime(outbuf, sizeof(outbuf), "results/kernel-ab-%Y%m%dT%H%M%S", &tm);
 		outdir = outbuf;
 	}
-	if (zc_mkdir_p(outdir, 0755)) {
-		zc_err("--out %s: %s", outdir, strerror(errno));
+	if (zc_out_dir(outdir, err, sizeof(err))) {
+		zc_err("--out %s %s", outdir, err);
 		return ZC_EXIT_USAGE;
 	}
 	sigaction(SIGINT, &sa, NULL);
@@ -331,7 +332,7 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 		FILE *f;
 
 		snprintf(fpath, sizeof(fpath), "%s/fingerprints.txt", outdir);
-		f = fopen(fpath, "w");
+		f = zc_out_fopen(fpath);
 		if (f) {
 			zc_print_fingerprints(f, o, res);
 			fclose(f);

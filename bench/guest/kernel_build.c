@@ -16,6 +16,7 @@
 #include "guest/kbuild_int.h"
 #include "results/results.h"
 #include "lib/opt.h"
+#include "lib/outpath.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -256,20 +257,41 @@ static void show_tail(const char *logdir, const char *name, int lines)
 	free(s);
 }
 
-/* Copy src to dst through dst.tmp and rename: a reader sees the old file or the new. */
+/* Copy src to dst through a temp file beside it: a reader sees the old file
+ * or the new, and dst is never anything but a regular file (lib/outpath.h). */
 static int copy_atomic(const char *src, const char *dst)
 {
-	char tmp[PATH_MAX + 8];
-	int ret;
+	char tmp[PATH_MAX + 16];
+	int fd = zc_out_temp(dst, tmp, sizeof(tmp)), ret;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", dst);
-	if ((ret = zc_copy_file(src, tmp)))
-		return ret;
-	if (rename(tmp, dst)) {
-		ret = -errno;
+	if (fd < 0)
+		return fd;
+	close(fd);
+	if ((ret = zc_copy_file(src, tmp))) {
 		unlink(tmp);
+		return ret;
 	}
-	return ret;
+	return zc_out_install(tmp, dst);
+}
+
+/* --out, --out.config and --out.json, checked before the build (exit 2);
+ * out gets the path to write (a link's target). */
+static int check_outs(const char *given, char *out, size_t len)
+{
+	char path[PATH_MAX + 16], target[PATH_MAX + 16], why[PATH_MAX + 200];
+
+	if (zc_out_file(given, false, out, len, why, sizeof(why)) < 0) {
+		zc_err("--out %s %s", given, why);
+		return -1;
+	}
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s.%s", out, i ? "json" : "config");
+		if (zc_out_file(path, false, target, sizeof(target), why, sizeof(why)) < 0) {
+			zc_err("--out %s: %s %s", given, path, why);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* git apply only when the tree is the top of its own repository: in a
@@ -305,7 +327,7 @@ int zc_cmd_kernel_build(int argc, char **argv)
 	struct kb_step st[S_NR] = { { "check", 0, 0 }, { "apply", 0, 0 }, { "defconfig", 0, 0 },
 				    { "scripts-config", 0, 0 }, { "olddefconfig", 0, 0 },
 				    { "make-bzImage", 0, 0 } };
-	char tree_abs[PATH_MAX], build_buf[PATH_MAX + 32], build_abs[PATH_MAX], path[PATH_MAX + 64];
+	char tree_abs[PATH_MAX], build_buf[PATH_MAX + 32], out_buf[PATH_MAX], build_abs[PATH_MAX], path[PATH_MAX + 64];
 	char logdir[PATH_MAX + 32], scratch[PATH_MAX + 32], ostr[PATH_MAX + 8], jstr[32];
 	char err[2048], name[128], localversion[160], version[64], release[128] = "";
 	const char *build;
@@ -321,6 +343,11 @@ int zc_cmd_kernel_build(int argc, char **argv)
 	if (!a.out && !a.config_only) {
 		zc_err("command line: --out is required unless --config-only (zcbench kernel-build --help)");
 		return ZC_EXIT_USAGE;
+	}
+	if (!a.config_only) {
+		if (check_outs(a.out, out_buf, sizeof(out_buf)))
+			return ZC_EXIT_USAGE;
+		a.out = out_buf;
 	}
 	snprintf(path, sizeof(path), "%s/arch/x86/Kconfig", a.tree);
 	if (!realpath(a.tree, tree_abs) || stat(path, &sb)) {

@@ -214,48 +214,11 @@ void zc_fmt_size(long long v, char *out, size_t len)
 		snprintf(out, len, "%lld", v);
 }
 
-int zc_write_atomic(const char *path, const char *data, size_t len)
-{
-	char tmp[4096];
-	const char *slash = strrchr(path, '/');
-	int fd, ret = 0, n;
-
-	n = slash ? snprintf(tmp, sizeof(tmp), "%.*s/.%s.XXXXXX", (int)(slash - path), path,
-			     slash + 1)
-		  : snprintf(tmp, sizeof(tmp), ".%s.XXXXXX", path);
-
-	/* A cut temp name would be renamed onto a cut path: refuse it whole. */
-	if (n < 0 || (size_t)n >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	for (size_t off = 0; off < len && !ret;) {
-		ssize_t w = write(fd, data + off, len - off);
-
-		if (w < 0 && errno != EINTR)
-			ret = -errno;
-		else if (w > 0)
-			off += w;
-	}
-	if (!ret && fsync(fd))
-		ret = -errno;
-	/* Collectors and web servers read it as another user. */
-	if (!ret && fchmod(fd, 0644))
-		ret = -errno;
-	close(fd);
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
-}
-
-
-static const char *file_kind(mode_t m)
+const char *zc_file_kind(unsigned int m)
 {
 	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
-	       S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+	       S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : S_ISLNK(m) ? "a symbolic link" :
+	       S_ISREG(m) ? "a regular file" : "not a regular file";
 }
 
 char *zc_read_input(const char *path, size_t max, size_t *len, char *why, size_t whylen)
@@ -280,7 +243,7 @@ char *zc_read_input(const char *path, size_t max, size_t *len, char *why, size_t
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		snprintf(why, whylen, "is %s, not a regular file", file_kind(st.st_mode));
+		snprintf(why, whylen, "is %s, not a regular file", zc_file_kind(st.st_mode));
 		goto fail;
 	}
 	if ((uint64_t)st.st_size > max) {
@@ -454,7 +417,16 @@ int zc_mkdir_p(const char *path, int mode)
 			return -errno;
 		*p = '/';
 	}
-	if (mkdir(buf, mode) && errno != EEXIST)
+	if (!mkdir(buf, mode))
+		return 0;
+	if (errno != EEXIST)
 		return -errno;
-	return 0;
+	/* /dev/null "exists" too: what is there must be a folder (or a link to one). */
+	{
+		struct stat st;
+
+		if (stat(buf, &st))
+			return -errno;
+		return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+	}
 }

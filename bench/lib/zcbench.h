@@ -61,6 +61,8 @@ char *zc_read_file(const char *path, size_t max, size_t *len); /* NULL, errno se
  * NUL-terminated (malloc'd); NULL with why ("is a directory", "is a FIFO,
  * not a regular file", "is larger than 1M", "No such file or directory").
  */
+/* "a character device", "a FIFO", "a directory", ... (from st_mode) */
+const char *zc_file_kind(unsigned int mode);
 char *zc_read_input(const char *path, size_t max, size_t *len, char *why, size_t whylen);
 /* Offset of the first byte of s[0..len) that is not strict UTF-8 (NUL,
  * overlong forms, surrogates and code points past U+10FFFF included), or
@@ -77,10 +79,11 @@ int zc_write_str(const char *path, const char *s);
  * while it runs and restored once it is gone. */
 bool zc_pid_is_zcbench(long pid);
 /* Write a whole buffer to path atomically (temp file in the same folder,
- * fsync, rename): a reader sees the old file or the new one. 0/-errno */
+ * fsync, rename): a reader sees the old file or the new one. Only a missing
+ * path or a regular file is replaced (lib/outpath.h). 0/-errno */
 int zc_write_atomic(const char *path, const char *data, size_t len);
 void zc_fmt_size(long long v, char *out, size_t len); /* 65536 -> "64k" */
-int zc_mkdir_p(const char *path, int mode); /* mkdir -p: 0 or -errno */
+int zc_mkdir_p(const char *path, int mode); /* mkdir -p: 0 or -errno (-ENOTDIR: not a folder) */
 /* s as HTML or XML text (and inside a "-quoted attribute): & < > " escaped;
  * xml: control characters dropped as well (an SVG with one does not load). */
 void zc_fputs_markup(FILE *f, const char *s, bool xml);

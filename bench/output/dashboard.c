@@ -307,12 +307,16 @@ int zc_write_index(struct plot_ctx *c, const int *order)
 	json_t *root = c->roots[c->latest];
 	char path[PATH_MAX], tmp[PATH_MAX], fp[8192], fpid[512], url[PATH_MAX * 3], gitlab[80];
 	FILE *f;
+	int fd, ret;
 
 	snprintf(path, sizeof(path), "%s/index.html", c->outdir);
-	snprintf(tmp, sizeof(tmp), "%s/.index.html.tmp", c->outdir);
-	f = fopen(tmp, "w");
-	if (!f) {
-		zc_err("plot: %s: %s", tmp, strerror(errno));
+	/* A temp file beside it, renamed over it whole (lib/outpath.h). */
+	if ((fd = zc_out_temp(path, tmp, sizeof(tmp))) < 0 || !(f = fdopen(fd, "w"))) {
+		zc_err("plot: %s: %s", path, strerror(fd < 0 ? -fd : errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
 		return -1;
 	}
 	zc_an_fingerprint(root, fp, sizeof(fp), fpid, sizeof(fpid));
@@ -378,9 +382,15 @@ int zc_write_index(struct plot_ctx *c, const int *order)
 		   "    if (imgs[i].complete && imgs[i].naturalWidth > 0) ok++;\n"
 		   "  document.body.setAttribute('data-images-loaded', ok + '/' + imgs.length);\n"
 		   "});\n</script>\n</body>\n</html>\n");
-	if (fclose(f) || rename(tmp, path)) {
-		zc_err("plot: %s: %s", path, strerror(errno));
+	ret = fflush(f) || fsync(fd) || fchmod(fd, 0644) ? -errno : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
 		unlink(tmp);
+	else
+		ret = zc_out_install(tmp, path);
+	if (ret) {
+		zc_err("plot: %s: %s", path, strerror(-ret));
 		return -1;
 	}
 	return 0;

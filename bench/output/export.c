@@ -8,9 +8,11 @@
 #include "output/export.h"
 #include "output/report.h"
 #include "lib/opt.h"
+#include "lib/outpath.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +45,8 @@ static const struct zc_opt export_optv[] = {
 	{ "format", ZC_OPT_TEXT, NULL, AT(format), ZC_OPT_REQ, .check = check_format,
 	  .meta = "NAME", .help = "the output format (the formats are listed above)" },
 	{ "out", ZC_OPT_TEXT, NULL, AT(out), .meta = "PATH",
-	  .help = "write there atomically (temp file + rename); default stdout" },
+	  .help = "write there atomically (temp file + rename): a regular file or a new one, "
+		  "never a device, FIFO or folder; - or none: standard output" },
 	{ "FILE.json", ZC_OPT_TEXT, NULL, AT(path), ZC_OPT_POS | ZC_OPT_REQ,
 	  .help = "a results file" },
 };
@@ -56,6 +59,8 @@ int zc_cmd_export(int argc, char **argv)
 	const struct zc_cmdline cmdline = { .name = "export", .groups = &group, .ngroups = 1,
 					    .about = about };
 	const struct zc_export_format *fmt;
+	char target[PATH_MAX], why[PATH_MAX + 200];
+	int kind = ZC_OUT_STDOUT;
 	const char *format, *out, *path;
 	json_t *root;
 	char *buf = NULL;
@@ -81,6 +86,11 @@ int zc_cmd_export(int argc, char **argv)
 	out = a.out;
 	path = a.path;
 	fmt = zc_export_format_find(format);
+	/* Where it goes is checked before anything is read: exit 2, nothing written. */
+	if (out && (kind = zc_out_file(out, true, target, sizeof(target), why, sizeof(why))) < 0) {
+		zc_err("export: --out %s %s", out, why);
+		return ZC_EXIT_USAGE;
+	}
 	root = zc_an_load("export", path);
 	if (!root)
 		return ZC_EXIT_USAGE;
@@ -98,13 +108,14 @@ int zc_cmd_export(int argc, char **argv)
 		json_decref(root);
 		return ZC_EXIT_FAIL;
 	}
-	if (out) {
-		ret = zc_write_atomic(out, buf, len);
+	if (out && kind == ZC_OUT_FILE) {
+		ret = zc_write_atomic(target, buf, len);
 		if (ret) {
-			zc_err("export: %s: %s", out, strerror(-ret));
+			zc_err("export: %s: %s", target, strerror(-ret));
 			ret = ZC_EXIT_FAIL;
 		}
-	} else if (fwrite(buf, 1, len, stdout) != len) {
+	} else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
+		zc_err("export: standard output: %s", strerror(errno));
 		ret = ZC_EXIT_FAIL;
 	}
 	free(buf);

@@ -208,7 +208,7 @@ static int plot_chunk(struct plot_ctx *c)
 			char path[PATH_MAX];
 
 			snprintf(path, sizeof(path), "%s/chunk.%s", c->outdir, ext[e]);
-			unlink(path);
+			zc_out_remove(path);
 		}
 		return 0;
 	}
@@ -396,6 +396,7 @@ int zc_cmd_plot(int argc, char **argv)
 {
 	struct plot_ctx c = { 0 };
 	char scripts[PATH_MAX], hosts[200], kernels[240], shas[200], gitlab[80];
+	char why[PATH_MAX + 200];
 	int order[MAX_FILES], ret = 0;
 	const struct zc_optgroup group = ZC_OPT_GROUP1(plot_optv, &c);
 	const struct zc_cmdline cmdline = {
@@ -408,19 +409,17 @@ int zc_cmd_plot(int argc, char **argv)
 	c.scripts = scripts;
 	if ((ret = zc_opt_main(&cmdline, argc, argv)) >= 0)
 		return ret;
+	/* Where the pictures go is checked before anything is read (exit 2). */
+	if (zc_out_dir(c.outdir, why, sizeof(why))) {
+		zc_err("plot: --out %s %s", c.outdir, why);
+		return ZC_EXIT_USAGE;
+	}
 	ret = 0;
 	for (int i = 0; i < c.nfiles; i++)
 		if (!(c.roots[i] = zc_an_load("plot", c.paths[i]))) {
 			ret = ZC_EXIT_USAGE;
 			goto out;
 		}
-	int e = zc_mkdir_p(c.outdir, 0755);
-
-	if (e) {
-		zc_err("plot: mkdir -p %s: %s", c.outdir, strerror(-e));
-		ret = ZC_EXIT_FAIL;
-		goto out;
-	}
 	for (int i = 0; i < c.nfiles; i++)
 		order[i] = i;
 	qsort_r(order, c.nfiles, sizeof(*order), cmp_epoch, c.roots);

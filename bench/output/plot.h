@@ -5,6 +5,8 @@
 #ifndef ZC_PLOT_H
 #define ZC_PLOT_H
 
+#include "lib/outpath.h"
+
 #include <jansson.h>
 
 #define MAX_FILES 1024
@@ -46,6 +48,10 @@ void zc_plot_scripts_dir(char *out, size_t len);
 
 /* Run plots/SCRIPT.gp on OUTDIR/SCRIPT.csv for PNG and SVG: 0, else failed (said). */
 int zc_plot_both(struct plot_ctx *c, const char *script, const char *extra, const char *caption);
+/* Run gnuplot on script with vars and outfile set to a temp file beside
+ * out, renamed over out when gnuplot succeeded (lib/outpath.h): 0, -errno,
+ * or gnuplot's exit status. */
+int zc_gnuplot(const char *script, const char *vars, const char *out);
 FILE *zc_plot_csv(struct plot_ctx *c, const char *name);	/* OUTDIR/NAME.csv, NULL (said) */
 /* Remove OUTDIR/NAME.{png,svg,csv}: a picture this file has no data for. */
 void zc_plot_drop(struct plot_ctx *c, const char *name);

@@ -241,7 +241,7 @@ int zc_plot_flames(struct plot_ctx *c)
 		if (!zc_an_profile(run))
 			continue;
 		snprintf(svg, sizeof(svg), "%s/flame-%zu.svg", c->outdir, i);
-		unlink(svg);
+		zc_out_remove(svg);
 		if (!folded_path(c, run, path, sizeof(path)) || zc_stacks_init(&st))
 			continue;	/* the page says the stacks were not found */
 		ret = zc_stacks_read(&st, path);

@@ -63,23 +63,33 @@ void zc_gp_quote(char *out, size_t len, const char *s)
 	out[o] = 0;
 }
 
-/* 0, or -errno / the exit status of gnuplot (positive) */
-static int run_gnuplot(struct plot_ctx *c, const char *script, const char *vars)
+int zc_gnuplot(const char *script, const char *vars, const char *out)
 {
-	char path[PATH_MAX];
-	char *argv[] = { "gnuplot", "-e", (char *)vars, path, NULL };
+	char tmp[PATH_MAX], q_out[PATH_MAX + 8], all[16384 + PATH_MAX + 32];
+	char *argv[] = { "gnuplot", "-e", all, (char *)script, NULL };
+	int fd, ret;
 
-	snprintf(path, sizeof(path), "%s/%s.gp", c->scripts, script);
-	if (access(path, R_OK))
+	if (access(script, R_OK))
 		return -errno;
-	return zc_run_argv(argv, NULL);
+	/* gnuplot writes a temp file beside out, renamed over it when whole:
+	 * a page never shows half a picture, and out is never a device. */
+	if ((ret = zc_out_may_replace(out)) || (fd = zc_out_temp(out, tmp, sizeof(tmp))) < 0)
+		return ret ? ret : fd;
+	close(fd);
+	zc_gp_quote(q_out, sizeof(q_out), tmp);
+	snprintf(all, sizeof(all), "outfile=%s; %s", q_out, vars);
+	if ((ret = zc_run_argv(argv, NULL))) {
+		unlink(tmp);
+		return ret;
+	}
+	return zc_out_install(tmp, out);
 }
 
 int zc_plot_both(struct plot_ctx *c, const char *script, const char *extra,
 		 const char *caption)
 {
 	static const char *const terms[][2] = { { "pngcairo", "png" }, { "svg", "svg" } };
-	char vars[16384], q_in[PATH_MAX + 8], q_out[PATH_MAX + 8], q_cap[1100], buf[PATH_MAX];
+	char vars[16384], q_in[PATH_MAX + 8], q_cap[1100], buf[PATH_MAX], gp[PATH_MAX];
 	char q_dir[PATH_MAX + 8];
 	int ret;
 
@@ -89,17 +99,17 @@ int zc_plot_both(struct plot_ctx *c, const char *script, const char *extra,
 	zc_gp_quote(q_dir, sizeof(q_dir), c->scripts);
 	for (size_t t = 0; t < ZC_ARRAY_SIZE(terms); t++) {
 		snprintf(buf, sizeof(buf), "%s/%s.%s", c->outdir, script, terms[t][1]);
-		zc_gp_quote(q_out, sizeof(q_out), buf);
-		snprintf(vars, sizeof(vars), "infile=%s; outfile=%s; term='%s'; caption=%s; scriptdir=%s; %s",
-			 q_in, q_out, terms[t][0], q_cap, q_dir, extra);
-		ret = run_gnuplot(c, script, vars);
+		snprintf(gp, sizeof(gp), "%s/%s.gp", c->scripts, script);
+		snprintf(vars, sizeof(vars), "infile=%s; term='%s'; caption=%s; scriptdir=%s; %s",
+			 q_in, terms[t][0], q_cap, q_dir, extra);
+		ret = zc_gnuplot(gp, vars, buf);
 		if (ret == 127) {
 			zc_err("plot: gnuplot not found (make deps installs gnuplot-nox)");
 			return ret;
 		}
 		if (ret) {
-			zc_err("plot: gnuplot %s/%s.gp for %s failed (%s %d)", c->scripts, script,
-			       buf, ret < 0 ? "errno" : "exit", ret < 0 ? -ret : ret);
+			zc_err("plot: gnuplot %s for %s failed (%s)", gp, buf,
+			       ret < 0 ? strerror(-ret) : "gnuplot's exit status is not 0");
 			return ret;
 		}
 	}
@@ -114,7 +124,7 @@ void zc_plot_drop(struct plot_ctx *c, const char *name)
 		char path[4096];
 
 		snprintf(path, sizeof(path), "%s/%s.%s", c->outdir, name, ext[e]);
-		unlink(path);
+		zc_out_remove(path);
 	}
 }
 
@@ -124,7 +134,7 @@ FILE *zc_plot_csv(struct plot_ctx *c, const char *name)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s.csv", c->outdir, name);
-	f = fopen(path, "w");
+	f = zc_out_fopen(path);
 	if (!f)
 		zc_err("plot: %s: %s", path, strerror(errno));
 	return f;

@@ -68,7 +68,7 @@ int zc_plot_intervals(struct plot_ctx *c)
 		/* A picture of an older plot into the same folder must not stay on the page. */
 		for (size_t e = 0; e < 3; e++) {
 			snprintf(t, sizeof(t), "%s/intervals.%s", c->outdir, (const char *[]){ "png", "svg", "csv" }[e]);
-			unlink(t);
+			zc_out_remove(t);
 		}
 		return 0;
 	}

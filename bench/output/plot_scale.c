@@ -20,20 +20,18 @@ int zc_plot_scale(json_t *root, const char *outdir, const char *scripts, const c
 {
 	static struct zc_curve curves[256];
 	char path[PATH_MAX], dir[PATH_MAX], titles[4096] = "", vars[16384];
-	char q_in[PATH_MAX + 8], q_out[PATH_MAX + 8], q_dir[PATH_MAX + 8], q_cap[1100];
+	char q_in[PATH_MAX + 8], q_dir[PATH_MAX + 8], q_cap[1100], why[PATH_MAX + 200];
 	static const char *const terms[][2] = { { "pngcairo", "png" }, { "svg", "svg" } };
 	int n = zc_curves(&root, 1, curves, ZC_ARRAY_SIZE(curves)), nseries = 0, ret;
 	size_t t = 0;
 	FILE *f;
 
-	int e = zc_mkdir_p(outdir, 0755);
-
-	if (e) {
-		zc_err("plot: mkdir -p %s: %s", outdir, strerror(-e));
-		return e;
+	if (zc_out_dir(outdir, why, sizeof(why))) {
+		zc_err("plot: %s %s", outdir, why);
+		return -ENOTDIR;
 	}
 	snprintf(path, sizeof(path), "%s/scale.csv", outdir);
-	if (!(f = fopen(path, "w"))) {
+	if (!(f = zc_out_fopen(path))) {
 		zc_err("plot: %s: %s", path, strerror(errno));
 		return -errno;
 	}
@@ -67,17 +65,15 @@ int zc_plot_scale(json_t *root, const char *outdir, const char *scripts, const c
 	zc_gp_quote(q_cap, sizeof(q_cap), caption ? caption : "");
 	for (size_t k = 0; k < ZC_ARRAY_SIZE(terms); k++) {
 		char out[PATH_MAX], script[PATH_MAX + 16];
-		char *argv[] = { "gnuplot", "-e", vars, script, NULL };
 
 		snprintf(out, sizeof(out), "%s/scale.%s", outdir, terms[k][1]);
-		zc_gp_quote(q_out, sizeof(q_out), out);
 		snprintf(script, sizeof(script), "%s/scale.gp", scripts);
-		snprintf(vars, sizeof(vars), "infile=%s; outfile=%s; term='%s'; caption=%s; "
-			 "scriptdir=%s; nseries=%d; titles='%s'", q_in, q_out, terms[k][0], q_cap,
+		snprintf(vars, sizeof(vars), "infile=%s; term='%s'; caption=%s; "
+			 "scriptdir=%s; nseries=%d; titles='%s'", q_in, terms[k][0], q_cap,
 			 q_dir, nseries, titles);
-		if ((ret = zc_run_argv(argv, NULL))) {
-			zc_err("plot: gnuplot %s for %s failed (%s %d)", script, out,
-			       ret < 0 ? "errno" : "exit", ret < 0 ? -ret : ret);
+		if ((ret = zc_gnuplot(script, vars, out))) {
+			zc_err("plot: gnuplot %s for %s failed (%s)", script, out,
+			       ret < 0 ? strerror(-ret) : "gnuplot's exit status is not 0");
 			return ret;
 		}
 	}

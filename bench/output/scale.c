@@ -9,6 +9,7 @@
 #include "output/scale.h"
 #include "results/results.h"
 #include "lib/opt.h"
+#include "lib/outpath.h"
 #include "lib/stats.h"
 
 #include <math.h>
@@ -65,11 +66,17 @@ int zc_cmd_scale(int argc, char **argv)
 			 "workers than connections (the extra workers idle) are left out.\n",
 	};
 	json_t *roots[256];
+	char why[4300];
 	int rc = zc_opt_main(&cmd, argc, argv), n, shown = 0;
 	bool shared = false;
 
 	if (rc >= 0)
 		return rc;
+	/* The picture's folder is checked before anything is read (exit 2). */
+	if (a.plot && zc_out_dir(a.plot, why, sizeof(why))) {
+		zc_err("scale: --plot %s %s", a.plot, why);
+		return ZC_EXIT_USAGE;
+	}
 	for (int i = 0; i < a.npaths; i++)
 		if (!(roots[i] = zc_an_load("scale", a.paths[i]))) {
 			for (int j = 0; j < i; j++)

@@ -24,6 +24,7 @@
 #include "lib/stats.h"
 #include "lib/cpu.h"
 #include "lib/opt.h"
+#include "lib/outpath.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>
@@ -241,7 +242,7 @@ int zc_cmd_pipebench(int argc, char **argv)
 					    .ngroups = 1 };
 	const char *outdir, *plist;
 	const char *file_dir = a.file_dir;
-	char path[1024], date[32], err[256];
+	char path[1024], date[32], err[256], why[4300];
 	const uint64_t *chunks = a.chunks;
 	double duration;
 	long reps, cpu;
@@ -288,8 +289,8 @@ int zc_cmd_pipebench(int argc, char **argv)
 			}
 		}
 	}
-	if (mkdir(outdir, 0755) && errno != EEXIST) {
-		zc_err("pipebench: --out %s: %s", outdir, strerror(errno));
+	if (zc_out_dir(outdir, why, sizeof(why))) {
+		zc_err("pipebench: --out %s %s", outdir, why);
 		return ZC_EXIT_USAGE;
 	}
 	if (cpu >= 0 && zc_pin_cpu((int)cpu)) {

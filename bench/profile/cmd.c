@@ -8,6 +8,7 @@
  */
 #include "profile/profile_int.h"
 #include "lib/opt.h"
+#include "lib/outpath.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>
@@ -119,9 +120,7 @@ static json_t *from_folded(const struct profile_args *a)
 		json_object_set_new(sum, "folded", json_string(a->folded));
 	if (sum && a->out) {
 		snprintf(svg, sizeof(svg), "%s/flamegraph.svg", a->out);
-		if (mkdir(a->out, 0755) && errno != EEXIST)
-			ret = -errno;
-		else
+		if ((ret = zc_mkdir_p(a->out, 0755)) == 0)
 			ret = zc_flamegraph_file(&st, a->title ? a->title : a->folded, svg);
 		if (ret) {
 			zc_err("profile: %s: %s", svg, strerror(-ret));
@@ -180,7 +179,7 @@ int zc_cmd_profile(int argc, char **argv)
 			 "share in the 0-day robot's perf-profile names. Or summarises --folded.\n"
 			 "Exit 1 when sampling is not possible here (the reason is printed).\n",
 	};
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[PATH_MAX + 200];
 	double t0 = zc_now();
 	json_t *sum;
 	int ret = zc_opt_main(&cmdline, argc, argv);
@@ -189,6 +188,11 @@ int zc_cmd_profile(int argc, char **argv)
 		return ret;
 	if (!a.folded && (!a.ncpus || !a.out)) {
 		zc_err("profile: --cpus and --out are needed to sample (or --folded FILE)");
+		return ZC_EXIT_USAGE;
+	}
+	/* Where it writes is checked before it samples (exit 2, lib/outpath.h). */
+	if (a.out && zc_out_dir(a.out, why, sizeof(why))) {
+		zc_err("profile: --out %s %s", a.out, why);
 		return ZC_EXIT_USAGE;
 	}
 	sum = a.folded ? from_folded(&a) : sample(&a, t0);

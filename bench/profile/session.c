@@ -56,22 +56,6 @@ bool zc_profile_hw_event(int cpu, char *note, size_t len)
 	return false;
 }
 
-static int mkdirs(const char *dir)
-{
-	char p[PATH_MAX];
-
-	snprintf(p, sizeof(p), "%s", dir);
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
-		if (mkdir(p, 0755) && errno != EEXIST)
-			return -errno;
-		*s = '/';
-	}
-	return mkdir(p, 0755) && errno != EEXIST ? -errno : 0;
-}
-
 int zc_profile_open(struct zc_profile **out, const struct zc_profile_opts *opts, char *why,
 		    size_t len)
 {
@@ -93,7 +77,7 @@ int zc_profile_open(struct zc_profile **out, const struct zc_profile_opts *opts,
 	}
 	snprintf(p->outdir, sizeof(p->outdir), "%s", opts->outdir);
 	p->o.outdir = p->outdir;
-	if ((ret = mkdirs(p->outdir))) {
+	if ((ret = zc_mkdir_p(p->outdir, 0755))) {
 		snprintf(why, len, "mkdir %s: %s", p->outdir, strerror(-ret));
 		free(p);
 		return ret;

@@ -10,6 +10,7 @@
 #include "run/run.h"
 #include "output/noise.h"
 #include "results/results.h"
+#include "lib/outpath.h"
 
 #include <string.h>
 
@@ -48,6 +49,11 @@ int zc_cmd_noise(int argc, char **argv)
 		return ZC_EXIT_USAGE;
 	}
 	a.aa = true;
+	/* The noise file's place is checked before the runs take minutes (exit 2). */
+	if (na.noise_out && zc_out_file(na.noise_out, false, out, sizeof(out), err, sizeof(err)) < 0) {
+		zc_err("noise: --noise-out %s %s", na.noise_out, err);
+		return ZC_EXIT_USAGE;
+	}
 	ret = zc_run_exec(&a, &ov, argc, argv, path, sizeof(path));
 	if (ret == ZC_EXIT_USAGE || !path[0])
 		return ret;
@@ -62,9 +68,7 @@ int zc_cmd_noise(int argc, char **argv)
 		zc_err("noise: %s", err);
 		return ZC_EXIT_FAIL;
 	}
-	if (na.noise_out) {
-		snprintf(out, sizeof(out), "%s", na.noise_out);
-	} else {
+	if (!na.noise_out) {
 		size_t l = strlen(path);
 
 		snprintf(out, sizeof(out), "%.*s.noise", (int)(l > 5 && !strcmp(path + l - 5, ".json") ?

@@ -6,6 +6,7 @@
  * file atomically after every run so nothing measured is ever lost.
  */
 #include "lib/zcbench.h"
+#include "lib/outpath.h"
 #include "config/cfg.h"
 #include "counters/counters.h"
 #include "transport/host.h"
@@ -461,8 +462,8 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 		       "A/A needs order = interleaved or random");
 		return ZC_EXIT_USAGE;
 	}
-	if ((ret = zc_mkdir_p(c.outdir, 0755))) {
-		zc_err("--out %s: %s", c.outdir, strerror(-ret));
+	if (zc_out_dir(c.outdir, err, sizeof(err))) {
+		zc_err("--out %s %s", c.outdir, err);
 		return ZC_EXIT_USAGE;
 	}
 	/* Signals first: Ctrl-C during setup must still reach the teardown. */

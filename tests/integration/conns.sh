@@ -88,7 +88,9 @@ for key in source_workers sink_workers; do
 	check "... naming $key" grep -q -- "--$key: $(( $(nproc) + 1 )) workers, but this machine has" "$TMP/w.txt"
 done
 $ZCBENCH run workloads/smoke.ini --connections=0 --out "$TMP/x" >"$TMP/c.txt" 2>&1
-check "connections = 0: exit 2 naming connections" [ $? -eq 2 ] && grep -q -- "--connections: 0 is out of range" "$TMP/c.txt"
+rc=$?
+check "connections = 0: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "connections = 0: exit 2 naming connections" grep -q -- "--connections: 0 is out of range" "$TMP/c.txt"
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	chmod 777 "$TMP"
 	(ulimit -n 256; setpriv --reuid=nobody --regid=nogroup --clear-groups \

@@ -9,13 +9,21 @@ check "bad value: exit 2 (got $rc)" [ "$rc" -eq 2 ]
 check "bad value: names file:line and key" grep -q "$TMP/bad.ini:5: key 'chunk'" "$TMP/err"
 printf '[run x]\nsauce = send\n' >"$TMP/bad2.ini"
 $ZCBENCH run "$TMP/bad2.ini" --out "$TMP/o" 2>"$TMP/err"
-check "unknown key: exit 2, file:line" [ $? -eq 2 ] && grep -q "bad2.ini:2: unknown key 'sauce'" "$TMP/err"
+rc=$?
+check "unknown key: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "unknown key: exit 2, file:line" grep -q "bad2.ini:2: unknown key 'sauce'" "$TMP/err"
 $ZCBENCH run "$TMP/missing.ini" 2>"$TMP/err"
-check "missing file: exit 2, names it" [ $? -eq 2 ] && grep -q "missing.ini" "$TMP/err"
+rc=$?
+check "missing file: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "missing file: exit 2, names it" grep -q "missing.ini" "$TMP/err"
 $ZCBENCH run workloads/smoke.ini --duraton=1 2>"$TMP/err"
-check "unknown flag: exit 2" [ $? -eq 2 ] && grep -q -- "--duraton" "$TMP/err"
+rc=$?
+check "unknown flag: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "unknown flag: exit 2" grep -q -- "--duraton" "$TMP/err"
 $ZCBENCH run workloads/smoke.ini --chunk=big 2>"$TMP/err"
-check "bad flag value: exit 2" [ $? -eq 2 ] && grep -q -- "--chunk" "$TMP/err"
+rc=$?
+check "bad flag value: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "bad flag value: exit 2" grep -q -- "--chunk" "$TMP/err"
 check "no results folder made on bad input" [ ! -e "$TMP/o" ]
 
 $ZCBENCH run workloads/smoke.ini --only src-send --sink-seed=2 --out "$TMP/m" >"$TMP/out" 2>&1

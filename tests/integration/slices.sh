@@ -87,6 +87,8 @@ bad "another role's mode" "not a source mode" $'topology = direct\nsource = send
 bad "a window of part slices" "whole number of slices" $'topology = proxy\nproxy = copy\nalternate = splice\nslice_ms = 300'
 printf '[workload]\nduration = 2\n\n[run x]\nproxy = copy\nslice_ms = 100\n' >"$TMP/bad.ini"
 $ZCBENCH run "$TMP/bad.ini" --out "$TMP/o" >"$TMP/err" 2>&1
-check "slice_ms without alternate: exit 2, naming it" [ $? -eq 2 ] && grep -q "key 'slice_ms'.*alternate" "$TMP/err"
+rc=$?
+check "slice_ms without alternate: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+check "slice_ms without alternate: exit 2, naming it" grep -q "key 'slice_ms'.*alternate" "$TMP/err"
 check "no results folder made on bad input" [ ! -e "$TMP/o" ]
 finish

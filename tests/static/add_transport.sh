@@ -57,7 +57,7 @@ grep -q 'zc_transport_scratch = {' bench/transport/scratch.c && grep -q '.keys =
 sed -i '/^\tX(local)/a\	X(scratch)		\\' bench/transport/transports.h
 added=$(diff "$TMP/transports.h.orig" bench/transport/transports.h | grep -c '^>')
 removed=$(diff "$TMP/transports.h.orig" bench/transport/transports.h | grep -c '^<')
-check "transports.h: one line added ($added added, $removed removed)" [ "$added" = 1 ] && [ "$removed" = 0 ]
+check "transports.h: one line added ($added added, $removed removed)" [ "$added" = 1 -a "$removed" = 0 ]
 
 # Built without BPF (no vmlinux.h dump): this is about the transport.
 make -s -j2 BPFTOOL= bench/zcbench >"$TMP/build.log" 2>&1 || { cat "$TMP/build.log"; fail "the copy does not build"; }

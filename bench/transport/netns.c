@@ -424,11 +424,12 @@ static int netns_prefix(const struct zc_host *h, int role, char **argv, int max)
 static int parse_links(const struct zc_opt *o, void *base, const char *v, char *why, size_t len)
 {
 	bool *on = (bool *)((char *)base + o->off);
-	char buf[128], *save, *tok;
+	char buf[128], *items[16];
+	int n = zc_list_split(v, buf, sizeof(buf), items, (int)ZC_ARRAY_SIZE(items), why, len);
 
 	memset(on, 0, sizeof(bool) * LINK_NR);
-	snprintf(buf, sizeof(buf), "%s", v);
-	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+	for (int i = 0; i < n; i++) {
+		const char *tok = items[i];
 		bool found = false;
 
 		for (int l = 0; l < LINK_NR; l++) {
@@ -443,7 +444,7 @@ static int parse_links(const struct zc_opt *o, void *base, const char *v, char *
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return n < 0 ? n : 0;
 }
 
 static int format_links(const struct zc_opt *o, const void *base, char *buf, size_t len)

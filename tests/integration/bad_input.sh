@@ -3,6 +3,8 @@
 # counts, and bad input is refused before anything starts.
 #  F3  a proxy that flips a byte of a connection header (the flags, bytes
 #      6-7, once passed) fails the run: exit 1, never verified.
+#  M2  an empty item in any comma list (flags and workload keys) exits 2
+#      naming the flag or file:line and key, never dropped silently.
 # Every command runs under `timeout`: a hang fails the check instead of the
 # whole script.
 . "$(dirname "$0")/../lib.sh"
@@ -32,5 +34,25 @@ done
 ZC_TAMPER_HOW=none z "$TMP/h.err" run "$TMP/short.ini" --exec-proxy "$TMP/tamper" --out "$TMP/h"
 check "header untouched: exit 0 and verified (got $rc)" jqe '.runs[0].verified == true' \
 	"$(result_in "$TMP/h")"
+
+# --- M2: empty comma-list items ---------------------------------------------
+F=results/fixtures/scale.json
+for t in 100G,, ,100G 100G,,40G; do
+	z "$TMP/e" size --target="$t" "$F"
+	refused "size --target=$t: exit 2 naming the flag" "$TMP/e" "--target: '$t': item [0-9]+ is empty"
+done
+z "$TMP/e" size --target="100G, 40G" "$F"
+check "size --target='100G, 40G' (blanks around items) still taken (exit $rc)" [ "$rc" -eq 0 ]
+z "$TMP/e" compare --metrics=gbps, results/fixtures/base.json results/fixtures/new.json
+refused "compare --metrics=gbps,: exit 2 naming the flag" "$TMP/e" "--metrics: 'gbps,': item 2 is empty"
+z "$TMP/e" run "$TMP/short.ini" --chunk=64k,,1M --out "$TMP/x"
+refused "run --chunk=64k,,1M: exit 2 naming the flag" "$TMP/e" "command line: --chunk: .*item 2 is empty"
+printf '[workload]\nduration = 1\n\n[run x]\nchunk = 64k,\n' >"$TMP/list.ini"
+z "$TMP/e" run "$TMP/list.ini" --out "$TMP/x"
+refused "workload chunk = 64k,: exit 2 naming file:line and key" "$TMP/e" "list.ini:5: key 'chunk': .*item 2 is empty"
+printf '[workload]\nduration = 1\n\n[run x]\ntopology = direct\nsource = msg-zerocopy\nmode_opts = msg_zerocopy_max_outstanding=32,,\n' >"$TMP/mo.ini"
+z "$TMP/e" run "$TMP/mo.ini" --out "$TMP/x"
+refused "workload mode_opts with an empty item: exit 2 naming file:line and key" "$TMP/e" "mo.ini:7: .*mode_opts: .*item 2 is empty"
+check "no results folder made on bad input" [ ! -e "$TMP/x" ]
 
 finish

@@ -5,6 +5,9 @@
 #      6-7, once passed) fails the run: exit 1, never verified.
 #  M2  an empty item in any comma list (flags and workload keys) exits 2
 #      naming the flag or file:line and key, never dropped silently.
+#  M3  a file a workload names (object_sizes_file) that is no regular file,
+#      or has a bad line, exits 2 naming file:line and key before any role
+#      starts (no results folder).
 # Every command runs under `timeout`: a hang fails the check instead of the
 # whole script.
 . "$(dirname "$0")/../lib.sh"
@@ -54,5 +57,20 @@ printf '[workload]\nduration = 1\n\n[run x]\ntopology = direct\nsource = msg-zer
 z "$TMP/e" run "$TMP/mo.ini" --out "$TMP/x"
 refused "workload mode_opts with an empty item: exit 2 naming file:line and key" "$TMP/e" "mo.ini:7: .*mode_opts: .*item 2 is empty"
 check "no results folder made on bad input" [ ! -e "$TMP/x" ]
+
+# --- M3: files a workload names are read while it is validated -------------
+printf '1k\n# a comment\n64k\nbogus\n' >"$TMP/sizes"
+for sf in /dev/zero "$TMP/sizes" "$TMP/nosuch"; do
+	{ rr_workload sizes; printf '\n[run d]\ntopology = direct\nobject_sizes_file = %s\n' "$sf"; } \
+		>"$TMP/rr.ini"
+	z "$TMP/e" run "$TMP/rr.ini" --out "$TMP/rr"
+	case $sf in
+	/dev/zero) re="rr.ini:12: \[run d\]: key 'object_sizes_file': /dev/zero: is a character device" ;;
+	*/sizes) re="rr.ini:12: \[run d\]: key 'object_sizes_file': .*/sizes:4: 'bogus' is not a size" ;;
+	*) re="rr.ini:12: \[run d\]: key 'object_sizes_file': .*/nosuch: No such file" ;;
+	esac
+	refused "object_sizes_file = ${sf##*/}: exit 2 naming file:line and key" "$TMP/e" "$re"
+	check "object_sizes_file = ${sf##*/}: refused before anything ran" [ ! -e "$TMP/rr" ]
+done
 
 finish

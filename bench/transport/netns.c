@@ -18,6 +18,7 @@
  */
 #include "transport/host.h"
 #include "transport/steer_int.h"
+#include "transport/netem_int.h"
 #include "lib/cpu.h"
 #include "lib/proc.h"
 
@@ -182,13 +183,14 @@ static int loss_by_iptables(struct zc_host *h, int l, char *err, size_t errlen)
 {
 	struct netns *ns = priv(h);
 	const struct link_def *ld = &links[l];
-	char prob[32], *end;
-	double pct = strtod(ns->netem_loss, &end);
+	char prob[32];
+	double pct;
 	int ret;
 
-	if (end == ns->netem_loss || strcmp(end, "%") || pct < 0 || pct > 100) {
-		snprintf(err, errlen, "netns: netem_loss = %s: without sch_netem only a plain "
-			 "percentage (like 2%%) can be emulated", ns->netem_loss);
+	/* Checked as the host file was read (netem.c): never here. */
+	if (zc_netem_pct(ns->netem_loss, &pct)) {
+		snprintf(err, errlen, "netns: netem_loss = %s: not a percentage in 0..100",
+			 ns->netem_loss);
 		return -EINVAL;
 	}
 	snprintf(prob, sizeof(prob), "%.6f", pct / 100);
@@ -474,11 +476,12 @@ static const struct zc_opt netns_keys[] = {
 	  .help = "steer each namespace's receive work to its role's CPU" },
 	/* tc's own syntax ("1ms", "0.5%"), restricted so it stays one argument. */
 	{ "netem_delay", ZC_OPT_STR, NULL, AT(netem_delay), ZC_HOST_KEY, .plain = ".%",
-	  .what = "a tc netem value like 2ms or 1%", .meta = "DELAY",
-	  .help = "tc netem delay on the data direction" },
+	  .what = "a tc netem value like 2ms or 1%", .check = zc_netem_check_delay, .meta = "DELAY",
+	  .help = "tc netem delay on the data direction: a number and us, ms or s, 0..60s" },
 	{ "netem_loss", ZC_OPT_STR, NULL, AT(netem_loss), ZC_HOST_KEY, .plain = ".%",
-	  .what = "a tc netem value like 2ms or 1%", .meta = "PERCENT",
-	  .help = "tc netem loss; the iptables statistic match where the kernel lacks sch_netem" },
+	  .what = "a tc netem value like 2ms or 1%", .check = zc_netem_check_loss, .meta = "PERCENT",
+	  .help = "tc netem loss, 0..100%; the iptables statistic match where the kernel lacks "
+		  "sch_netem" },
 	{ "netem_links", ZC_OPT_CUSTOM, "all", AT(netem_on), ZC_HOST_KEY, .parse = parse_links,
 	  .format = format_links, .meta = "source-dut,dut-sink,source-sink|all",
 	  .help = "links that get netem" },

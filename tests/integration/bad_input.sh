@@ -8,6 +8,9 @@
 #  M3  a file a workload names (object_sizes_file) that is no regular file,
 #      or has a bad line, exits 2 naming file:line and key before any role
 #      starts (no results folder).
+#  M4  a netns netem value that is not finite or out of range, and an
+#      interface with no address, exit 2 naming the host file, line and key
+#      before any namespace is built.
 # Every command runs under `timeout`: a hang fails the check instead of the
 # whole script.
 . "$(dirname "$0")/../lib.sh"
@@ -72,5 +75,42 @@ for sf in /dev/zero "$TMP/sizes" "$TMP/nosuch"; do
 	refused "object_sizes_file = ${sf##*/}: exit 2 naming file:line and key" "$TMP/e" "$re"
 	check "object_sizes_file = ${sf##*/}: refused before anything ran" [ ! -e "$TMP/rr" ]
 done
+
+# --- M4: host-file values checked before namespaces or tc -------------------
+for kv in "netem_loss = nan%" "netem_loss = inf%" "netem_loss = 101%" "netem_delay = 1e9s" \
+	"netem_delay = nanms"; do
+	key=${kv%% *}
+	sed "s/^;\?$key = .*/$kv/" hosts/netns.ini >"$TMP/ns.ini"
+	line=$(grep -n "^$key = " "$TMP/ns.ini" | cut -d: -f1)
+	[ -n "$line" ] || fail "hosts/netns.ini has no $key line in [host]"
+	z "$TMP/e" run "$TMP/short.ini" --host "$TMP/ns.ini" --out "$TMP/ns"
+	refused "$kv: exit 2 naming the host file, line and key" "$TMP/e" "ns.ini:$line: key '$key'"
+	check "$kv: refused before anything ran (no results, no namespace, no tc)" \
+		bash -c '[ ! -e "$1" ] && ! grep -q "zcb-[0-9]*-" "$2"' _ "$TMP/ns" "$TMP/e"
+done
+# An interface with no address (a fresh network namespace's own lo, and a
+# veth there), and one that is not here at all.
+printf '[host]\nname = noaddr\n[sink]\ninterface = zcnosuch0\n' >"$TMP/if.ini"
+z "$TMP/e" run "$TMP/short.ini" --host "$TMP/if.ini" --out "$TMP/if"
+refused "interface that is not here: exit 2 naming file:line and key" "$TMP/e" \
+	"if.ini:4: \[sink\] key 'interface': no interface zcnosuch0 here"
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && unshare -n true 2>/dev/null; then
+	printf '[host]\nname = noaddr\ninterface = lo\n' >"$TMP/lo.ini"
+	printf '[host]\nname = noaddr\n[sink]\ninterface = zcb0\n' >"$TMP/veth.ini"
+	for h in lo veth; do
+		timeout -k 2 30 unshare -n sh -c 'ip link add zcb0 type veth peer name zcb1 &&
+			ip link set zcb0 up && exec "$@"' _ "$ZCBENCH" run "$TMP/short.ini" \
+			--host "$TMP/$h.ini" --out "$TMP/$h" >"$TMP/out" 2>"$TMP/e"
+		rc=$?
+		case $h in
+		lo) re="lo.ini:3: \[source\] key 'interface': lo has no address here" ;;
+		veth) re="veth.ini:4: \[sink\] key 'interface': zcb0 has no address here" ;;
+		esac
+		refused "interface $h without an address: exit 2 naming file:line and key" "$TMP/e" "$re"
+		check "interface $h without an address: refused before anything ran" [ ! -e "$TMP/$h" ]
+	done
+else
+	echo "skip: an interface without an address needs root and unshare -n"
+fi
 
 finish

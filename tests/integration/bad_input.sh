@@ -11,6 +11,9 @@
 #  M4  a netns netem value that is not finite or out of range, and an
 #      interface with no address, exit 2 naming the host file, line and key
 #      before any namespace is built.
+#  Interrupted files: a results file a SIGKILLed controller left at
+#      "running" reads as interrupted (report says why); a live run's file
+#      still reads as running; the file on disk is left as it is.
 # Every command runs under `timeout`: a hang fails the check instead of the
 # whole script.
 . "$(dirname "$0")/../lib.sh"
@@ -111,6 +114,32 @@ if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && unshare -n true 2>/d
 	done
 else
 	echo "skip: an interface without an address needs root and unshare -n"
+fi
+
+# --- a file a killed controller left at "running" ----------------------------
+printf '[workload]\nwarmup = 0.1\nduration = 0.3\ntail = 0.1\nrepetitions = 200\nchunk = 64k\ntimeout = 10\nforeign_max = 100%%\n\n[run p]\ntopology = proxy\nproxy = copy\n' \
+	>"$TMP/long.ini"
+"$ZCBENCH" run "$TMP/long.ini" --out "$TMP/k" >"$TMP/k.out" 2>&1 &
+ctl=$!
+on_exit "kill -9 $ctl 2>/dev/null"
+wait_sample "$TMP/k" || fail "no sample saved (exit: $(cat "$TMP/k.out" | tail -n 3))"
+check "the file names its controller" jqe ".controller.pid == $ctl and (.controller.boot_id | length) > 0" "$f"
+z "$TMP/e" report "$f"
+check "live run: report reads it as running" grep -q "status running$" "$TMP/out"
+kill -9 "$ctl"
+wait "$ctl" 2>/dev/null
+check "killed: the file on disk still says running" jqe '.status == "running"' "$f"
+z "$TMP/e" report "$f"
+check "killed: report exits 0 (got $rc)" [ "$rc" -eq 0 ]
+check "killed: report says interrupted, and why" \
+	grep -q "status interrupted (its controller (pid $ctl) is gone: killed before it could finish the file)" "$TMP/out"
+# Another reader: the dashboard's run table (plot), where gnuplot is.
+if command -v gnuplot >/dev/null; then
+	z "$TMP/e" plot --out "$TMP/plot" "$f"
+	check "killed: plot's dashboard shows the run interrupted (exit $rc)" \
+		bash -c 'grep -q "<td>interrupted" "$1" && ! grep -q "<td>running" "$1"' _ "$TMP/plot/index.html"
+else
+	echo "skip: plot's dashboard needs gnuplot"
 fi
 
 finish

@@ -5,9 +5,10 @@
  * (READY port=N, GO, --connections=N, --connect=ADDR:PORT).
  *
  * As the proxy it forwards every connection and tampers with one stretch of
- * one of them (the 16-byte connection header passes untouched; offsets are
- * payload stream offsets after it):
+ * one of them (the 16-byte connection header passes untouched unless
+ * ZC_TAMPER_HDR says otherwise; offsets are payload stream offsets after it):
  *   ZC_TAMPER_CONN=c   the connection, by the id in its header (default 0)
+ *   ZC_TAMPER_HDR=b    flip byte b (0..15) of that connection's header as well
  *   ZC_TAMPER_OFF=o    where (default 0)
  *   ZC_TAMPER_LEN=l    how many bytes (default 1)
  *   ZC_TAMPER_HOW=flip   flip the byte at o
@@ -47,7 +48,7 @@ struct conn {
 enum how { NONE, FLIP, DROP, DUP, SWAP };
 
 static enum how how;
-static long victim;
+static long victim, hdr_flip = -1;
 static unsigned long long at, len;
 static unsigned char *hold;		/* dup: the stretch seen; swap: the stretch held back */
 static unsigned char out[1 << 17];	/* at most twice the read size plus the hold */
@@ -139,6 +140,7 @@ int main(int argc, char **argv)
 	char line[16];
 
 	victim = atol(getenv("ZC_TAMPER_CONN") ?: "0");
+	hdr_flip = atol(getenv("ZC_TAMPER_HDR") ?: "-1");
 	at = strtoull(getenv("ZC_TAMPER_OFF") ?: "0", NULL, 0);
 	len = strtoull(getenv("ZC_TAMPER_LEN") ?: "1", NULL, 0);
 	how = !strcmp(h, "flip") ? FLIP : !strcmp(h, "drop") ? DROP : !strcmp(h, "dup") ? DUP
@@ -187,16 +189,20 @@ int main(int argc, char **argv)
 			}
 			if (sink)
 				continue;
-			/* The header passes as it is; it says whose connection this is. */
+			/* The header is held whole: it says whose connection this is;
+			 * it passes as it is, or with byte ZC_TAMPER_HDR flipped. */
 			while (c[i].hdr_got < HDR && k > 0) {
 				c[i].hdr[c[i].hdr_got++] = *b;
-				if (send_all(c[i].out, b, 1))
-					return 1;
 				b++;
 				k--;
-				if (c[i].hdr_got == HDR)
-					c[i].id = c[i].hdr[8] | c[i].hdr[9] << 8 | c[i].hdr[10] << 16 |
-						  (long)c[i].hdr[11] << 24;
+				if (c[i].hdr_got < HDR)
+					continue;
+				c[i].id = c[i].hdr[8] | c[i].hdr[9] << 8 | c[i].hdr[10] << 16 |
+					  (long)c[i].hdr[11] << 24;
+				if (c[i].id == victim && hdr_flip >= 0 && hdr_flip < HDR)
+					c[i].hdr[hdr_flip] ^= 0x40;
+				if (send_all(c[i].out, c[i].hdr, HDR))
+					return 1;
 			}
 			if (k && forward(&c[i], b, (size_t)k))
 				return 1;

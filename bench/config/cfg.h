@@ -85,6 +85,8 @@ enum zc_rr_send { ZC_RR_SEND, ZC_RR_SENDFILE };
  * epoll set) and for itself: what RLIMIT_NOFILE must allow. */
 #define ZC_FDS_PER_CONN 8
 #define ZC_FDS_BASE 64
+/* The largest object an object_sizes_file may name (1T). */
+#define ZC_OBJECT_SIZE_MAX (1ULL << 40)
 
 extern const struct zc_opt zc_opts[];
 extern const size_t zc_nopts;
@@ -117,6 +119,10 @@ int zc_cfg_alternate_check(const struct zc_cfg *cfg, char *err, size_t errlen);
  * pipelining, sizes from a file, padded requests). 0, or -EINVAL with
  * "key 'k': why" in err and *badkey naming k. */
 int zc_cfg_http_check(const struct zc_cfg *cfg, char *err, size_t errlen, const char **badkey);
+/* files.c: every file the run names (object_sizes_file) read and checked as
+ * its role will read it. 0, or -errno with "key 'k': FILE[:LINE]: why" in
+ * err and *badkey naming k. */
+int zc_cfg_files_check(const struct zc_cfg *cfg, char *err, size_t errlen, const char **badkey);
 /* Pattern period that source and sink agree on for this run. */
 uint64_t zc_cfg_period(const struct zc_cfg *cfg);
 /* Every workload key with its default, bounds and help (run --help, keys). */

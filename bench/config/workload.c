@@ -260,7 +260,8 @@ int zc_workload_load(const char *path, const struct zc_section *ov, struct zc_wo
 			const char *badkey = NULL;
 
 			if (zc_cfg_validate(r, why, sizeof(why), &badkey) ||
-			    zc_cfg_conflicts(r, origin, why, sizeof(why), &badkey)) {
+			    zc_cfg_conflicts(r, origin, why, sizeof(why), &badkey) ||
+			    zc_cfg_files_check(r, why, sizeof(why), &badkey)) {
 				blame(err, errlen, path, &w->sec[i], badkey, lines, why);
 				return -EINVAL;
 			}

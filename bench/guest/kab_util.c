@@ -49,6 +49,8 @@ int zc_kab_parse_cpulist(const char *s, int *out, int max)
 				return -EINVAL;
 			out[n++] = (int)i;
 		}
+		if (*s == ',' && !s[1])
+			return -EINVAL;	/* "0," : an empty item, as every comma list */
 		if (*s == ',')
 			s++;
 		else if (*s)

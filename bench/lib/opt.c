@@ -196,29 +196,65 @@ set:
 	}
 }
 
-static int store_list(const struct zc_opt *o, void *base, const char *v, char *why, size_t len)
+int zc_list_split(const char *text, char *buf, size_t buflen, char **items, int max, char *why,
+		  size_t whylen)
 {
-	char *p = (char *)base + o->off, *list = (char *)base + o->list_off, buf[512], *save, *tok;
-	int *n = (int *)((char *)base + o->count_off), cap = (int)(o->list_size / o->size);
+	size_t len = strlen(text);
+	int n = 0, item = 1;
 
-	if (strlen(v) >= sizeof(buf)) {
-		snprintf(why, len, "list is too long");
+	if (len >= buflen) {
+		snprintf(why, whylen, "list is too long (%zu characters, at most %zu)", len,
+			 buflen - 1);
 		return -EINVAL;
 	}
-	strcpy(buf, v);
-	*n = 0;
-	for (tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
-		if (*n == cap) {
-			snprintf(why, len, "more than %d values", cap);
+	memcpy(buf, text, len + 1);
+	for (char *p = buf;; item++) {
+		char *end = strchrnul(p, ',');
+		bool last = !*end, any = false;
+
+		*end = 0;
+		for (char *t = p + strspn(p, " \t"); *t; t += strspn(t, " \t")) {
+			size_t k = strcspn(t, " \t");
+
+			if (n == max) {
+				snprintf(why, whylen, "'%s': more than %d values", text, max);
+				return -EINVAL;
+			}
+			items[n++] = t;
+			any = true;
+			if (t[k])
+				t[k++] = 0;
+			t += k;
+		}
+		if (!any && last && item == 1) {
+			snprintf(why, whylen, "empty list");
 			return -EINVAL;
 		}
-		if (store_number(o, p, tok, why, len))
+		if (!any) {
+			snprintf(why, whylen, "'%s': item %d is empty (nothing between two commas, "
+				 "or a comma at an end)", text, item);
+			return -EINVAL;
+		}
+		if (last)
+			return n;
+		p = end + 1;
+	}
+}
+
+static int store_list(const struct zc_opt *o, void *base, const char *v, char *why, size_t len)
+{
+	char *p = (char *)base + o->off, *list = (char *)base + o->list_off, buf[512], *tok[256];
+	int *n = (int *)((char *)base + o->count_off), cap = (int)(o->list_size / o->size), k;
+
+	if (cap > (int)ZC_ARRAY_SIZE(tok))
+		cap = (int)ZC_ARRAY_SIZE(tok);
+	*n = 0;
+	if ((k = zc_list_split(v, buf, sizeof(buf), tok, cap, why, len)) < 0)
+		return k;
+	for (int i = 0; i < k; i++) {
+		if (store_number(o, p, tok[i], why, len))
 			return -EINVAL;
 		memcpy(list + (size_t)(*n)++ * o->size, p, o->size);
-	}
-	if (!*n) {
-		snprintf(why, len, "empty list");
-		return -EINVAL;
 	}
 	memcpy(p, list, o->size);	/* one run at a time sees the first */
 	return 0;

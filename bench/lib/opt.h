@@ -73,6 +73,18 @@ struct zc_opt {
 	long arg;		/* for parse/format: a role, ... */
 };
 
+/*
+ * The one comma-list splitter (every LIST row, and every flag or key that
+ * takes a list by hand): text copied into buf and cut there, items[] set.
+ * Items are separated by commas; blanks around an item are dropped (and
+ * separate items too, "4k 64k" as before). An empty item ("a,,b", ",a",
+ * "a,") is an error, never skipped. Count (>= 1), or -EINVAL with why: an
+ * empty list, an empty item (its place named), more than max items, a text
+ * longer than buf.
+ */
+int zc_list_split(const char *text, char *buf, size_t buflen, char **items, int max, char *why,
+		  size_t whylen);
+
 /* Where a row's value lives: .off and .size of field in struct type. */
 #define ZC_OPT_AT(type, field) \
 	.off = offsetof(type, field), .size = sizeof(((type *)0)->field)

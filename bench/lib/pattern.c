@@ -79,9 +79,14 @@ void zc_conn_hdr_encode(uint8_t hdr[ZC_CONN_HDR_LEN], uint32_t conn, uint32_t nc
 
 int zc_conn_hdr_decode(const uint8_t hdr[ZC_CONN_HDR_LEN], uint32_t *conn, uint32_t *nconn)
 {
-	if (memcmp(hdr, "ZCBC", 4) || hdr[4] != ZC_CONN_HDR_VERSION || hdr[5])
-		return -EPROTO;
+	uint8_t sent[ZC_CONN_HDR_LEN];
+
 	*conn = get32(hdr + 8);
 	*nconn = get32(hdr + 12);
+	/* Checked whole: what a source would have sent for these numbers, byte
+	 * for byte (magic, version, flags too), so no byte passes unchecked. */
+	zc_conn_hdr_encode(sent, *conn, *nconn);
+	if (memcmp(hdr, sent, sizeof(sent)))
+		return -EPROTO;
 	return *conn < *nconn ? 0 : -EPROTO;
 }

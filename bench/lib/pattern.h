@@ -47,7 +47,10 @@ uint64_t zc_pattern_shift(uint32_t conn, uint32_t nconn, uint64_t period, bool s
 #define ZC_CONN_HDR_LEN 16
 #define ZC_CONN_HDR_VERSION 1
 void zc_conn_hdr_encode(uint8_t hdr[ZC_CONN_HDR_LEN], uint32_t conn, uint32_t nconn);
-/* 0, or -EPROTO (not a zcbench header, another version, conn >= nconn). */
+/* 0, or -EPROTO (not a zcbench header, another version, flags other than
+ * 0, conn >= nconn): every byte but the id's and the count's must be what
+ * zc_conn_hdr_encode writes. The caller checks the count is its run's and
+ * each id comes once; then any byte changed on the way fails. */
 int zc_conn_hdr_decode(const uint8_t hdr[ZC_CONN_HDR_LEN], uint32_t *conn, uint32_t *nconn);
 
 #endif

@@ -7,6 +7,7 @@
  * Keys share one namespace with the workload keys, so modes prefix theirs.
  */
 #include "modes/mode.h"
+#include "lib/opt.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -78,18 +79,22 @@ static int each_kv(const char *text, int (*fn)(const char *k, const char *v, voi
 					       size_t errlen),
 		   void *arg, char *err, size_t errlen)
 {
-	char buf[KV_TEXT_MAX], *save, *tok;
-	int ret;
+	char buf[KV_TEXT_MAX], *items[64], why[512];
+	int ret, n;
 
-	if (!text)
-		return 0;
+	if (!text || !text[strspn(text, " \t")])
+		return 0;	/* none: every mode's defaults */
 	if (strlen(text) >= sizeof(buf)) {
 		snprintf(err, errlen, "mode_opts is longer than %d characters", KV_TEXT_MAX - 1);
 		return -EINVAL;
 	}
-	strcpy(buf, text);
-	for (tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
-		char *eq = strchr(tok, '=');
+	if ((n = zc_list_split(text, buf, sizeof(buf), items, (int)ZC_ARRAY_SIZE(items), why,
+			       sizeof(why))) < 0) {
+		snprintf(err, errlen, "mode_opts: %s", why);
+		return n;
+	}
+	for (int i = 0; i < n; i++) {
+		char *tok = items[i], *eq = strchr(tok, '=');
 
 		if (!eq || eq == tok || !eq[1]) {
 			snprintf(err, errlen, "mode_opts: '%s' is not KEY=VALUE", tok);

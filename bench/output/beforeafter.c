@@ -322,6 +322,7 @@ int zc_cmd_before_after(int argc, char **argv)
 			ret = ZC_EXIT_USAGE;
 			goto out;
 		}
+		zc_results_settle(root);	/* left at running by a killed controller */
 		tcg = tcg || !strcmp(json_string_value(json_object_get(root, "accel")) ?: "", "tcg");
 		if (!strcmp(schema, "zcbench-results") && is_after)
 			after[nafter++] = root;

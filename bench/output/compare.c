@@ -80,18 +80,15 @@ static const struct zc_opt cmp_files_optv[] = {
 		  "occurrences against the later ones" },
 };
 
-/* Is key an item of the comma list? */
+/* Is key an item of the comma list (checked by metric_list_ok)? */
 static bool list_has(const char *list, const char *key)
 {
-	size_t len = strlen(key);
+	char buf[1024], *it[128], why[256];
+	int n = zc_list_split(list, buf, sizeof(buf), it, (int)ZC_ARRAY_SIZE(it), why, sizeof(why));
 
-	for (const char *p = list; *p;) {
-		const char *e = strchrnul(p, ',');
-
-		if ((size_t)(e - p) == len && !strncmp(p, key, len))
+	for (int i = 0; i < n; i++)
+		if (!strcmp(it[i], key))
 			return true;
-		p = *e ? e + 1 : e;
-	}
 	return false;
 }
 
@@ -464,20 +461,20 @@ static void add_ratio_cells(struct walk *w)
 /* Every item of --FLAG's comma list a metric, or an error naming it. */
 static bool metric_list_ok(const char *flag, const char *list)
 {
-	for (const char *p = list; p && *p;) {
-		const char *e = strchrnul(p, ',');
-		char mk[64];
+	char buf[1024], *it[128], why[512];
+	int n = list ? zc_list_split(list, buf, sizeof(buf), it, (int)ZC_ARRAY_SIZE(it), why,
+				     sizeof(why)) : 0;
 
-		snprintf(mk, sizeof(mk), "%.*s", (int)(e - p), p);
+	if (n < 0)
+		zc_err("compare: --%s: %s", flag, why);
+	for (int i = 0; i < n; i++)
 		/* "headline": the headline ratios (compare_ratios.c). */
-		if (!zc_metric_find(mk) && strcmp(mk, "headline")) {
+		if (!zc_metric_find(it[i]) && strcmp(it[i], "headline")) {
 			zc_err("compare: --%s: unknown metric '%s' (or 'headline' for the headline "
-			       "ratios)", flag, mk);
+			       "ratios)", flag, it[i]);
 			return false;
 		}
-		p = *e ? e + 1 : e;
-	}
-	return true;
+	return n >= 0;
 }
 
 int zc_cmd_compare(int argc, char **argv)

@@ -116,8 +116,10 @@ static void report_file(FILE *f, const char *path, json_t *root)
 	size_t n;
 	int printed = 0;
 
-	fprintf(f, "%s\n  host %s, kernel %s, %s, status %s\n", path, zc_an_hostname(root),
-		zc_an_kernel(root), zc_an_date(root), zc_an_str(root, "status"));
+	fprintf(f, "%s\n  host %s, kernel %s, %s, status %s%s%s%s\n", path, zc_an_hostname(root),
+		zc_an_kernel(root), zc_an_date(root), zc_an_str(root, "status"),
+		*zc_an_str(root, "status_reason") ? " (" : "", zc_an_str(root, "status_reason"),
+		*zc_an_str(root, "status_reason") ? ")" : "");
 	print_fingerprint(f, root);
 	/* The fair question first: each side at its best size among those run. */
 	best = zc_headline_best(runs);

@@ -322,14 +322,20 @@ int zc_cmd_size(int argc, char **argv)
 	double targets[16], rps[16];
 	long long osize[16];
 	int nt = 0, nr = 0, rc = zc_opt_main(&cmd, argc, argv);
-	char buf[256], *save, *tok;
+	char buf[256], *items[32], why[512], *tok;
 	json_t *roots[256], *o;
+	int nitems;
 
 	if (rc >= 0)
 		return rc;
 	rc = 0;
-	snprintf(buf, sizeof(buf), "%s", a.target);
-	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+	if ((nitems = zc_list_split(a.target, buf, sizeof(buf), items, (int)ZC_ARRAY_SIZE(items),
+				    why, sizeof(why))) < 0) {
+		zc_err("command line: --target: %s", why);
+		return ZC_EXIT_USAGE;
+	}
+	for (int i = 0; i < nitems; i++) {
+		tok = items[i];
 		if (strchr(tok, '@')) {
 			int e = nr == (int)ZC_ARRAY_SIZE(rps) ? -EINVAL :
 				zc_parse_rr_target(tok, &rps[nr], &osize[nr]);

@@ -267,14 +267,20 @@ int zc_cmd_pipebench(int argc, char **argv)
 	cpu = a.cpu;
 	/* Check the pattern list before running anything. */
 	{
-		char buf[512], *save, *tok;
+		char buf[512], *items[64], why[512];
+		int n = plist ? zc_list_split(plist, buf, sizeof(buf), items,
+					      (int)ZC_ARRAY_SIZE(items), why, sizeof(why)) : 0;
 
+		if (n < 0) {
+			zc_err("command line: --pattern: %s", why);
+			return ZC_EXIT_USAGE;
+		}
 		if (!plist) {
 			for (size_t i = 0; i < ZC_ARRAY_SIZE(patterns); i++)
 				sel[nsel++] = &patterns[i];
 		} else {
-			snprintf(buf, sizeof(buf), "%s", plist);
-			for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			for (int k = 0; k < n; k++) {
+				const char *tok = items[k];
 				size_t i;
 
 				for (i = 0; i < ZC_ARRAY_SIZE(patterns); i++)

@@ -219,6 +219,7 @@ static int check_common(struct chk *c, json_t *root)
 	    want(c, meta, "meta", "kernel", T_OBJ, false) ||
 	    want(c, json_object_get(meta, "kernel"), "meta.kernel", "release", T_STR, false) ||
 	    want(c, root, "", "fingerprint", T_OBJ | T_NULL, false) ||
+	    want(c, root, "", "controller", T_OBJ, false) ||
 	    want(c, root, "", "runs", T_ARR, true) || want_objects(c, root, "", "runs"))
 		return -EINVAL;
 	return 0;
@@ -308,6 +309,7 @@ json_t *zc_results_load(const char *path, char *err, size_t errlen)
 			 "it), not a results file", path, schema);
 		goto bad;
 	}
+	zc_results_settle(root);
 	return root;
 bad:
 	json_decref(root);

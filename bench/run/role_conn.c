@@ -134,10 +134,16 @@ static int read_headers(struct role *r, int *fds, char *err, size_t errlen)
 			got = recv(fds[i], hdr, sizeof(hdr), MSG_WAITALL);
 			if (got != (ssize_t)sizeof(hdr) || zc_conn_hdr_decode(hdr, &c, &n) ||
 			    n != (uint32_t)r->nconn || r->io[c].in_fd >= 0) {
-				/* A foreign source, another run's, or a proxy that mixed bytes up. */
+				/* A foreign source, another run's, or a proxy that mixed
+				 * bytes up: the header is checked whole (its bytes shown). */
+				char hex[2 * ZC_CONN_HDR_LEN + 1] = "";
+
+				for (ssize_t b = 0; b < got && b < (ssize_t)sizeof(hdr); b++)
+					snprintf(hex + 2 * b, 3, "%02x", hdr[b]);
 				snprintf(err, errlen, "accepted connection %d: no valid zcbench connection "
-					 "header (%zd bytes; expected connection < %d, each once)", i,
-					 got, r->nconn);
+					 "header (%zd bytes: %s; expected \"ZCBC\", version %d, flags 0, "
+					 "an id below %d, the count %d, each id once)", i, got,
+					 hex[0] ? hex : "none", ZC_CONN_HDR_VERSION, r->nconn, r->nconn);
 				ret = -EPROTO;
 				break;
 			}

@@ -237,7 +237,7 @@ int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus
 		return code;
 	}
 	if (rr.role == ZC_ROLE_SOURCE && cfg->object_sizes_file[0] &&
-	    (ret = zc_sizes_file_read(cfg->object_sizes_file, 1ULL << 40, &rr.sizes, &rr.nsizes,
+	    (ret = zc_sizes_file_read(cfg->object_sizes_file, ZC_OBJECT_SIZE_MAX, &rr.sizes, &rr.nsizes,
 				      err, sizeof(err))))
 		goto early;
 	if (cpus[0] >= 0 && (ret = zc_pin_cpu(cpus[0]))) {

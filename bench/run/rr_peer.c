@@ -46,7 +46,7 @@ static int object_sizes(const struct zc_cfg *cfg, uint64_t *sizes, int max, char
 		sizes[0] = cfg->object_size;
 		return 1;
 	}
-	ret = zc_sizes_file_read(cfg->object_sizes_file, 1ULL << 40, &all, &n, err, len);
+	ret = zc_sizes_file_read(cfg->object_sizes_file, ZC_OBJECT_SIZE_MAX, &all, &n, err, len);
 	if (ret) {
 		char why[400];
 

@@ -499,6 +499,8 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 				      "description", w.description));
 	json_object_set_new(c.root, "host", zc_host_json(&c.host));
 	json_object_set_new(c.root, "meta", zc_meta_collect());
+	/* Who writes the file: readers tell a live run from a killed one (alive.c). */
+	json_object_set_new(c.root, "controller", zc_controller_json());
 	json_object_set_new(c.root, "fingerprint", zc_fingerprint_collect());
 	runs = json_array();
 	json_object_set_new(c.root, "runs", runs);

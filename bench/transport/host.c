@@ -115,6 +115,7 @@ struct hparse {
 	char *err;
 	size_t errlen;
 	int cpu_line[ZC_ROLE_NR];	/* where cpu = was set, for the check against this machine */
+	int iface_line[ZC_ROLE_NR];	/* where interface = was set ([host]: every role's) */
 };
 
 #define hbad(p, line, ...) zc_ini_fault((p)->err, (p)->errlen, (p)->h->path, line, __VA_ARGS__)
@@ -183,6 +184,31 @@ static int hhandler(void *user, const char *section, const char *key, const char
 		return hbad(p, line, "key '%s': %s", key, why);
 	if (!priv && !strcmp(o->key, "cpu"))
 		p->cpu_line[role] = line;
+	for (int r = 0; !priv && !strcmp(o->key, "interface") && r < ZC_ROLE_NR; r++)
+		if (role < 0 || r == role)
+			p->iface_line[r] = line;
+	return 0;
+}
+
+/* A role on this machine named by its interface alone gets that interface's
+ * address when the run starts (local.c): an interface that is not here, or
+ * has no address, is refused now with its line, before anything starts. */
+static int check_ifaces(struct hparse *p)
+{
+	struct zc_host *h = p->h;
+
+	for (int r = 0; r < ZC_ROLE_NR; r++) {
+		char addr[128];
+
+		if (!h->iface[r][0] || h->address[r][0] || zc_host_remote(h, r) ||
+		    h->transport->own_netns || !zc_nic_addr(h->iface[r], addr, sizeof(addr)))
+			continue;
+		if (!if_nametoindex(h->iface[r]))
+			return hbad(p, p->iface_line[r], "[%s] key 'interface': no interface %s "
+				    "here", zc_role_names[r], h->iface[r]);
+		return hbad(p, p->iface_line[r], "[%s] key 'interface': %s has no address here "
+			    "(give the role's address = too)", zc_role_names[r], h->iface[r]);
+	}
 	return 0;
 }
 
@@ -281,7 +307,7 @@ int zc_host_load(const char *path, struct zc_host *h, char *err, size_t errlen)
 			transport_defaults(h);
 		p.first_pass = false;
 	}
-	if (check_cpus(&p))
+	if (check_cpus(&p) || check_ifaces(&p))
 		return -EINVAL;
 	return finish_load(h, err, errlen);
 }

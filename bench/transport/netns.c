@@ -18,6 +18,7 @@
  */
 #include "transport/host.h"
 #include "transport/steer_int.h"
+#include "transport/netem_int.h"
 #include "lib/cpu.h"
 #include "lib/proc.h"
 
@@ -182,13 +183,14 @@ static int loss_by_iptables(struct zc_host *h, int l, char *err, size_t errlen)
 {
 	struct netns *ns = priv(h);
 	const struct link_def *ld = &links[l];
-	char prob[32], *end;
-	double pct = strtod(ns->netem_loss, &end);
+	char prob[32];
+	double pct;
 	int ret;
 
-	if (end == ns->netem_loss || strcmp(end, "%") || pct < 0 || pct > 100) {
-		snprintf(err, errlen, "netns: netem_loss = %s: without sch_netem only a plain "
-			 "percentage (like 2%%) can be emulated", ns->netem_loss);
+	/* Checked as the host file was read (netem.c): never here. */
+	if (zc_netem_pct(ns->netem_loss, &pct)) {
+		snprintf(err, errlen, "netns: netem_loss = %s: not a percentage in 0..100",
+			 ns->netem_loss);
 		return -EINVAL;
 	}
 	snprintf(prob, sizeof(prob), "%.6f", pct / 100);
@@ -424,11 +426,12 @@ static int netns_prefix(const struct zc_host *h, int role, char **argv, int max)
 static int parse_links(const struct zc_opt *o, void *base, const char *v, char *why, size_t len)
 {
 	bool *on = (bool *)((char *)base + o->off);
-	char buf[128], *save, *tok;
+	char buf[128], *items[16];
+	int n = zc_list_split(v, buf, sizeof(buf), items, (int)ZC_ARRAY_SIZE(items), why, len);
 
 	memset(on, 0, sizeof(bool) * LINK_NR);
-	snprintf(buf, sizeof(buf), "%s", v);
-	for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+	for (int i = 0; i < n; i++) {
+		const char *tok = items[i];
 		bool found = false;
 
 		for (int l = 0; l < LINK_NR; l++) {
@@ -443,7 +446,7 @@ static int parse_links(const struct zc_opt *o, void *base, const char *v, char *
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return n < 0 ? n : 0;
 }
 
 static int format_links(const struct zc_opt *o, const void *base, char *buf, size_t len)
@@ -473,11 +476,12 @@ static const struct zc_opt netns_keys[] = {
 	  .help = "steer each namespace's receive work to its role's CPU" },
 	/* tc's own syntax ("1ms", "0.5%"), restricted so it stays one argument. */
 	{ "netem_delay", ZC_OPT_STR, NULL, AT(netem_delay), ZC_HOST_KEY, .plain = ".%",
-	  .what = "a tc netem value like 2ms or 1%", .meta = "DELAY",
-	  .help = "tc netem delay on the data direction" },
+	  .what = "a tc netem value like 2ms or 1%", .check = zc_netem_check_delay, .meta = "DELAY",
+	  .help = "tc netem delay on the data direction: a number and us, ms or s, 0..60s" },
 	{ "netem_loss", ZC_OPT_STR, NULL, AT(netem_loss), ZC_HOST_KEY, .plain = ".%",
-	  .what = "a tc netem value like 2ms or 1%", .meta = "PERCENT",
-	  .help = "tc netem loss; the iptables statistic match where the kernel lacks sch_netem" },
+	  .what = "a tc netem value like 2ms or 1%", .check = zc_netem_check_loss, .meta = "PERCENT",
+	  .help = "tc netem loss, 0..100%; the iptables statistic match where the kernel lacks "
+		  "sch_netem" },
 	{ "netem_links", ZC_OPT_CUSTOM, "all", AT(netem_on), ZC_HOST_KEY, .parse = parse_links,
 	  .format = format_links, .meta = "source-dut,dut-sink,source-sink|all",
 	  .help = "links that get netem" },

@@ -106,12 +106,13 @@ check "a flipped response byte fails the run (exit 1, got $rc)" [ "$rc" -eq 1 ]
 check "named: connection 0, request 2, body offset 1000" \
 	jq -e '.runs[0].reason | test("response mismatch on connection 0, request 2 \\(object 16384 bytes\\) at body offset 1000")' "$f" >/dev/null
 
-# A sizes file with a bad line: the run fails naming file and line.
+# A sizes file with a bad line: refused before anything runs (issue 30 M3),
+# naming the flag and the sizes file's line.
 $ZCBENCH run "$TMP/rr.ini" --only direct-ka --object-sizes-file="$TMP/badsizes" --out "$TMP/bad" >"$TMP/bad.txt" 2>&1
 rc=$?
-f=$(result_in "$TMP/bad")
-check "bad sizes file fails (exit 1, got $rc)" [ "$rc" -eq 1 ]
-check "named: file and line" jq -e --arg p "$TMP/badsizes:2: 'lots'" '.runs[0].reason | contains($p)' "$f" >/dev/null
+check "bad sizes file refused (exit 2, got $rc)" [ "$rc" -eq 2 ]
+check "named: flag, file and line" grep -qF -- "--object_sizes_file: $TMP/badsizes:2: 'lots'" "$TMP/bad.txt"
+check "nothing ran" [ ! -e "$TMP/bad" ]
 
 # rr keys on a stream run, churn with pipelining: refused before running.
 $ZCBENCH run workloads/smoke.ini --only proxy-copy --object-size=1k --out "$TMP/no" >"$TMP/no.txt" 2>&1

@@ -132,6 +132,44 @@ static void test_netns_keys(void **state)
 	assert_non_null(strstr(err, "own veth"));
 }
 
+/* Every netem value is refused with file:line and key as the host file is
+ * read, before namespaces or tc (issue 30 M4): finite, plain, in range. */
+static void test_netem_values(void **state)
+{
+	static const struct { const char *key, *v; bool ok; } cases[] = {
+		{ "netem_loss", "1%", true }, { "netem_loss", "0.5%", true },
+		{ "netem_loss", "0%", true }, { "netem_loss", "100%", true },
+		{ "netem_loss", "2", true },	/* tc: percent without the sign */
+		{ "netem_loss", "nan%", false }, { "netem_loss", "inf%", false },
+		{ "netem_loss", "NaN", false }, { "netem_loss", "1e1%", false },
+		{ "netem_loss", "0x10%", false }, { "netem_loss", "101%", false },
+		{ "netem_loss", "1.2.3%", false }, { "netem_loss", "%", false },
+		{ "netem_loss", "1%%", false }, { "netem_loss", ".%", false },
+		{ "netem_delay", "2ms", true }, { "netem_delay", "0.5ms", true },
+		{ "netem_delay", "100us", true }, { "netem_delay", "1s", true },
+		{ "netem_delay", "60s", true }, { "netem_delay", "1000", true },
+		{ "netem_delay", "nanms", false }, { "netem_delay", "infs", false },
+		{ "netem_delay", "1e3ms", false }, { "netem_delay", "61s", false },
+		{ "netem_delay", "2parsecs", false }, { "netem_delay", "ms", false },
+		{ "netem_delay", "2%", false },
+	};
+	static struct zc_host h;
+	char text[128], err[512], want[64];
+
+	(void)state;
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(cases); i++) {
+		int ret;
+
+		snprintf(text, sizeof(text), "[host]\ntransport = netns\n%s = %s\n", cases[i].key,
+			 cases[i].v);
+		ret = load(text, &h, err, sizeof(err));
+		snprintf(want, sizeof(want), ":3: key '%s'", cases[i].key);
+		if (cases[i].ok ? ret != 0 : ret != -EINVAL || !strstr(err, want))
+			fail_msg("%s = %s: %d (%s), wanted %s", cases[i].key, cases[i].v, ret,
+				 ret ? err : "taken", cases[i].ok ? "taken" : want);
+	}
+}
+
 /* What the remote shell gets must split back into exactly the argv given. */
 static void test_ssh_quoting(void **state)
 {
@@ -178,6 +216,13 @@ static void test_strict(void **state)
 	assert_non_null(strstr(err, "(character '\xc3\xa9' not allowed)"));
 	assert_int_equal(zc_host_load("/dev/zero", &h, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "/dev/zero: is a character device, not a regular file"));
+	/* An interface alone must give its role an address on this machine:
+	 * refused with its line, not when the run starts (issue 30 M4). */
+	assert_int_equal(load("[host]\nname = x\n[sink]\ninterface = zcnosuch0\n", &h, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, ":4: [sink] key 'interface': no interface zcnosuch0 here"));
+	assert_int_equal(load("[sink]\ninterface = zcnosuch0\naddress = 127.0.0.1\n", &h, err,
+			      sizeof(err)), 0);	/* an address given: the interface is the NIC's name */
 	nic = zc_nic_json("zcnosuch0");
 	assert_string_equal(json_string_value(json_object_get(nic, "error")), "no such interface");
 	json_decref(nic);
@@ -189,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_ssh_keys),
 		cmocka_unit_test(test_metachar_refused),
 		cmocka_unit_test(test_netns_keys),
+		cmocka_unit_test(test_netem_values),
 		cmocka_unit_test(test_sections),
 		cmocka_unit_test(test_ssh_quoting),
 		cmocka_unit_test(test_strict),

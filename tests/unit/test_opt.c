@@ -131,6 +131,50 @@ static void test_errors(void **state)
 	expect_err(PARSE("--text=x"), "FILE: 0 given, at least 1 needed");
 	expect_err(PARSE("--text=x", "a", "b", "c", "d"), "FILE: more than 3 values");
 	assert_int_equal(PARSE("--text=x", "f", "--help"), ZC_OPT_HELP);
+	/* An empty list item is refused, never skipped (issue 30 M2). */
+	expect_err(PARSE("--text=x", "f", "--size=4k,,8k"), "--size: '4k,,8k': item 2 is empty");
+	expect_err(PARSE("--text=x", "f", "--size=,4k"), "--size: ',4k': item 1 is empty");
+	expect_err(PARSE("--text=x", "f", "--size=4k,"), "--size: '4k,': item 2 is empty");
+	expect_err(PARSE("--text=x", "f", "--size=4k, ,8k"), "item 2 is empty");
+	expect_err(PARSE("--text=x", "f", "--size="), "--size: empty list");
+	expect_err(PARSE("--text=x", "f", "--size=4k,8k,12k,16k,20k"), "more than 4 values");
+}
+
+/* The one comma-list splitter: commas separate, blanks around items too. */
+static void test_list_split(void **state)
+{
+	static const struct { const char *text; int n; const char *first, *last, *why; } cases[] = {
+		{ "a", 1, "a", "a", NULL },
+		{ "a,b", 2, "a", "b", NULL },
+		{ " a , b\t", 2, "a", "b", NULL },
+		{ "a b,c", 3, "a", "c", NULL },
+		{ "", -EINVAL, NULL, NULL, "empty list" },
+		{ "  ", -EINVAL, NULL, NULL, "empty list" },
+		{ ",", -EINVAL, NULL, NULL, "item 1 is empty" },
+		{ "a,,", -EINVAL, NULL, NULL, "item 2 is empty" },
+		{ ",a", -EINVAL, NULL, NULL, "item 1 is empty" },
+		{ "a,b,", -EINVAL, NULL, NULL, "item 3 is empty" },
+		{ "a, ,b", -EINVAL, NULL, NULL, "item 2 is empty" },
+		{ "a,b,c,d,e", -EINVAL, NULL, NULL, "more than 4 values" },
+	};
+	char buf[16], *it[4], why[256];
+
+	(void)state;
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(cases); i++) {
+		int n = zc_list_split(cases[i].text, buf, sizeof(buf), it, 4, why, sizeof(why));
+
+		if (n != cases[i].n)
+			fail_msg("'%s': %d items, wanted %d (%s)", cases[i].text, n, cases[i].n, why);
+		if (n > 0) {
+			assert_string_equal(it[0], cases[i].first);
+			assert_string_equal(it[n - 1], cases[i].last);
+		} else if (!strstr(why, cases[i].why)) {
+			fail_msg("'%s': '%s' lacks '%s'", cases[i].text, why, cases[i].why);
+		}
+	}
+	assert_int_equal(zc_list_split("0123456789abcdef", buf, sizeof(buf), it, 4, why,
+				       sizeof(why)), -EINVAL);	/* longer than buf */
+	assert_non_null(strstr(why, "too long"));
 }
 
 /* What zc_opt_argv writes, the same rows read back exactly. */
@@ -273,6 +317,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_list_split),
 		cmocka_unit_test(test_argv_round_trip),
 		cmocka_unit_test(test_role_args),
 		cmocka_unit_test(test_json_and_help),

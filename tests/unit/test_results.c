@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* zc_results_check on text: 0, or -EINVAL with err. */
 static int check_text(const char *text, char *err, size_t len)
@@ -164,10 +166,96 @@ static void test_report_parse(void **state)
 	assert_null(zc_role_report_parse("x", 1, NULL, 0));	/* why is optional */
 }
 
+/* A file at "running" as this process would write it, with its controller
+ * changed by edit (NULL: as is); settled as a reader loads it. */
+static json_t *running_file(void (*edit)(json_t *c))
+{
+	char host[256] = "";
+	json_t *c = zc_controller_json();
+	json_t *root = json_pack("{s:s, s:{s:s}, s:o, s:[{s:s, s:[{}, {}]}, {s:s}]}", "status",
+				 "running", "meta", "hostname", host, "controller", c, "runs",
+				 "status", "running", "samples", "status", "failed");
+
+	gethostname(host, sizeof(host) - 1);
+	json_object_set_new(json_object_get(root, "meta"), "hostname", json_string(host));
+	if (edit)
+		edit(c);
+	zc_results_settle(root);
+	return root;
+}
+
+static long dead_pid;
+static void dead(json_t *c) { json_object_set_new(c, "pid", json_integer(dead_pid)); }
+static void reused(json_t *c)
+{
+	json_object_set_new(c, "start_ticks", json_integer(json_integer_value(
+				    json_object_get(c, "start_ticks")) + 1));
+}
+static void rebooted(json_t *c) { json_object_set_new(c, "boot_id", json_string("0000-other")); }
+static void elsewhere(json_t *c)
+{
+	rebooted(c);
+	json_object_set_new(c, "pid", json_integer(dead_pid));
+}
+static void other_ns(json_t *c)
+{
+	json_object_set_new(c, "pid_ns", json_string("pid:[1]"));
+	json_object_set_new(c, "pid", json_integer(dead_pid));
+}
+static void no_record(json_t *c) { json_object_clear(c); }
+
+/* Issue 30: a file a killed controller left at "running" reads as
+ * "interrupted"; a live one, or one that cannot be told, as "running". */
+static void test_orphaned(void **state)
+{
+	static const struct { void (*edit)(json_t *c); const char *status, *why; } cases[] = {
+		{ NULL, "running", NULL },		/* this process: alive */
+		{ dead, "interrupted", "is gone: killed before it could finish" },
+		{ reused, "interrupted", "is gone" },	/* the pid, but another process */
+		{ rebooted, "interrupted", "last booted" },
+		{ other_ns, "running", NULL },		/* not ours to see */
+		{ no_record, "running", NULL },		/* a file from before 1.8 */
+	};
+	pid_t child = fork();
+
+	(void)state;
+	if (!child)
+		_exit(0);
+	assert_true(child > 0);
+	assert_int_equal(waitpid(child, NULL, 0), child);
+	dead_pid = child;	/* reaped: no such process (until the pid comes round again) */
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(cases); i++) {
+		json_t *root = running_file(cases[i].edit), *run = json_array_get(json_object_get(root, "runs"), 0);
+
+		assert_string_equal(zc_an_str(root, "status"), cases[i].status);
+		assert_string_equal(zc_an_str(run, "status"), cases[i].status);
+		/* A run that ended failed stays failed. */
+		assert_string_equal(zc_an_str(json_array_get(json_object_get(root, "runs"), 1), "status"),
+				    "failed");
+		if (cases[i].why && !strstr(zc_an_str(root, "status_reason"), cases[i].why))
+			fail_msg("case %zu: status_reason '%s' lacks '%s'", i,
+				 zc_an_str(root, "status_reason"), cases[i].why);
+		if (cases[i].why)
+			assert_non_null(strstr(zc_an_str(run, "reason"), "interrupted after 2 sample(s)"));
+		json_decref(root);
+	}
+	/* Another machine (another host name and boot): cannot be told. */
+	{
+		json_t *root = running_file(elsewhere);
+
+		json_object_set_new(json_object_get(root, "meta"), "hostname", json_string("elsewhere"));
+		json_object_set_new(root, "status", json_string("running"));
+		zc_results_settle(root);
+		assert_string_equal(zc_an_str(root, "status"), "running");
+		json_decref(root);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_orphaned),
 		cmocka_unit_test(test_fixtures_load),
 		cmocka_unit_test(test_index_peer),
 		cmocka_unit_test(test_an_int),

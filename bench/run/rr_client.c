@@ -9,9 +9,15 @@
  * correction of coordinated omission). Every body byte is checked against
  * the pattern at its body offset; a wrong byte, a wrong length or status,
  * or a server that goes away with a request unanswered fails the run,
- * naming the connection, the request and the offset.
+ * naming the connection, the request and the offset. So does a response
+ * that stops coming: a request unanswered `timeout` seconds after it was
+ * sent, or still unanswered when the client must give up after the tail
+ * (rr->give_up), is a stall, as a stream run's role that never ends; its
+ * latency up to the window's end goes into the histogram, as wrk2 counts
+ * what never came back.
  */
 #include "run/rr_int.h"
+#include "run/stall.h"
 #include "lib/http.h"
 #include "lib/pattern.h"
 
@@ -26,6 +32,7 @@
 struct rq {
 	uint64_t size;
 	double t_int;		/* intended send time (closed loop: when it was issued) */
+	double t_sent;		/* when it was issued: a stall counts from here */
 };
 
 struct cconn {
@@ -162,6 +169,8 @@ static int c_send(struct rr_worker *w, struct cconn *c, double now)
 		}
 		if (c->req_off < c->req_len)
 			return 0;	/* waiting for the connection */
+		if (w->phase >= RR_NR)
+			return 0;	/* past the tail: only the answers still due */
 		if (c->qn >= cfg->inflight || (cfg->churn && c->fd >= 0 && (c->sent_here || c->qn)) ||
 		    (cl->interval > 0 && now < c->next))
 			return 0;
@@ -175,6 +184,7 @@ static int c_send(struct rr_worker *w, struct cconn *c, double now)
 
 			q->size = pick_size(w->rr, c);
 			q->t_int = cl->interval > 0 ? c->next : now;
+			q->t_sent = now;
 			len = zc_http_request(c->req, sizeof(c->req), q->size, cfg->churn,
 					      cfg->request_size);
 			if (len < 0) {
@@ -328,11 +338,81 @@ static void c_event(struct rr_worker *w, struct cconn *c, uint32_t evs, double n
 		c_send(w, c, now);
 }
 
+/* What of request k of c's queue got through, for a stall's message. */
+static void c_progress(const struct cconn *c, unsigned k, char *buf, size_t len)
+{
+	if (c->connecting)
+		snprintf(buf, len, "its connection not yet made");
+	else if (k == c->qn - 1 && c->req_off < c->req_len)
+		snprintf(buf, len, "%zu of its %zu request bytes sent", c->req_off, c->req_len);
+	else if (k == 0 && c->body)
+		snprintf(buf, len, "%llu of %llu body bytes received", (unsigned long long)c->boff,
+			 (unsigned long long)c->blen);
+	else if (k == 0 && c->hlen)
+		snprintf(buf, len, "%zu bytes of the response head received", c->hlen);
+	else
+		snprintf(buf, len, "nothing of its response received");
+}
+
+/*
+ * The requests of w stalled at now: unanswered for longer than the timeout,
+ * or at all once the client must give up. With give_up each is counted, its
+ * latency up to the window's end (or now, when earlier) recorded if it began
+ * before that, and the first fails the run, named. The number found.
+ */
+static unsigned c_stalled(struct rr_worker *w, double now, bool give_up)
+{
+	const struct rr *rr = w->rr;
+	const struct zc_cfg *cfg = rr->cfg;
+	struct client *cl = w->priv;
+	double end = now < rr->edge[RR_WINDOW] ? now : rr->edge[RR_WINDOW];
+	unsigned found = 0;
+
+	for (size_t i = 0; cl && i < cl->n; i++) {
+		struct cconn *c = &cl->c[i];
+
+		for (unsigned k = 0; k < c->qn; k++) {
+			const struct rq *q = &c->q[(c->qh + k) % cfg->inflight];
+			char what[96];
+
+			if (now - q->t_sent <= cfg->timeout_s && now < rr->give_up)
+				continue;
+			if (!give_up)
+				return 1;
+			if (q->t_int < end)
+				zc_hdr_record(w->lat, (uint64_t)((end - q->t_int) * 1e9) ?: 1);
+			w->stalled++;
+			if (found++)
+				continue;
+			c_progress(c, k, what, sizeof(what));
+			zc_rr_fail(w, -ETIMEDOUT, "timed out: connection %u, request %llu (object %llu "
+				   "bytes) unanswered %.1f s after it was sent (timeout %g s%s), %s (%s)",
+				   c->slot, (unsigned long long)(c->done + k),
+				   (unsigned long long)q->size, now - q->t_sent, cfg->timeout_s,
+				   now - q->t_sent <= cfg->timeout_s ? ", the longest the run could wait"
+				   : "", what, ZC_STALLED);
+		}
+	}
+	return found;
+}
+
+/* Any request of w unanswered? */
+static bool c_waiting(const struct rr_worker *w)
+{
+	const struct client *cl = w->priv;
+
+	for (size_t i = 0; i < cl->n; i++)
+		if (cl->c[i].qn)
+			return true;
+	return false;
+}
+
+/* Until the tail's end, then until the responses still due are in (or stall). */
 static void c_loop(struct rr_worker *w)
 {
 	struct client *cl = w->priv;
 	struct epoll_event evs[64];
-	double start = zc_now();
+	double start = zc_now(), check = start;
 
 	for (size_t i = 0; i < cl->n; i++) {
 		/* Open loop: the connections' requests spread over one interval. */
@@ -344,22 +424,30 @@ static void c_loop(struct rr_worker *w)
 		double now = zc_now(), due = now + 3600;
 		int ms, k;
 
-		if (!zc_rr_tick(w, now))
+		if (!zc_rr_tick(w, now) && !c_waiting(w))
 			break;
-		if (cl->interval > 0)
+		/* Ten looks a second: a stall is a matter of seconds. */
+		if (now >= check) {
+			if (c_stalled(w, now, false))
+				break;
+			check = now + 0.1;
+		}
+		if (cl->interval > 0 && w->phase < RR_NR)
 			for (size_t i = 0; i < cl->n && !w->rr->abort; i++) {
 				c_send(w, &cl->c[i], now);
 				if (cl->c[i].qn < w->rr->cfg->inflight && cl->c[i].next < due)
 					due = cl->c[i].next;
 			}
 		ms = zc_rr_wait_ms(w, now, 200);
-		if (cl->interval > 0 && (due - now) * 1e3 < ms)
+		if ((due - now) * 1e3 < ms)
 			ms = due > now ? (int)((due - now) * 1e3) : 0;
 		k = epoll_wait(w->epfd, evs, 64, ms);
 		now = zc_now();
 		for (int e = 0; e < k && !w->rr->abort; e++)
 			c_event(w, evs[e].data.ptr, evs[e].events, now);
 	}
+	/* Given up (or stopped by another worker's failure): what stalled. */
+	c_stalled(w, zc_now(), true);
 }
 
 static void c_teardown(struct rr_worker *w)
@@ -384,10 +472,11 @@ static void c_teardown(struct rr_worker *w)
 static void c_report(struct rr *rr, json_t *o)
 {
 	struct zc_hdr *all = NULL;
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, stalled = 0;
 
 	for (int i = 0; i < rr->nw; i++) {
 		bytes += rr->w[i].bytes;
+		stalled += rr->w[i].stalled;
 		if (!rr->w[i].lat)
 			continue;
 		if (!all)
@@ -397,6 +486,8 @@ static void c_report(struct rr *rr, json_t *o)
 	}
 	json_object_set_new(o, "loop", json_string(rr->cfg->rate_rps > 0 ? "open" : "closed"));
 	json_object_set_new(o, "verified_bytes", json_integer((json_int_t)bytes));
+	/* unanswered within the timeout; in the latency when begun in the window */
+	json_object_set_new(o, "stalled", json_integer((json_int_t)stalled));
 	if (all)
 		json_object_set_new(o, "latency", zc_hdr_to_json(all));
 	zc_hdr_free(all);

@@ -177,7 +177,9 @@ int main(int argc, char **argv)
 	if (!fgets(line, sizeof(line), stdin))
 		return 1;
 	t_go = now_s();
-	t_end = t_go + run_s;
+	/* Under churn the client's last connection may come just after its tail:
+	 * one tail more (rr_worker.c's zc_rr_serve waits as long). */
+	t_end = t_go + run_s + atof(arg(argc, argv, "--tail="));
 	/* Never outlive the controller's patience (it would kill us then). */
 	t_last = t_end + atof(arg(argc, argv, "--timeout=")) + 5;
 	a.sin_port = htons(atoi(strrchr(peer, ':') + 1));

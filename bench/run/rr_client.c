@@ -7,7 +7,9 @@
  * k of a connection is due at start + k * connections / rate, and its
  * latency runs from that intended time however late it could leave (wrk2's
  * correction of coordinated omission). Every body byte is checked against
- * the pattern at its body offset; a wrong byte, a wrong length or status,
+ * the pattern at its body offset, and with rr_check = exact every byte of
+ * its head against the one zcbench's server writes (with http: the status,
+ * 200, and the Content-Length); a wrong byte, a wrong length or status,
  * or a server that goes away with a request unanswered fails the run,
  * naming the connection, the request and the offset. So does a response
  * that stops coming: a request unanswered `timeout` seconds after it was
@@ -47,6 +49,8 @@ struct cconn {
 	size_t req_len, req_off;
 	char head[ZC_HTTP_HEAD_MAX];
 	size_t hlen;
+	char want[128];		/* rr_check = exact: the response head due */
+	size_t want_len;
 	bool body;
 	uint64_t boff, blen;
 	double next;		/* open loop: the next request's intended time */
@@ -225,13 +229,57 @@ static void c_done(struct rr_worker *w, struct cconn *c, double now)
 		c_close(w, c);
 }
 
+/*
+ * rr_check = exact: the response head's bytes at p, checked against the head
+ * zcbench's server writes for the request due. The bytes taken (the body
+ * starts after the last), or -EIO (failed).
+ */
+static long c_head_exact(struct rr_worker *w, struct cconn *c, const uint8_t *p, size_t left)
+{
+	const struct zc_cfg *cfg = w->rr->cfg;
+	size_t take;
+	char what[300];
+	long at;
+
+	if (!c->hlen) {
+		int n = zc_http_response(c->want, sizeof(c->want), c->q[c->qh].size, cfg->churn);
+
+		c->want_len = n > 0 ? (size_t)n : 0;
+	}
+	take = c->want_len - c->hlen < left ? c->want_len - c->hlen : left;
+	at = zc_http_diff((const char *)p, take, c->want + c->hlen, c->want_len - c->hlen, true,
+			  what, sizeof(what));
+	if (at >= 0) {
+		zc_rr_fail(w, -EPROTO, "response head mismatch on connection %u, request %llu at "
+			   "byte %zu: %s (rr_check = exact)", c->slot, (unsigned long long)c->done,
+			   c->hlen + (size_t)at, what);
+		return -EIO;
+	}
+	c->hlen += take;
+	if (c->hlen == c->want_len) {
+		c->body = true;
+		c->boff = 0;
+		c->blen = c->q[c->qh].size;
+	}
+	return (long)take;
+}
+
 /* Bytes of the stream at p: response heads and bodies. 0, or -EIO (failed). */
 static int c_bytes(struct rr_worker *w, struct cconn *c, const uint8_t *p, size_t left, double now)
 {
 	const struct rr *rr = w->rr;
 
 	while (left && c->fd >= 0) {
-		if (!c->body) {
+		if (!c->body && c->qn && rr->cfg->rr_check == ZC_RR_CHECK_EXACT) {
+			long take = c_head_exact(w, c, p, left);
+
+			if (take < 0)
+				return -EIO;
+			p += take;
+			left -= (size_t)take;
+			if (!c->body)
+				continue;
+		} else if (!c->body) {
 			size_t room = sizeof(c->head) - c->hlen, take = left < room ? left : room;
 			struct zc_http_msg m;
 			char why[200];
@@ -485,6 +533,9 @@ static void c_report(struct rr *rr, json_t *o)
 			zc_hdr_merge(all, rr->w[i].lat);
 	}
 	json_object_set_new(o, "loop", json_string(rr->cfg->rate_rps > 0 ? "open" : "closed"));
+	/* what the responses were held to (rr_check) */
+	json_object_set_new(o, "check", json_string(rr->cfg->rr_check == ZC_RR_CHECK_EXACT ? "exact"
+						    : "http"));
 	json_object_set_new(o, "verified_bytes", json_integer((json_int_t)bytes));
 	/* unanswered within the timeout; in the latency when begun in the window */
 	json_object_set_new(o, "stalled", json_integer((json_int_t)stalled));

@@ -474,8 +474,9 @@ static void c_loop(struct rr_worker *w)
 
 		if (!zc_rr_tick(w, now) && !c_waiting(w))
 			break;
-		/* Ten looks a second: a stall is a matter of seconds. */
-		if (now >= check) {
+		/* Ten looks a second (a stall is a matter of seconds), and one at
+		 * the latest moment the client may wait. */
+		if (now >= check || now >= w->rr->give_up) {
 			if (c_stalled(w, now, false))
 				break;
 			check = now + 0.1;
@@ -486,6 +487,8 @@ static void c_loop(struct rr_worker *w)
 				if (cl->c[i].qn < w->rr->cfg->inflight && cl->c[i].next < due)
 					due = cl->c[i].next;
 			}
+		if (w->phase >= RR_NR)
+			due = w->rr->give_up;	/* its verdict before the server leaves */
 		ms = zc_rr_wait_ms(w, now, 200);
 		if ((due - now) * 1e3 < ms)
 			ms = due > now ? (int)((due - now) * 1e3) : 0;

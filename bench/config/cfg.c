@@ -201,6 +201,10 @@ const struct zc_opt zc_opts[] = {
 	{ "server_send", ZC_OPT_CHOICE, "send", AT(server_send), .choices = "send|sendfile",
 	  .help = "rr: the server sends bodies with send() from a pattern buffer, or sendfile() "
 		  "from a pattern file in file_dir" },
+	{ "rr_check", ZC_OPT_CHOICE, "auto", AT(rr_check), .choices = "auto|exact|http",
+	  .help = "rr: exact: every byte of each request and response, heads too, as sent; http: "
+		  "GET /SIZE, status 200, Content-Length and body (heads rewritten on the way); auto: "
+		  "http with an HTTP program in the path (HAProxy in http mode, nginx, wrk), else exact" },
 };
 const size_t zc_nopts = ZC_ARRAY_SIZE(zc_opts);
 
@@ -225,6 +229,7 @@ void zc_cfg_for_role(const struct zc_cfg *cfg, int role, struct zc_cfg *out)
 {
 	*out = *cfg;
 	out->period = zc_cfg_period(cfg);
+	out->rr_check = zc_cfg_rr_check(cfg);
 	snprintf(out->counters, sizeof(out->counters), "%s", zc_counters_for_role(cfg, role));
 }
 
@@ -548,7 +553,7 @@ int zc_cfg_conflicts(const struct zc_cfg *cfg, const unsigned char origin[], cha
 	if (cfg->traffic == ZC_TRAFFIC_STREAM) {
 		static const char *const rr_keys[] = { "request_size", "object_size",
 			"object_sizes_file", "inflight", "churn", "rate", "dut", "pipe_pool",
-			"server_send" };
+			"server_send", "rr_check" };
 
 		for (size_t i = 0; i < ZC_ARRAY_SIZE(rr_keys); i++)
 			if (FROM(rr_keys[i]) != ZC_SET_DEFAULT)

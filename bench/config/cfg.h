@@ -70,11 +70,13 @@ struct zc_cfg {
 	int rr_dut;			/* topology = direct: enum zc_rr_dut */
 	long pipe_pool;			/* proxy: empty pipes kept per worker for reuse */
 	int server_send;		/* enum zc_rr_send */
+	int rr_check;			/* enum zc_rr_check: what messages are held to */
 };
 
 enum zc_traffic { ZC_TRAFFIC_STREAM, ZC_TRAFFIC_RR };
 enum zc_rr_dut { ZC_RR_DUT_SERVER, ZC_RR_DUT_CLIENT };
 enum zc_rr_send { ZC_RR_SEND, ZC_RR_SENDFILE };
+enum zc_rr_check { ZC_RR_CHECK_AUTO, ZC_RR_CHECK_EXACT, ZC_RR_CHECK_HTTP };
 
 /* workers = max: every usable core; ladder: 1, 2, 4, ... up to every usable
  * core (expanded when a workload is loaded, from this machine's topology). */
@@ -123,6 +125,12 @@ int zc_cfg_http_check(const struct zc_cfg *cfg, char *err, size_t errlen, const 
  * its role will read it. 0, or -errno with "key 'k': FILE[:LINE]: why" in
  * err and *badkey naming k. */
 int zc_cfg_files_check(const struct zc_cfg *cfg, char *err, size_t errlen, const char **badkey);
+
+/* http_peer.c: the rule rr_check comes to in this run, EXACT or HTTP: auto
+ * is HTTP when an HTTP program (nginx, wrk, h2load, HAProxy in http mode)
+ * writes or forwards the messages, else EXACT (zcbench's own client and
+ * server over TCP: every byte of each head and body as the other sent it). */
+int zc_cfg_rr_check(const struct zc_cfg *cfg);
 /* Pattern period that source and sink agree on for this run. */
 uint64_t zc_cfg_period(const struct zc_cfg *cfg);
 /* Every workload key with its default, bounds and help (run --help, keys). */

@@ -14,6 +14,26 @@
 		return -EINVAL;						\
 	} while (0)
 
+/* The HTTP program in the run's path (the proxy only with topology = proxy), or NULL. */
+static const struct zc_mode *http_program(const struct zc_cfg *cfg)
+{
+	for (int r = 0; r < ZC_ROLE_NR; r++) {
+		const struct zc_mode *m = zc_mode_find(r, cfg->mode[r]);
+
+		if (m && (m->flags & ZC_MODE_HTTP) && (r != ZC_ROLE_PROXY ||
+						       cfg->topology == ZC_TOPO_PROXY))
+			return m;
+	}
+	return NULL;
+}
+
+int zc_cfg_rr_check(const struct zc_cfg *cfg)
+{
+	if (cfg->rr_check != ZC_RR_CHECK_AUTO)
+		return cfg->rr_check;
+	return http_program(cfg) ? ZC_RR_CHECK_HTTP : ZC_RR_CHECK_EXACT;
+}
+
 int zc_cfg_http_check(const struct zc_cfg *cfg, char *err, size_t errlen, const char **badkey)
 {
 	const struct zc_mode *src = zc_mode_find(ZC_ROLE_SOURCE, cfg->mode[ZC_ROLE_SOURCE]);
@@ -23,6 +43,10 @@ int zc_cfg_http_check(const struct zc_cfg *cfg, char *err, size_t errlen, const 
 	if (cfg->traffic != ZC_TRAFFIC_RR && (src_http || snk_http))
 		REFUSE(src_http ? "source" : "sink", "%s is an HTTP program: only request/response "
 		       "runs take it (set traffic = rr)", src_http ? src->name : snk->name);
+	if (cfg->traffic == ZC_TRAFFIC_RR && cfg->rr_check == ZC_RR_CHECK_EXACT && http_program(cfg))
+		REFUSE("rr_check", "exact holds every head to the bytes zcbench's client and server "
+		       "write, and %s writes or rewrites its own (set http, or auto)",
+		       http_program(cfg)->name);
 	if (!src_http || cfg->traffic != ZC_TRAFFIC_RR)
 		return 0;
 	/* The client programs: closed loop, keep-alive, one URL, their own requests. */

@@ -246,6 +246,44 @@ int zc_http_parse_response(const char *buf, size_t len, struct zc_http_msg *m, c
 	return 1;
 }
 
+/* At most 16 bytes of p[0..n) into out, quoted, \r \n and other controls escaped. */
+static void quoted(const char *p, size_t n, char *out, size_t len)
+{
+	size_t k = 0;
+
+	out[k++] = '\'';
+	for (size_t i = 0; i < n && i < 16 && k + 6 < len; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c == '\r' || c == '\n')
+			k += (size_t)snprintf(out + k, len - k, "\\%c", c == '\r' ? 'r' : 'n');
+		else if (c < 0x20 || c >= 0x7f || c == '\'' || c == '\\')
+			k += (size_t)snprintf(out + k, len - k, "\\x%02x", c);
+		else
+			out[k++] = (char)c;
+	}
+	snprintf(out + k, len - k, "%s'", n > 16 ? "..." : "");
+}
+
+long zc_http_diff(const char *got, size_t glen, const char *want, size_t wlen, bool partial,
+		  char *what, size_t len)
+{
+	size_t i = 0, n = glen < wlen ? glen : wlen;
+	char a[100], b[100];
+
+	while (i < n && got[i] == want[i])
+		i++;
+	if (i == n && (glen == wlen || (partial && glen < wlen)))
+		return -1;
+	quoted(got + i, glen - i, a, sizeof(a));
+	quoted(want + i, wlen - i, b, sizeof(b));
+	if (i == wlen)
+		snprintf(what, len, "%s past the end of what was sent", a);
+	else
+		snprintf(what, len, "%s where %s was sent", i < glen ? a : "the end", b);
+	return (long)i;
+}
+
 int zc_sizes_file_read(const char *path, uint64_t max, uint64_t **sizes, size_t *n, char *err,
 		       size_t errlen)
 {

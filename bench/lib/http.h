@@ -51,6 +51,15 @@ int zc_http_parse_request(const char *buf, size_t len, struct zc_http_msg *m, ch
 int zc_http_parse_response(const char *buf, size_t len, struct zc_http_msg *m, char *err,
 			   size_t errlen);
 
+/*
+ * An exact check of a head: the offset where got[0..glen) first differs
+ * from want[0..wlen) (a length apart counts, unless partial and got is the
+ * start of want), or -1 when it does not. The bytes from there, each side
+ * escaped, into what[len] ("'Zcbench\r\n' where 'zcbench\r\n' was sent").
+ */
+long zc_http_diff(const char *got, size_t glen, const char *want, size_t wlen, bool partial,
+		  char *what, size_t len);
+
 /* The sizes of an object_sizes_file (malloc'd, *n of them, at least one),
  * each in 0..max. 0, or -EINVAL/-ENOENT... with "FILE:LINE: why" in err. */
 int zc_sizes_file_read(const char *path, uint64_t max, uint64_t **sizes, size_t *n, char *err,

@@ -216,7 +216,7 @@ int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus
 	const struct zc_cfg *cfg = &ra->cfg;
 	char err[600] = "";
 	int port = 0, ret = 0, code;
-	double t0 = zc_now();
+	double t0 = zc_now(), margin;
 
 	memset(&rr, 0, sizeof(rr));
 	rr.ra = ra;
@@ -285,8 +285,17 @@ int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus
 	rr.edge[RR_WARMUP] = t0 + cfg->warmup_s;
 	rr.edge[RR_WINDOW] = rr.edge[RR_WARMUP] + cfg->duration_s;
 	rr.edge[RR_TAIL] = rr.edge[RR_WINDOW] + cfg->tail_s;
-	/* The server and the proxy wait at most this long for the client's closes. */
-	rr.end = rr.edge[RR_TAIL] + 1 + cfg->tail_s;
+	/*
+	 * Past the tail the client waits for the responses still due, giving
+	 * up (a stall, named) before the controller's timeout runs out; the
+	 * server and the proxy wait a little longer for its closes, so that the
+	 * client's verdict, not an end they caused, is what the run reports.
+	 * The margin leaves the roles time to exit (seconds under ASan's leak
+	 * check on a loaded machine) before the controller's deadline.
+	 */
+	margin = cfg->timeout_s / 2 < 2 ? cfg->timeout_s / 2 : 2;
+	rr.give_up = rr.edge[RR_TAIL] + cfg->timeout_s - margin;
+	rr.end = rr.edge[RR_TAIL] + cfg->timeout_s - margin / 2;
 	pthread_barrier_wait(&go_bar);
 	for (int i = 0; i < nw; i++)
 		pthread_join(rr.w[i].th, NULL);

@@ -7,11 +7,19 @@
  * k of a connection is due at start + k * connections / rate, and its
  * latency runs from that intended time however late it could leave (wrk2's
  * correction of coordinated omission). Every body byte is checked against
- * the pattern at its body offset; a wrong byte, a wrong length or status,
+ * the pattern at its body offset, and with rr_check = exact every byte of
+ * its head against the one zcbench's server writes (with http: the status,
+ * 200, and the Content-Length); a wrong byte, a wrong length or status,
  * or a server that goes away with a request unanswered fails the run,
- * naming the connection, the request and the offset.
+ * naming the connection, the request and the offset. So does a response
+ * that stops coming: a request unanswered `timeout` seconds after it was
+ * sent, or still unanswered when the client must give up after the tail
+ * (rr->give_up), is a stall, as a stream run's role that never ends; its
+ * latency up to the window's end goes into the histogram, as wrk2 counts
+ * what never came back.
  */
 #include "run/rr_int.h"
+#include "run/stall.h"
 #include "lib/http.h"
 #include "lib/pattern.h"
 
@@ -26,6 +34,7 @@
 struct rq {
 	uint64_t size;
 	double t_int;		/* intended send time (closed loop: when it was issued) */
+	double t_sent;		/* when it was issued: a stall counts from here */
 };
 
 struct cconn {
@@ -40,6 +49,8 @@ struct cconn {
 	size_t req_len, req_off;
 	char head[ZC_HTTP_HEAD_MAX];
 	size_t hlen;
+	char want[128];		/* rr_check = exact: the response head due */
+	size_t want_len;
 	bool body;
 	uint64_t boff, blen;
 	double next;		/* open loop: the next request's intended time */
@@ -162,6 +173,8 @@ static int c_send(struct rr_worker *w, struct cconn *c, double now)
 		}
 		if (c->req_off < c->req_len)
 			return 0;	/* waiting for the connection */
+		if (w->phase >= RR_NR)
+			return 0;	/* past the tail: only the answers still due */
 		if (c->qn >= cfg->inflight || (cfg->churn && c->fd >= 0 && (c->sent_here || c->qn)) ||
 		    (cl->interval > 0 && now < c->next))
 			return 0;
@@ -175,6 +188,7 @@ static int c_send(struct rr_worker *w, struct cconn *c, double now)
 
 			q->size = pick_size(w->rr, c);
 			q->t_int = cl->interval > 0 ? c->next : now;
+			q->t_sent = now;
 			len = zc_http_request(c->req, sizeof(c->req), q->size, cfg->churn,
 					      cfg->request_size);
 			if (len < 0) {
@@ -215,13 +229,57 @@ static void c_done(struct rr_worker *w, struct cconn *c, double now)
 		c_close(w, c);
 }
 
+/*
+ * rr_check = exact: the response head's bytes at p, checked against the head
+ * zcbench's server writes for the request due. The bytes taken (the body
+ * starts after the last), or -EIO (failed).
+ */
+static long c_head_exact(struct rr_worker *w, struct cconn *c, const uint8_t *p, size_t left)
+{
+	const struct zc_cfg *cfg = w->rr->cfg;
+	size_t take;
+	char what[300];
+	long at;
+
+	if (!c->hlen) {
+		int n = zc_http_response(c->want, sizeof(c->want), c->q[c->qh].size, cfg->churn);
+
+		c->want_len = n > 0 ? (size_t)n : 0;
+	}
+	take = c->want_len - c->hlen < left ? c->want_len - c->hlen : left;
+	at = zc_http_diff((const char *)p, take, c->want + c->hlen, c->want_len - c->hlen, true,
+			  what, sizeof(what));
+	if (at >= 0) {
+		zc_rr_fail(w, -EPROTO, "response head mismatch on connection %u, request %llu at "
+			   "byte %zu: %s (rr_check = exact)", c->slot, (unsigned long long)c->done,
+			   c->hlen + (size_t)at, what);
+		return -EIO;
+	}
+	c->hlen += take;
+	if (c->hlen == c->want_len) {
+		c->body = true;
+		c->boff = 0;
+		c->blen = c->q[c->qh].size;
+	}
+	return (long)take;
+}
+
 /* Bytes of the stream at p: response heads and bodies. 0, or -EIO (failed). */
 static int c_bytes(struct rr_worker *w, struct cconn *c, const uint8_t *p, size_t left, double now)
 {
 	const struct rr *rr = w->rr;
 
 	while (left && c->fd >= 0) {
-		if (!c->body) {
+		if (!c->body && c->qn && rr->cfg->rr_check == ZC_RR_CHECK_EXACT) {
+			long take = c_head_exact(w, c, p, left);
+
+			if (take < 0)
+				return -EIO;
+			p += take;
+			left -= (size_t)take;
+			if (!c->body)
+				continue;
+		} else if (!c->body) {
 			size_t room = sizeof(c->head) - c->hlen, take = left < room ? left : room;
 			struct zc_http_msg m;
 			char why[200];
@@ -328,11 +386,81 @@ static void c_event(struct rr_worker *w, struct cconn *c, uint32_t evs, double n
 		c_send(w, c, now);
 }
 
+/* What of request k of c's queue got through, for a stall's message. */
+static void c_progress(const struct cconn *c, unsigned k, char *buf, size_t len)
+{
+	if (c->connecting)
+		snprintf(buf, len, "its connection not yet made");
+	else if (k == c->qn - 1 && c->req_off < c->req_len)
+		snprintf(buf, len, "%zu of its %zu request bytes sent", c->req_off, c->req_len);
+	else if (k == 0 && c->body)
+		snprintf(buf, len, "%llu of %llu body bytes received", (unsigned long long)c->boff,
+			 (unsigned long long)c->blen);
+	else if (k == 0 && c->hlen)
+		snprintf(buf, len, "%zu bytes of the response head received", c->hlen);
+	else
+		snprintf(buf, len, "nothing of its response received");
+}
+
+/*
+ * The requests of w stalled at now: unanswered for longer than the timeout,
+ * or at all once the client must give up. With give_up each is counted, its
+ * latency up to the window's end (or now, when earlier) recorded if it began
+ * before that, and the first fails the run, named. The number found.
+ */
+static unsigned c_stalled(struct rr_worker *w, double now, bool give_up)
+{
+	const struct rr *rr = w->rr;
+	const struct zc_cfg *cfg = rr->cfg;
+	struct client *cl = w->priv;
+	double end = now < rr->edge[RR_WINDOW] ? now : rr->edge[RR_WINDOW];
+	unsigned found = 0;
+
+	for (size_t i = 0; cl && i < cl->n; i++) {
+		struct cconn *c = &cl->c[i];
+
+		for (unsigned k = 0; k < c->qn; k++) {
+			const struct rq *q = &c->q[(c->qh + k) % cfg->inflight];
+			char what[96];
+
+			if (now - q->t_sent <= cfg->timeout_s && now < rr->give_up)
+				continue;
+			if (!give_up)
+				return 1;
+			if (q->t_int < end)
+				zc_hdr_record(w->lat, (uint64_t)((end - q->t_int) * 1e9) ?: 1);
+			w->stalled++;
+			if (found++)
+				continue;
+			c_progress(c, k, what, sizeof(what));
+			zc_rr_fail(w, -ETIMEDOUT, "timed out: connection %u, request %llu (object %llu "
+				   "bytes) unanswered %.1f s after it was sent (timeout %g s%s), %s (%s)",
+				   c->slot, (unsigned long long)(c->done + k),
+				   (unsigned long long)q->size, now - q->t_sent, cfg->timeout_s,
+				   now - q->t_sent <= cfg->timeout_s ? ", the longest the run could wait"
+				   : "", what, ZC_STALLED);
+		}
+	}
+	return found;
+}
+
+/* Any request of w unanswered? */
+static bool c_waiting(const struct rr_worker *w)
+{
+	const struct client *cl = w->priv;
+
+	for (size_t i = 0; i < cl->n; i++)
+		if (cl->c[i].qn)
+			return true;
+	return false;
+}
+
+/* Until the tail's end, then until the responses still due are in (or stall). */
 static void c_loop(struct rr_worker *w)
 {
 	struct client *cl = w->priv;
 	struct epoll_event evs[64];
-	double start = zc_now();
+	double start = zc_now(), check = start;
 
 	for (size_t i = 0; i < cl->n; i++) {
 		/* Open loop: the connections' requests spread over one interval. */
@@ -344,22 +472,33 @@ static void c_loop(struct rr_worker *w)
 		double now = zc_now(), due = now + 3600;
 		int ms, k;
 
-		if (!zc_rr_tick(w, now))
+		if (!zc_rr_tick(w, now) && !c_waiting(w))
 			break;
-		if (cl->interval > 0)
+		/* Ten looks a second (a stall is a matter of seconds), and one at
+		 * the latest moment the client may wait. */
+		if (now >= check || now >= w->rr->give_up) {
+			if (c_stalled(w, now, false))
+				break;
+			check = now + 0.1;
+		}
+		if (cl->interval > 0 && w->phase < RR_NR)
 			for (size_t i = 0; i < cl->n && !w->rr->abort; i++) {
 				c_send(w, &cl->c[i], now);
 				if (cl->c[i].qn < w->rr->cfg->inflight && cl->c[i].next < due)
 					due = cl->c[i].next;
 			}
+		if (w->phase >= RR_NR)
+			due = w->rr->give_up;	/* its verdict before the server leaves */
 		ms = zc_rr_wait_ms(w, now, 200);
-		if (cl->interval > 0 && (due - now) * 1e3 < ms)
+		if ((due - now) * 1e3 < ms)
 			ms = due > now ? (int)((due - now) * 1e3) : 0;
 		k = epoll_wait(w->epfd, evs, 64, ms);
 		now = zc_now();
 		for (int e = 0; e < k && !w->rr->abort; e++)
 			c_event(w, evs[e].data.ptr, evs[e].events, now);
 	}
+	/* Given up (or stopped by another worker's failure): what stalled. */
+	c_stalled(w, zc_now(), true);
 }
 
 static void c_teardown(struct rr_worker *w)
@@ -384,10 +523,11 @@ static void c_teardown(struct rr_worker *w)
 static void c_report(struct rr *rr, json_t *o)
 {
 	struct zc_hdr *all = NULL;
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, stalled = 0;
 
 	for (int i = 0; i < rr->nw; i++) {
 		bytes += rr->w[i].bytes;
+		stalled += rr->w[i].stalled;
 		if (!rr->w[i].lat)
 			continue;
 		if (!all)
@@ -396,7 +536,12 @@ static void c_report(struct rr *rr, json_t *o)
 			zc_hdr_merge(all, rr->w[i].lat);
 	}
 	json_object_set_new(o, "loop", json_string(rr->cfg->rate_rps > 0 ? "open" : "closed"));
+	/* what the responses were held to (rr_check) */
+	json_object_set_new(o, "check", json_string(rr->cfg->rr_check == ZC_RR_CHECK_EXACT ? "exact"
+						    : "http"));
 	json_object_set_new(o, "verified_bytes", json_integer((json_int_t)bytes));
+	/* unanswered within the timeout; in the latency when begun in the window */
+	json_object_set_new(o, "stalled", json_integer((json_int_t)stalled));
 	if (all)
 		json_object_set_new(o, "latency", zc_hdr_to_json(all));
 	zc_hdr_free(all);

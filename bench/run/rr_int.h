@@ -50,6 +50,7 @@ struct rr_worker {
 	uint64_t bytes, calls, tx;
 	uint64_t opened, closed, resets;	/* connections */
 	int first_reset;		/* the first connection error's -errno */
+	uint64_t stalled;		/* client: requests given up on, unanswered */
 	struct rr_snap s[RR_NR];
 	struct zc_hdr *lat;		/* client: the window's latencies, ns */
 	struct zc_pipe_pool pool;	/* proxy */
@@ -71,6 +72,7 @@ struct rr {
 	struct sockaddr_storage peer;	/* client, proxy: where to connect */
 	socklen_t peer_len;
 	double edge[RR_NR];		/* CLOCK_MONOTONIC of each edge */
+	double give_up;			/* client: past the tail, wait no longer for responses */
 	double end;			/* server, proxy: give up waiting for the client */
 	volatile int abort;		/* a worker failed: everyone stops */
 	uint8_t *pattern;		/* one period from offset 0 (the run's seed) */

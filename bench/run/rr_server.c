@@ -7,7 +7,10 @@
  * offset 0, sent with send() from one period in memory, or with sendfile()
  * from the same bytes in a file (server_send). At most `chunk` bytes a
  * call. A request with Connection: close is answered and the connection
- * closed. A malformed request fails the run, naming the connection.
+ * closed. A malformed request fails the run, naming the connection; with
+ * rr_check = exact so does any byte of a request head other than what
+ * zcbench's client writes for that object (lib/http.h), so a TCP proxy that
+ * alters a Host value, a pad byte or a Connection token is caught too.
  */
 #include "run/rr_int.h"
 #include "lib/http.h"
@@ -107,6 +110,27 @@ static int s_write(struct rr_worker *w, struct sconn *c)
 	return 1;
 }
 
+/* rr_check = exact: the request head m parsed at c->in is byte for byte the
+ * one zcbench's client writes for m's object. 0, or -EPROTO (failed). */
+static int s_exact(struct rr_worker *w, struct sconn *c, const struct zc_http_msg *m)
+{
+	const struct zc_cfg *cfg = w->rr->cfg;
+	struct server *s = w->priv;
+	char want[ZC_HTTP_HEAD_MAX + 1], what[300];
+	int n = zc_http_request(want, sizeof(want), m->object, cfg->churn, cfg->request_size);
+	long at;
+
+	if (n < 0)	/* "/" or a size whose request cannot be request_size long */
+		n = 0;
+	at = zc_http_diff(c->in, m->head_len, want, (size_t)n, false, what, sizeof(what));
+	if (at < 0)
+		return 0;
+	zc_rr_fail(w, -EPROTO, "server: connection %llu (worker %d), request %llu: request head "
+		   "mismatch at byte %ld: %s (rr_check = exact)", (unsigned long long)c->id, w->idx,
+		   (unsigned long long)s->requests, at, what);
+	return -EPROTO;
+}
+
 /* Serve c until it would block: 0, or -errno (the connection is to go). */
 static int s_serve(struct rr_worker *w, struct sconn *c)
 {
@@ -132,6 +156,8 @@ static int s_serve(struct rr_worker *w, struct sconn *c)
 				   (unsigned long long)s->requests, why);
 			return -EPROTO;
 		}
+		if (ret == 1 && w->rr->cfg->rr_check == ZC_RR_CHECK_EXACT && s_exact(w, c, &m))
+			return -EPROTO;
 		if (ret == 1) {
 			s->requests++;
 			c->body_len = m.object == UINT64_MAX ? w->rr->cfg->object_size : m.object;
@@ -257,6 +283,9 @@ static void s_teardown(struct rr_worker *w)
 static void s_report(struct rr *rr, json_t *o)
 {
 	json_object_set_new(o, "server_send", json_string(rr->file_fd >= 0 ? "sendfile" : "send"));
+	/* what the requests were held to (rr_check) */
+	json_object_set_new(o, "check", json_string(rr->cfg->rr_check == ZC_RR_CHECK_EXACT ? "exact"
+						    : "http"));
 }
 
 const struct rr_ops zc_rr_server = { s_setup, s_loop, s_teardown, s_report };

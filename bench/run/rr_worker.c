@@ -81,16 +81,24 @@ void zc_rr_nodelay(int fd)
 void zc_rr_serve(struct rr_worker *w, const void *listener, void (*on_accept)(struct rr_worker *w),
 		 void (*on_event)(struct rr_worker *w, void *ptr))
 {
+	const struct rr *rr = w->rr;
+	/*
+	 * Past the tail nothing open means the client is done, except under
+	 * churn: its last connection, opened before its own tail's end, may not
+	 * be accepted yet. One tail more (the roles' allowance for each other's
+	 * clocks) lets it in; the client opens none past its tail.
+	 */
+	double done = rr->edge[RR_TAIL] + (rr->cfg->churn ? rr->cfg->tail_s : 0);
 	struct epoll_event evs[64];
 
-	while (!w->rr->abort) {
+	while (!rr->abort) {
 		double now = zc_now();
 		int k;
 
-		if (!zc_rr_tick(w, now) && (w->opened == w->closed || now >= w->rr->end))
+		if (!zc_rr_tick(w, now) && ((w->opened == w->closed && now >= done) || now >= rr->end))
 			break;
 		k = epoll_wait(w->epfd, evs, 64, zc_rr_wait_ms(w, now, 100));
-		for (int e = 0; e < k && !w->rr->abort; e++) {
+		for (int e = 0; e < k && !rr->abort; e++) {
 			if (evs[e].data.ptr == listener)
 				on_accept(w);
 			else

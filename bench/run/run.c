@@ -104,7 +104,6 @@ static bool run_prepare(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_pl
 	int dut = zc_cfg_dut(cfg);
 	json_t *run = json_object(), *samples = json_array();
 
-
 	*out = run;
 	json_object_set_new(run, "name", json_string(cfg->name));
 	json_object_set_new(run, "key", key_json(cfg));
@@ -113,6 +112,9 @@ static bool run_prepare(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_pl
 	/* What the sinks measured, sample by sample (run_update): none yet. */
 	json_object_set_new(run, "verified", json_false());
 	zc_run_peer_json(run, cfg);	/* peer modes: "peer", and why iperf3 is unverified */
+	if (cfg->traffic == ZC_TRAFFIC_RR)	/* what requests and responses are held to */
+		json_object_set_new(run, "rr_check", json_string(zc_cfg_rr_check(cfg) ==
+						 ZC_RR_CHECK_EXACT ? "exact" : "http"));
 	json_object_set_new(run, "options", zc_cfg_json(cfg));
 	if (zc_run_place(c, cfg, pl, run)) {
 		json_decref(samples);

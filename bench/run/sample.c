@@ -196,7 +196,7 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 	zc_disturbed_json(sample, ctl_ok ? &e0 : NULL, &e1, ctl_ok ? &t0 : NULL, &t1, role_pid, pl,
 			  dut, cfg->duration_s, cfg->foreign_max_pct / 100);
 	if (ret == -ETIMEDOUT) {
-		snprintf(reason, sizeof(reason), "timed out %.0f s after the window (a role stalled)",
+		snprintf(reason, sizeof(reason), "timed out %.0f s after the window (" ZC_STALLED ")",
 			 cfg->timeout_s);
 		zc_roles_stopped(kids, spawned, ZC_ROLE_NR, reason, sizeof(reason));
 	}

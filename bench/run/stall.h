@@ -7,6 +7,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* How a sample that timed out is told, by the controller (a role never
+ * ended) and by a request/response client (a response never came). */
+#define ZC_STALLED "a role stalled"
+
 /*
  * A sample that timed out: which of its roles' processes are stopped
  * (SIGSTOP, a debugger), seen in /proc/PID/stat before the controller kills

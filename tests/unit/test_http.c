@@ -167,6 +167,30 @@ static void test_sizes_file(void **state)
 	assert_non_null(strstr(err, "/nonexistent/sizes"));
 }
 
+/* Issue 30: an exact check names the first byte that differs, both sides escaped. */
+static void test_diff(void **state)
+{
+	char want[256], got[256], what[300];
+	int n = zc_http_request(want, sizeof(want), 16384, false, 0);
+
+	(void)state;
+	memcpy(got, want, (size_t)n);
+	assert_int_equal(zc_http_diff(got, (size_t)n, want, (size_t)n, false, what, sizeof(what)), -1);
+	got[27] = 'Z';		/* "Host: zcbench" -> "Host: Zcbench" */
+	assert_int_equal(zc_http_diff(got, (size_t)n, want, (size_t)n, false, what, sizeof(what)), 27);
+	assert_string_equal(what, "'Zcbench\\r\\n\\r\\n' where 'zcbench\\r\\n\\r\\n' was sent");
+	/* The start of what was sent: more may come (partial), or it ended short. */
+	assert_int_equal(zc_http_diff(want, 10, want, (size_t)n, true, what, sizeof(what)), -1);
+	assert_int_equal(zc_http_diff(want, 10, want, (size_t)n, false, what, sizeof(what)), 10);
+	assert_non_null(strstr(what, "the end where '"));
+	assert_int_equal(zc_http_diff(want, (size_t)n, want, 10, false, what, sizeof(what)), 10);
+	assert_non_null(strstr(what, "past the end of what was sent"));
+	/* Control bytes and long stretches are escaped and cut. */
+	assert_int_equal(zc_http_diff("\x01" "abcdefghijklmnopqrstuvwxyz", 27, "x", 1, false, what,
+				      sizeof(what)), 0);
+	assert_string_equal(what, "'\\x01abcdefghijklmno...' where 'x' was sent");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +199,7 @@ int main(void)
 		cmocka_unit_test(test_request_rejects),
 		cmocka_unit_test(test_response),
 		cmocka_unit_test(test_sizes_file),
+		cmocka_unit_test(test_diff),
 	};
 
 	return zc_run_tests(tests, NULL, NULL);

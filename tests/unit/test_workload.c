@@ -119,6 +119,27 @@ static void test_http_proxy(void **state)
 	assert_int_equal(load("[run a]\ntopology = proxy\nproxy = haproxy-splice\n", NULL), 0);
 }
 
+/* Issue 30: rr_check = auto is http with an HTTP program in the path, else
+ * exact; exact with one is refused (its heads are not zcbench's). */
+static void test_rr_check(void **state)
+{
+	(void)state;
+	assert_int_equal(load("[workload]\ntraffic = rr\n[run a]\ntopology = proxy\n"
+			      "proxy = haproxy-splice\n[run b]\ntopology = proxy\n"
+			      "proxy = haproxy-http-splice\n[run c]\ntopology = direct\n[run d]\ntopology = direct\n"
+			      "sink = nginx-copy\n[run e]\ntopology = proxy\nproxy = "
+			      "haproxy-http-copy\nrr_check = http\n", NULL), 0);
+	assert_int_equal(zc_cfg_rr_check(&w.runs[0]), ZC_RR_CHECK_EXACT);
+	assert_int_equal(zc_cfg_rr_check(&w.runs[1]), ZC_RR_CHECK_HTTP);
+	assert_int_equal(zc_cfg_rr_check(&w.runs[2]), ZC_RR_CHECK_EXACT);
+	assert_int_equal(zc_cfg_rr_check(&w.runs[3]), ZC_RR_CHECK_HTTP);
+	assert_int_equal(zc_cfg_rr_check(&w.runs[4]), ZC_RR_CHECK_HTTP);
+	expect_error("[workload]\ntraffic = rr\n[run a]\ntopology = proxy\n"
+		     "proxy = haproxy-http-copy\nrr_check = exact\n", 6, "'rr_check'");
+	assert_non_null(strstr(err, "haproxy-http-copy writes or rewrites its own"));
+	expect_error("[run a]\nrr_check = http\n", 2, "only request/response runs");
+}
+
 /* Issue 13: what inih misread, and settings that cannot work, refused with why. */
 static void test_strict(void **state)
 {
@@ -216,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_strict),
 		cmocka_unit_test(test_http_proxy),
+		cmocka_unit_test(test_rr_check),
 		cmocka_unit_test(test_default_name),
 		cmocka_unit_test(test_http_peers),
 	};

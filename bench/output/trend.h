@@ -54,6 +54,10 @@ struct zc_trend {
  * build the series. Bad files are left out and said in t->notes. 0, or -1
  * with why (no results file at all, too many). */
 int zc_trend_load(struct zc_trend *t, char **paths, int npaths, char *why, size_t len);
+/* The same from results files already loaded (plot's): each root gets a
+ * reference of its own, paths are copied. */
+int zc_trend_build(struct zc_trend *t, json_t *const *roots, char *const *paths, size_t n,
+		   char *why, size_t len);
 void zc_trend_free(struct zc_trend *t);
 /* Days between two nights (fractional). */
 double zc_trend_days(const struct zc_trend *t, size_t a, size_t b);

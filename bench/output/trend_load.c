@@ -228,59 +228,24 @@ static int night_series(struct zc_trend *t, size_t ni)
 	return ret;
 }
 
-int zc_trend_load(struct zc_trend *t, char **paths, int npaths, char *why, size_t len)
+/* The nights in t->nights[0..nnights) loaded: time order, copies out, notes, series. */
+static int finish(struct zc_trend *t, char *why, size_t len)
 {
-	char **files = calloc(ZC_TREND_NIGHTS_MAX, sizeof(*files)), err[1200];
-	int n = files ? expand(paths, npaths, files, ZC_TREND_NIGHTS_MAX, why, len) : -1;
+	size_t k = 0;
 
-	memset(t, 0, sizeof(*t));
-	if (n < 0)
-		goto fail;
-	t->nights = calloc(n ? n : 1, sizeof(*t->nights));
-	if (!t->nights) {
-		snprintf(why, len, "%s", strerror(ENOMEM));
-		goto fail;
-	}
-	for (int i = 0; i < n; i++) {
-		struct zc_night *nt = &t->nights[t->nnights];
-
-		if (!files[i])
-			continue;
-		nt->root = zc_results_load(files[i], err, sizeof(err));
-		if (!nt->root) {
-			note(t->notes, sizeof(t->notes), "left out %s: %s\n", files[i], err);
-			free(files[i]);
-			files[i] = NULL;
-			continue;
-		}
-		nt->path = files[i];
-		files[i] = NULL;
-		night_fields(nt);
-		if (nt->epoch < 0) {
-			note(t->notes, sizeof(t->notes), "left out %s: no meta.date\n", nt->path);
-			json_decref(nt->root);
-			free((char *)nt->path);
-			continue;
-		}
-		t->nnights++;
-	}
 	qsort(t->nights, t->nnights, sizeof(*t->nights), by_time);
 	/* Copies of one invocation: the first kept, the others said and left out. */
-	{
-		size_t k = 0;
-
-		for (size_t i = 0; i < t->nnights; i++) {
-			if (k && same_invocation(&t->nights[k - 1], &t->nights[i])) {
-				note(t->notes, sizeof(t->notes), "left out %s: the same invocation "
-				     "as %s\n", t->nights[i].path, t->nights[k - 1].path);
-				json_decref(t->nights[i].root);
-				free((char *)t->nights[i].path);
-			} else {
-				t->nights[k++] = t->nights[i];
-			}
+	for (size_t i = 0; i < t->nnights; i++) {
+		if (k && same_invocation(&t->nights[k - 1], &t->nights[i])) {
+			note(t->notes, sizeof(t->notes), "left out %s: the same invocation as %s\n",
+			     t->nights[i].path, t->nights[k - 1].path);
+			json_decref(t->nights[i].root);
+			free((char *)t->nights[i].path);
+		} else {
+			t->nights[k++] = t->nights[i];
 		}
-		t->nnights = k;
 	}
+	t->nnights = k;
 	for (size_t i = 1; i < t->nnights; i++) {
 		double d = zc_trend_days(t, i - 1, i);
 
@@ -295,21 +260,89 @@ int zc_trend_load(struct zc_trend *t, char **paths, int npaths, char *why, size_
 	for (size_t i = 0; i < t->nnights; i++)
 		if (night_series(t, i)) {
 			snprintf(why, len, "%s", strerror(ENOMEM));
-			goto fail;
+			return -1;
 		}
-	free(files);
 	if (!t->nnights) {
 		snprintf(why, len, "no results file among them");
+		return -1;
+	}
+	return 0;
+}
+
+/* One loaded results file as a night (root borrowed: a reference taken),
+ * or left out and said when it has no date. */
+static int add_night(struct zc_trend *t, json_t *root, const char *path)
+{
+	struct zc_night *nt = &t->nights[t->nnights];
+
+	nt->root = json_incref(root);
+	if (!(nt->path = strdup(path))) {
+		json_decref(root);
+		return -ENOMEM;
+	}
+	night_fields(nt);
+	if (nt->epoch < 0) {
+		note(t->notes, sizeof(t->notes), "left out %s: no meta.date\n", nt->path);
+		json_decref(nt->root);
+		free((char *)nt->path);
+		return 0;
+	}
+	t->nnights++;
+	return 0;
+}
+
+int zc_trend_build(struct zc_trend *t, json_t *const *roots, char *const *paths, size_t n,
+		   char *why, size_t len)
+{
+	memset(t, 0, sizeof(*t));
+	t->nights = calloc(n ? n : 1, sizeof(*t->nights));
+	for (size_t i = 0; t->nights && i < n; i++)
+		if (add_night(t, roots[i], paths[i]))
+			break;
+	if (!t->nights || finish(t, why, len)) {
+		if (!t->nights)
+			snprintf(why, len, "%s", strerror(ENOMEM));
 		zc_trend_free(t);
 		return -1;
 	}
 	return 0;
-fail:
+}
+
+int zc_trend_load(struct zc_trend *t, char **paths, int npaths, char *why, size_t len)
+{
+	char **files = calloc(ZC_TREND_NIGHTS_MAX, sizeof(*files)), err[1200];
+	int n = files ? expand(paths, npaths, files, ZC_TREND_NIGHTS_MAX, why, len) : -1;
+	int ret = -1;
+
+	memset(t, 0, sizeof(*t));
+	if (n < 0)
+		goto out;
+	t->nights = calloc(n ? n : 1, sizeof(*t->nights));
+	if (!t->nights) {
+		snprintf(why, len, "%s", strerror(ENOMEM));
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		json_t *root = files[i] ? zc_results_load(files[i], err, sizeof(err)) : NULL;
+
+		if (!root) {
+			note(t->notes, sizeof(t->notes), "left out %s: %s\n", files[i] ? files[i] : "?",
+			     files[i] ? err : strerror(ENOMEM));
+			continue;
+		}
+		ret = add_night(t, root, files[i]);
+		json_decref(root);
+		if (ret)
+			goto out;
+	}
+	ret = finish(t, why, len);
+out:
 	for (int i = 0; files && i < n; i++)
 		free(files[i]);
 	free(files);
-	zc_trend_free(t);
-	return -1;
+	if (ret)
+		zc_trend_free(t);
+	return ret;
 }
 
 double zc_trend_days(const struct zc_trend *t, size_t a, size_t b)

@@ -32,6 +32,20 @@ check "--json: the step's night, size and answer" jq -e '
 	 | .change_points[] | select(.night == 10 and .answer == "changed" and .step_pct < -20
 	   and (.what_changed | test("vmsplice=copy")))] | length == 1' "$TMP/step.json" >/dev/null
 
+# The history picture: one line per key across both kernels, the night the
+# kernel and its fingerprint changed marked with the steps found there.
+if command -v gnuplot >/dev/null; then
+	"$ZCBENCH" plot --out "$TMP/plot" "$TMP"/step/*.json >"$TMP/plot.txt" 2>&1
+	check "plot of the series: exit 0" [ $? -eq 0 ]
+	check "history: one line per key across kernels (10, and the header line)" \
+		[ "$(grep -c '^# ' "$TMP/plot/history.csv")" -eq 11 ]
+	check "history_marks.csv: the night of the kernel, its fingerprint and the steps" \
+		grep -q '^[0-9]*,2026-01-11T03:00:00Z,"kernel,fingerprint,[0-9]*_steps"$' "$TMP/plot/history_marks.csv"
+	check "history.svg: the mark drawn with its label" grep -q 'kernel,fingerprint,' "$TMP/plot/history.svg"
+else
+	echo "# gnuplot missing: the history picture is not checked"
+fi
+
 # The gate: the drop in the newest 3 nights (night 18 of 20) is a regression.
 gen "$TMP/late" 20 0.03 18 -0.30
 "$ZCBENCH" trend --fail-on-regression 5 "$TMP/late" >"$TMP/late.txt" 2>&1

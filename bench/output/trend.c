@@ -10,22 +10,28 @@
 #include "results/results.h"
 #include "lib/changepoint.h"
 #include "lib/opt.h"
+#include "lib/outpath.h"
 #include "lib/zcbench.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_PATHS 1024
-#define MAX_CP 16
 
 struct trend_opts {
 	char *paths[MAX_PATHS];
 	int npaths;
 	double threshold, fail_pct, alpha;
 	long newest;
+	const char *out;
+	int format;	/* FMT_* */
 	bool gate, pass_cant_tell, json;
 };
+
+enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_PROMETHEUS };
 
 #define AT(field) ZC_OPT_AT(struct trend_opts, field)
 static const struct zc_opt trend_optv[] = {
@@ -43,88 +49,27 @@ static const struct zc_opt trend_optv[] = {
 		  "segment); the gate's intervals hold together at 1 - P" },
 	{ "pass-cant-tell", ZC_OPT_BOOL, "no", AT(pass_cant_tell),
 	  .help = "exit 0, not 3, when the gate cannot tell (still said)" },
-	{ "json", ZC_OPT_BOOL, "no", AT(json), .help = "the series, steps and gate as JSON" },
+	{ "format", ZC_OPT_CHOICE, "text", AT(format), .choices = "text|json|csv|prometheus",
+	  .help = "text for a reader; json: the nights, series, steps and gate; csv: an event "
+		  "row per change point and per series' newest nights (dashboards' annotations); "
+		  "prometheus: a gauge per step and per series' newest nights" },
+	{ "json", ZC_OPT_BOOL, "no", AT(json), .help = "the same as --format json" },
+	{ "out", ZC_OPT_TEXT, NULL, AT(out), .meta = "PATH",
+	  .help = "write the output there atomically (a regular file or a new one; - or none: "
+		  "standard output)" },
 	{ "FILE.json", ZC_OPT_TEXTS, NULL, 1, MAX_PATHS, AT(paths), ZC_OPT_POS,
 	  .count_off = offsetof(struct trend_opts, npaths),
 	  .help = "results files or folders of them (their *.json), one file per night" },
 };
 
-/* What differs between two nights, "kernel 6.1 -> 6.2; vmsplice=zero-copy -> vmsplice=copy". */
-static void what_changed(const struct zc_night *a, const struct zc_night *b, char *out, size_t len)
-{
-	static const struct {
-		const char *name;
-		size_t off;
-	} fields[] = {
-		{ "kernel", offsetof(struct zc_night, kernel) },
-		{ "zcbench", offsetof(struct zc_night, sha) },
-		{ "machine", offsetof(struct zc_night, machine) },
-		{ "workload", offsetof(struct zc_night, workload) },
-	};
-	size_t o = 0;
-
-	out[0] = 0;
-	for (size_t i = 0; i < ZC_ARRAY_SIZE(fields); i++) {
-		const char *x = (const char *)a + fields[i].off, *y = (const char *)b + fields[i].off;
-
-		if (strcmp(x, y) && o < len)
-			o += snprintf(out + o, len - o, "%s%s %s -> %s", o ? "; " : "", fields[i].name,
-				      x, y);
-	}
-	/* The fingerprint word by word: "vmsplice=zero-copy -> vmsplice=copy". */
-	if (strcmp(a->fp, b->fp) && o < len) {
-		char old[512], *save = NULL;
-		int changed = 0;
-
-		snprintf(old, sizeof(old), "%s", a->fp);
-		o += snprintf(out + o, len - o, "%sfingerprint", o ? "; " : "");
-		for (char *w = strtok_r(old, " ", &save); w && o < len; w = strtok_r(NULL, " ", &save)) {
-			const char *eq = strchr(w, '='), *p = b->fp;
-			size_t klen = eq ? (size_t)(eq - w + 1) : strlen(w);
-			bool found = false;
-
-			/* The same word in b: unchanged. The same key with another value: changed. */
-			for (; (p = strstr(p, w)); p++)
-				if ((p == b->fp || p[-1] == ' ') && (!p[strlen(w)] || p[strlen(w)] == ' '))
-					found = true;
-			if (found)
-				continue;
-			for (p = b->fp; *p;) {
-				const char *e = strchrnul(p, ' ');
-
-				if ((size_t)(e - p) > klen && !strncmp(p, w, klen)) {
-					o += snprintf(out + o, len - o, " %s -> %.*s", w, (int)(e - p), p);
-					changed++;
-					break;
-				}
-				p = *e ? e + 1 : e;
-			}
-		}
-		if (!changed && o < len)
-			o += snprintf(out + o, len - o, " %s -> %s", a->fp, b->fp);
-	}
-	if (!out[0])
-		snprintf(out, len, "nothing this file records (kernel, fingerprint, zcbench, "
-			 "machine, workload) changed");
-}
-
-struct series_v {
-	struct zc_cp cp[MAX_CP];
-	size_t ncp;
-	struct zc_change newest;	/* the newest K nights against the stretch before */
-	struct zc_verdict vd;
-	bool regression, judged;
-	double could_see;		/* the smallest step the series could show (fraction) */
-};
-
 static void judge(const struct trend_opts *o, struct zc_series *s, const struct zc_cp_opts *cpo,
-		  double level, struct series_v *r)
+		  double level, struct zc_trend_v *r)
 {
 	size_t k = (size_t)o->newest, base = 0, split;
 
 	memset(r, 0, sizeof(*r));
 	r->could_see = NAN;
-	if (zc_changepoints(s->v, s->n, cpo, r->cp, MAX_CP, &r->ncp))
+	if (zc_changepoints(s->v, s->n, cpo, r->cp, ZC_TREND_CP_MAX, &r->ncp))
 		r->ncp = 0;
 	r->could_see = zc_cp_can_see(s->v, s->n, r->cp, r->ncp, s->n / 2, cpo);
 	if (s->n < k + ZC_INTERVAL_MIN_N) {
@@ -151,7 +96,7 @@ static const char *night_label(const struct zc_night *nt, char *buf, size_t len)
 }
 
 static void print_series(FILE *f, const struct zc_trend *t, const struct zc_series *s,
-			 const struct series_v *r, const struct trend_opts *o)
+			 const struct zc_trend_v *r, const struct trend_opts *o)
 {
 	char vs[400], lab[240], wc[1200];
 
@@ -167,7 +112,7 @@ static void print_series(FILE *f, const struct zc_trend *t, const struct zc_seri
 
 		zc_verdict_judge(&c->step, o->threshold / 100, &vd);
 		zc_verdict_fmt(&c->step, &vd, vs, sizeof(vs));
-		what_changed(a, b, wc, sizeof(wc));
+		zc_trend_what_changed(a, b, wc, sizeof(wc));
 		fprintf(f, "  step at night %zu, %s: %s (p %.3f)\n", c->at + 1,
 			night_label(b, lab, sizeof(lab)), vs, c->p);
 		fprintf(f, "    that night: %s%s\n", wc,
@@ -189,7 +134,7 @@ static void print_series(FILE *f, const struct zc_trend *t, const struct zc_seri
 }
 
 static json_t *series_json(const struct zc_trend *t, const struct zc_series *s,
-			   const struct series_v *r, const struct trend_opts *o)
+			   const struct zc_trend_v *r, const struct trend_opts *o)
 {
 	json_t *cps = json_array(), *vals = json_array(), *js;
 	char wc[1200];
@@ -203,7 +148,7 @@ static json_t *series_json(const struct zc_trend *t, const struct zc_series *s,
 		struct zc_verdict vd;
 
 		zc_verdict_judge(&c->step, o->threshold / 100, &vd);
-		what_changed(&t->nights[s->night[c->at - 1]], b, wc, sizeof(wc));
+		zc_trend_what_changed(&t->nights[s->night[c->at - 1]], b, wc, sizeof(wc));
 		json_array_append_new(cps, json_pack(
 			"{s:I,s:s,s:s,s:s,s:s,s:s,s:f,s:o,s:o,s:s,s:f,s:s}", "night", (json_int_t)c->at,
 			"date", b->date, "file", b->path, "sha", b->sha, "kernel", b->kernel,
@@ -225,6 +170,56 @@ static json_t *series_json(const struct zc_trend *t, const struct zc_series *s,
 	return js;
 }
 
+static void print_json(FILE *f, const struct zc_trend *tp, const struct zc_trend_v *res,
+		       const struct trend_opts *op, size_t regress, size_t cant, size_t within)
+{
+	const struct zc_trend t = *tp;
+	const struct trend_opts o = *op;
+
+	json_t *root = json_object(), *arr = json_array(), *nights = json_array();
+
+	for (size_t i = 0; i < t.nnights; i++)
+		json_array_append_new(nights, json_pack("{s:s,s:s,s:s,s:s,s:s}", "file",
+			t.nights[i].path, "date", t.nights[i].date, "sha", t.nights[i].sha,
+			"kernel", t.nights[i].kernel, "fingerprint", t.nights[i].fp));
+	for (size_t i = 0; i < t.nseries; i++)
+		json_array_append_new(arr, series_json(&t, &t.series[i], &res[i], &o));
+	json_object_set_new(root, "nights", nights);
+	json_object_set_new(root, "notes", json_string(t.notes));
+	json_object_set_new(root, "method", json_string(
+		"binary segmentation (e-divisive), pooled t on the logs, permutation p"));
+	json_object_set_new(root, "threshold_pct", json_real(o.threshold));
+	json_object_set_new(root, "series", arr);
+	json_object_set_new(root, "gate", json_pack("{s:b,s:I,s:I,s:I}", "on", o.gate,
+		"regressions", (json_int_t)regress, "cant_tell", (json_int_t)cant,
+		"within", (json_int_t)within));
+	json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+	fputc('\n', f);
+	json_decref(root);
+}
+
+static void print_text(FILE *f, const struct zc_trend *tp, const struct zc_trend_v *res,
+		       const struct trend_opts *op, const struct zc_cp_opts *cp, double level,
+		       size_t regress, size_t cant, size_t within)
+{
+	const struct zc_trend t = *tp;
+	const struct trend_opts o = *op;
+	const struct zc_cp_opts cpo = *cp;
+
+	fprintf(f, "trend: %zu nights, %.10s to %.10s, %zu series; change points: binary "
+	       "segmentation (e-divisive's search), t on the logs, %u shuffles, p < %g; "
+	       "steps judged at +-%g%%\n", t.nnights, t.nights[0].date,
+	       t.nights[t.nnights - 1].date, t.nseries, cpo.perms, o.alpha, o.threshold);
+	if (*t.notes)
+		fputs(t.notes, f);
+	for (size_t i = 0; i < t.nseries; i++)
+		print_series(f, &t, &t.series[i], &res[i], &o);
+	if (o.gate)
+		fprintf(f, "\nGate on the newest %ld nights at +-%g%% (%zu series, each interval "
+		       "at %.4g%%): %zu regressed, %zu can't tell, %zu within or better\n",
+		       o.newest, o.threshold, t.nseries, 100 * level, regress, cant, within);
+}
+
 int zc_cmd_trend(int argc, char **argv)
 {
 	static struct trend_opts o;
@@ -241,9 +236,11 @@ int zc_cmd_trend(int argc, char **argv)
 	};
 	struct zc_trend t;
 	struct zc_cp_opts cpo;
-	struct series_v *res;
-	char why[1200];
-	size_t regress = 0, cant = 0, within = 0;
+	struct zc_trend_v *res;
+	int kind = ZC_OUT_STDOUT;
+	FILE *f;
+	char why[1200], target[PATH_MAX], *buf = NULL;
+	size_t len = 0, regress = 0, cant = 0, within = 0;
 	double level;
 	int ret;
 
@@ -252,6 +249,10 @@ int zc_cmd_trend(int argc, char **argv)
 	if ((ret = zc_opt_main(&cmd, argc, argv)) >= 0)
 		return ret;
 	o.gate = !isnan(o.fail_pct);
+	if (o.out && (kind = zc_out_file(o.out, true, target, sizeof(target), why, sizeof(why))) < 0) {
+		zc_err("trend: --out %s %s", o.out, why);
+		return ZC_EXIT_USAGE;
+	}
 	if (o.gate)
 		o.threshold = o.fail_pct;
 	if (zc_trend_load(&t, o.paths, o.npaths, why, sizeof(why))) {
@@ -272,46 +273,36 @@ int zc_cmd_trend(int argc, char **argv)
 		cant += res[i].vd.answer == ZC_ANSWER_CANT_TELL;
 		within += !res[i].regression && res[i].vd.answer != ZC_ANSWER_CANT_TELL;
 	}
-	if (o.json) {
-		json_t *root = json_object(), *arr = json_array(), *nights = json_array();
-
-		for (size_t i = 0; i < t.nnights; i++)
-			json_array_append_new(nights, json_pack("{s:s,s:s,s:s,s:s,s:s}", "file",
-				t.nights[i].path, "date", t.nights[i].date, "sha", t.nights[i].sha,
-				"kernel", t.nights[i].kernel, "fingerprint", t.nights[i].fp));
-		for (size_t i = 0; i < t.nseries; i++)
-			json_array_append_new(arr, series_json(&t, &t.series[i], &res[i], &o));
-		json_object_set_new(root, "nights", nights);
-		json_object_set_new(root, "notes", json_string(t.notes));
-		json_object_set_new(root, "method", json_string(
-			"binary segmentation (e-divisive), pooled t on the logs, permutation p"));
-		json_object_set_new(root, "threshold_pct", json_real(o.threshold));
-		json_object_set_new(root, "series", arr);
-		json_object_set_new(root, "gate", json_pack("{s:b,s:I,s:I,s:I}", "on", o.gate,
-			"regressions", (json_int_t)regress, "cant_tell", (json_int_t)cant,
-			"within", (json_int_t)within));
-		json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-		putchar('\n');
-		json_decref(root);
-	} else {
-		printf("trend: %zu nights, %.10s to %.10s, %zu series; change points: binary "
-		       "segmentation (e-divisive's search), t on the logs, %u shuffles, p < %g; "
-		       "steps judged at +-%g%%\n", t.nnights, t.nights[0].date,
-		       t.nights[t.nnights - 1].date, t.nseries, cpo.perms, o.alpha, o.threshold);
-		if (*t.notes)
-			printf("%s", t.notes);
-		for (size_t i = 0; i < t.nseries; i++)
-			print_series(stdout, &t, &t.series[i], &res[i], &o);
-		if (o.gate)
-			printf("\nGate on the newest %ld nights at +-%g%% (%zu series, each interval "
-			       "at %.4g%%): %zu regressed, %zu can't tell, %zu within or better\n",
-			       o.newest, o.threshold, t.nseries, 100 * level, regress, cant, within);
+	if (o.json)
+		o.format = FMT_JSON;
+	f = kind == ZC_OUT_FILE ? open_memstream(&buf, &len) : stdout;
+	if (!f) {
+		zc_err("trend: %s", strerror(errno));
+		ret = ZC_EXIT_FAIL;
+		goto out;
 	}
+	if (o.format == FMT_JSON)
+		print_json(f, &t, res, &o, regress, cant, within);
+	else if (o.format == FMT_CSV)
+		zc_trend_csv(f, &t, res, o.threshold);
+	else if (o.format == FMT_PROMETHEUS)
+		zc_trend_prometheus(f, &t, res, o.threshold);
+	else
+		print_text(f, &t, res, &o, &cpo, level, regress, cant, within);
+	if (f != stdout) {
+		int w = fclose(f) ? -errno : zc_write_atomic(target, buf, len);
+
+		free(buf);
+		if (w) {
+			zc_err("trend: %s: %s", target, strerror(-w));
+			ret = ZC_EXIT_FAIL;
+			goto out;
+		}
+	}
+	ret = !o.gate ? ZC_EXIT_OK : regress ? ZC_EXIT_FAIL :
+	      cant && !o.pass_cant_tell ? ZC_EXIT_CANT_TELL : ZC_EXIT_OK;
+out:
 	free(res);
 	zc_trend_free(&t);
-	if (!o.gate)
-		return ZC_EXIT_OK;
-	if (regress)
-		return ZC_EXIT_FAIL;
-	return cant && !o.pass_cant_tell ? ZC_EXIT_CANT_TELL : ZC_EXIT_OK;
+	return ret;
 }

@@ -10,6 +10,7 @@
 #define ZC_TREND_H
 
 #include "metrics/metrics.h"
+#include "lib/changepoint.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -61,6 +62,29 @@ int zc_trend_build(struct zc_trend *t, json_t *const *roots, char *const *paths,
 void zc_trend_free(struct zc_trend *t);
 /* Days between two nights (fractional). */
 double zc_trend_days(const struct zc_trend *t, size_t a, size_t b);
+
+/* What differs between two nights: "kernel 6.1 -> 6.2; fingerprint
+ * vmsplice=zero-copy -> vmsplice=copy", or that nothing recorded did. */
+void zc_trend_what_changed(const struct zc_night *a, const struct zc_night *b, char *out,
+			   size_t len);
+
+#define ZC_TREND_CP_MAX 16
+/* One series judged (trend.c): its change points and its newest nights. */
+struct zc_trend_v {
+	struct zc_cp cp[ZC_TREND_CP_MAX];
+	size_t ncp;
+	struct zc_change newest;	/* the newest K nights against the stretch before */
+	struct zc_verdict vd;
+	bool regression, judged;
+	double could_see;		/* the smallest step the series could show (fraction) */
+};
+
+
+/* The events for dashboards (trend_export.c): a row per change point, and
+ * per series its newest nights' answer. threshold in percent. */
+void zc_trend_csv(FILE *f, const struct zc_trend *t, const struct zc_trend_v *r, double threshold);
+void zc_trend_prometheus(FILE *f, const struct zc_trend *t, const struct zc_trend_v *r,
+			 double threshold);
 
 int zc_cmd_trend(int argc, char **argv);
 

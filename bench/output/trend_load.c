@@ -345,6 +345,66 @@ out:
 	return ret;
 }
 
+/* What differs between two nights, "kernel 6.1 -> 6.2; vmsplice=zero-copy -> vmsplice=copy". */
+void zc_trend_what_changed(const struct zc_night *a, const struct zc_night *b, char *out,
+			   size_t len)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} fields[] = {
+		{ "kernel", offsetof(struct zc_night, kernel) },
+		{ "zcbench", offsetof(struct zc_night, sha) },
+		{ "machine", offsetof(struct zc_night, machine) },
+		{ "workload", offsetof(struct zc_night, workload) },
+	};
+	size_t o = 0;
+
+	out[0] = 0;
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(fields); i++) {
+		const char *x = (const char *)a + fields[i].off, *y = (const char *)b + fields[i].off;
+
+		if (strcmp(x, y) && o < len)
+			o += snprintf(out + o, len - o, "%s%s %s -> %s", o ? "; " : "", fields[i].name,
+				      x, y);
+	}
+	/* The fingerprint word by word: "vmsplice=zero-copy -> vmsplice=copy". */
+	if (strcmp(a->fp, b->fp) && o < len) {
+		char old[512], *save = NULL;
+		int changed = 0;
+
+		snprintf(old, sizeof(old), "%s", a->fp);
+		o += snprintf(out + o, len - o, "%sfingerprint", o ? "; " : "");
+		for (char *w = strtok_r(old, " ", &save); w && o < len; w = strtok_r(NULL, " ", &save)) {
+			const char *eq = strchr(w, '='), *p = b->fp;
+			size_t klen = eq ? (size_t)(eq - w + 1) : strlen(w);
+			bool found = false;
+
+			/* The same word in b: unchanged. The same key with another value: changed. */
+			for (; (p = strstr(p, w)); p++)
+				if ((p == b->fp || p[-1] == ' ') && (!p[strlen(w)] || p[strlen(w)] == ' '))
+					found = true;
+			if (found)
+				continue;
+			for (p = b->fp; *p;) {
+				const char *e = strchrnul(p, ' ');
+
+				if ((size_t)(e - p) > klen && !strncmp(p, w, klen)) {
+					o += snprintf(out + o, len - o, " %s -> %.*s", w, (int)(e - p), p);
+					changed++;
+					break;
+				}
+				p = *e ? e + 1 : e;
+			}
+		}
+		if (!changed && o < len)
+			o += snprintf(out + o, len - o, " %s -> %s", a->fp, b->fp);
+	}
+	if (!out[0])
+		snprintf(out, len, "nothing this file records (kernel, fingerprint, zcbench, "
+			 "machine, workload) changed");
+}
+
 double zc_trend_days(const struct zc_trend *t, size_t a, size_t b)
 {
 	return (double)(t->nights[b].epoch - t->nights[a].epoch) / 86400.0;

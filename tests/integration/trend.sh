@@ -46,6 +46,26 @@ else
 	echo "# gnuplot missing: the history picture is not checked"
 fi
 
+# Events for dashboards: a CSV row per change point, Prometheus gauges.
+"$ZCBENCH" trend --format csv --out "$TMP/events.csv" "$TMP/step"
+check "--format csv --out: exit 0" [ $? -eq 0 ]
+check "csv: the step's row with what changed" python3 - "$TMP/events.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+cp = [r for r in rows if r["event"] == "change_point" and r["night"] == "11"
+      and r["key"] == "proxy:splice@64k/1M on vm" and r["metric"] == "gbps_per_core"]
+assert len(cp) == 1 and cp[0]["answer"] == "changed", cp
+assert float(cp[0]["lo_pct"]) <= float(cp[0]["step_pct"]) <= float(cp[0]["hi_pct"]) < -20, cp
+assert "vmsplice=zero-copy -> vmsplice=copy" in cp[0]["what_changed"], cp
+assert len([r for r in rows if r["event"] == "newest"]) == 16, len(rows)
+PY
+"$ZCBENCH" trend --format prometheus "$TMP/step" >"$TMP/trend.prom"
+check "prometheus: a step gauge at night 11" \
+	grep -q '^zcbench_trend_step_ratio{key="proxy:splice@64k/1M on vm",metric="gbps_per_core",date="2026-01-11T03:00:00Z".*bound="estimate"' "$TMP/trend.prom"
+if command -v promtool >/dev/null; then
+	check "prometheus: promtool check metrics passes" bash -c "promtool check metrics <'$TMP/trend.prom'"
+fi
+
 # The gate: the drop in the newest 3 nights (night 18 of 20) is a regression.
 gen "$TMP/late" 20 0.03 18 -0.30
 "$ZCBENCH" trend --fail-on-regression 5 "$TMP/late" >"$TMP/late.txt" 2>&1

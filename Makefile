@@ -146,6 +146,14 @@ build/trend_power: tests/trend_power.c bench/lib/changepoint.c bench/lib/verdict
 	@mkdir -p $(dir $@)
 	$(CC) $(BARE_CFLAGS) -o $@ $(filter %.c,$^) -lgsl -lgslcblas -lm
 
+# Does zcbench trend find, in a short series of real runs, the run where a
+# handicap of the bare proxy was switched on? ZC_TREND_N, ZC_TREND_SWITCH,
+# ZC_TREND_PCT, ZC_TREND_ARGS (tests/bench-trend.sh says more).
+.PHONY: bench-trend
+bench-trend: deps
+	@$(MAKE) --no-print-directory $(BIN) build/bare_proxy
+	@bash tests/bench-trend.sh
+
 .PHONY: bench-trend-power
 bench-trend-power: build/trend_power
 	@build/trend_power $${ZC_TREND_NOISE:-0.10} $${ZC_TREND_NIGHTS:-30} $${ZC_TREND_SERIES:-200}

@@ -62,27 +62,42 @@ static const struct zc_opt trend_optv[] = {
 	  .help = "results files or folders of them (their *.json), one file per night" },
 };
 
+/*
+ * The gate's reading of a series: what its newest K nights say. When its
+ * last step lies among them or fewer than ZC_INTERVAL_MIN_N nights before
+ * them, that step is judged (the nights from it on against the stretch
+ * before it): a step stays in the gate until the newest nights are all after
+ * it and 3 more precede them. Otherwise the newest K nights against the
+ * stretch since the last step before them (a step in the last nights, too
+ * near the end for the search, still moves them).
+ */
 static void judge(const struct trend_opts *o, struct zc_series *s, const struct zc_cp_opts *cpo,
 		  double level, struct zc_trend_v *r)
 {
-	size_t k = (size_t)o->newest, base = 0, split;
+	size_t k = (size_t)o->newest, n = s->n;
 
 	memset(r, 0, sizeof(*r));
-	r->could_see = NAN;
-	if (zc_changepoints(s->v, s->n, cpo, r->cp, ZC_TREND_CP_MAX, &r->ncp))
+	if (zc_changepoints(s->v, n, cpo, r->cp, ZC_TREND_CP_MAX, &r->ncp))
 		r->ncp = 0;
-	r->could_see = zc_cp_can_see(s->v, s->n, r->cp, r->ncp, s->n / 2, cpo);
-	if (s->n < k + ZC_INTERVAL_MIN_N) {
-		zc_change_unpaired(NULL, 0, NULL, 0, true, level, &r->newest);
-	} else {
-		split = s->n - k;
-		/* The stretch before the newest nights: since the last step before them. */
-		for (size_t j = 0; j < r->ncp; j++)
-			if (r->cp[j].at <= split && split - r->cp[j].at >= ZC_INTERVAL_MIN_N)
-				base = r->cp[j].at;
-		zc_change_unpaired(s->v + base, split - base, s->v + split, k, true, level,
-				   &r->newest);
+	r->could_see = zc_cp_can_see(s->v, n, r->cp, r->ncp, n / 2, cpo);
+	r->from = n > k ? n - k : 0;
+	r->base = 0;
+	if (r->ncp) {
+		const struct zc_cp *last = &r->cp[r->ncp - 1];
+
+		if (last->at + k + ZC_INTERVAL_MIN_N > n) {
+			r->from = last->at;
+			r->base = r->ncp > 1 ? r->cp[r->ncp - 2].at : 0;
+			r->of_step = true;
+		} else {
+			r->base = last->at;
+		}
 	}
+	if (n < k + ZC_INTERVAL_MIN_N)
+		zc_change_unpaired(NULL, 0, NULL, 0, true, level, &r->newest);
+	else
+		zc_change_unpaired(s->v + r->base, r->from - r->base, s->v + r->from, n - r->from,
+				   true, level, &r->newest);
 	zc_verdict_judge(&r->newest, o->threshold / 100, &r->vd);
 	r->judged = true;
 	r->regression = r->vd.answer == ZC_ANSWER_CHANGED &&
@@ -121,9 +136,17 @@ static void print_series(FILE *f, const struct zc_trend *t, const struct zc_seri
 	if (!r->ncp)
 		fprintf(f, "  no step found (p < %g)\n", o->alpha);
 	zc_verdict_fmt(&r->newest, &r->vd, vs, sizeof(vs));
-	fprintf(f, "  newest %ld nights against the %s before: %s%s%s\n", o->newest,
-		r->ncp ? "stretch" : "nights", vs, r->regression ? "  REGRESSION" : "",
-		s->better == ZC_BETTER_LOWER ? " (lower is better)" : "");
+	if (r->of_step)
+		fprintf(f, "  gate, the step at night %zu is recent (among the newest %ld nights or "
+			   "the 3 before them): nights %zu-%zu against %zu-%zu: %s%s%s\n", r->from + 1,
+			o->newest, r->from + 1, s->n,
+			r->base + 1, r->from, vs, r->regression ? "  REGRESSION" : "",
+			s->better == ZC_BETTER_LOWER ? " (lower is better)" : "");
+	else
+		fprintf(f, "  gate, the newest %ld nights (%zu-%zu) against %zu-%zu: %s%s%s\n",
+			o->newest, r->from + 1, s->n, r->base + 1, r->from, vs,
+			r->regression ? "  REGRESSION" : "",
+			s->better == ZC_BETTER_LOWER ? " (lower is better)" : "");
 	if (isfinite(r->could_see))
 		fprintf(f, "  smallest step this series could show: %.0f%% at its middle (found "
 			   "80%% of the time at the noise between its steps)\n",

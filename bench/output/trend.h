@@ -73,7 +73,9 @@ void zc_trend_what_changed(const struct zc_night *a, const struct zc_night *b, c
 struct zc_trend_v {
 	struct zc_cp cp[ZC_TREND_CP_MAX];
 	size_t ncp;
-	struct zc_change newest;	/* the newest K nights against the stretch before */
+	struct zc_change newest;	/* nights from..n against base..from (the gate's) */
+	size_t base, from;
+	bool of_step;			/* from is the last step's night */
 	struct zc_verdict vd;
 	bool regression, judged;
 	double could_see;		/* the smallest step the series could show (fraction) */

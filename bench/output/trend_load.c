@@ -246,13 +246,21 @@ static int finish(struct zc_trend *t, char *why, size_t len)
 		}
 	}
 	t->nnights = k;
-	for (size_t i = 1; i < t->nnights; i++) {
+	for (size_t i = 1, same = 0; i < t->nnights; i++) {
 		double d = zc_trend_days(t, i - 1, i);
 
-		if (!strncmp(t->nights[i - 1].date, t->nights[i].date, 10))
-			note(t->notes, sizeof(t->notes), "two files of %.10s: %s and %s, both kept "
-			     "as nights in time order\n", t->nights[i].date, t->nights[i - 1].path,
-			     t->nights[i].path);
+		/* Files of one date are nights each (a night is a file): said once,
+		 * with the first two. */
+		if (!strncmp(t->nights[i - 1].date, t->nights[i].date, 10) && !same++) {
+			size_t more = 0;
+
+			for (size_t j = i + 1; j < t->nnights; j++)
+				more += !strncmp(t->nights[j - 1].date, t->nights[j].date, 10);
+			note(t->notes, sizeof(t->notes), "two files of %.10s: %s and %s%s, each kept "
+			     "as a night in time order\n", t->nights[i].date, t->nights[i - 1].path,
+			     t->nights[i].path, more ? " (and more files that share a date with "
+			     "the one before)" : "");
+		}
 		if (d > ZC_TREND_GAP_DAYS)
 			note(t->notes, sizeof(t->notes), "a gap of %.0f days: %.10s to %.10s\n", d,
 			     t->nights[i - 1].date, t->nights[i].date);

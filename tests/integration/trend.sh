@@ -72,6 +72,15 @@ gen "$TMP/late" 20 0.03 18 -0.30
 rc=$?
 check "gate, a drop in the newest nights: exit 1 (got $rc)" [ "$rc" -eq 1 ]
 check "gate: the regression named" grep -A8 -F "$SPLICE" "$TMP/late.txt" | grep -q 'REGRESSION'
+# A step older than the newest nights (night 11 of 20) was the gate's when
+# it was new: now the newest nights are judged against the nights since it.
+"$ZCBENCH" trend --fail-on-regression 10 "$TMP/step" >"$TMP/old.txt" 2>&1
+rc=$?
+check "gate, an older step: exit 0 (got $rc)" [ "$rc" -eq 0 ]
+check "gate, an older step: the newest nights against the nights since it" \
+	grep -A8 -F "$SPLICE" "$TMP/old.txt" | grep -q 'gate, the newest 3 nights (18-20) against 11-17: unchanged'
+check "gate, a recent step: judged as the step" \
+	grep -A8 -F "$SPLICE" "$TMP/late.txt" | grep -q 'gate, the step at night 18 is recent.*nights 18-20 against 1-17: changed'
 # No step at low noise: every series within +-5%.
 gen "$TMP/flat" 20 0.02 99 0
 "$ZCBENCH" trend --fail-on-regression 5 "$TMP/flat" >"$TMP/flat.txt" 2>&1
@@ -111,7 +120,7 @@ rc=$?
 check "bad series: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "a file of another schema: left out, said" grep -q 'left out .*noise.json' "$TMP/bad.txt"
 check "a copy of a night: left out, said" grep -q 'left out .*: the same invocation as' "$TMP/bad.txt"
-check "two files of one night: both kept, said" grep -q 'two files of 2026-01-06' "$TMP/bad.txt"
+check "two files of one night: both kept, said" grep -q 'two files of 2026-01-06: .*each kept as a night' "$TMP/bad.txt"
 check "a gap of weeks: said" grep -q 'a gap of [0-9]* days: 2026-01-08 to 2026-03-01' "$TMP/bad.txt"
 check "a failed run: its night left out of its series, said" \
 	grep -A1 -F "$SPLICE" "$TMP/bad.txt" | grep -q '2026-01-05 left out (error)'

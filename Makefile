@@ -139,6 +139,25 @@ bench-gate: deps
 	@$(MAKE) --no-print-directory $(BIN) build/bare_proxy
 	@bash tests/bench-gate.sh
 
+# How well zcbench trend finds a step (issue 31): synthetic series at a
+# night-to-night noise, beside a t-test that knows the night.
+# ZC_TREND_NOISE (sd of the logs, default 0.10), ZC_TREND_NIGHTS (30).
+build/trend_power: tests/trend_power.c bench/lib/changepoint.c bench/lib/verdict.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BARE_CFLAGS) -o $@ $(filter %.c,$^) -lgsl -lgslcblas -lm
+
+# Does zcbench trend find, in a short series of real runs, the run where a
+# handicap of the bare proxy was switched on? ZC_TREND_N, ZC_TREND_SWITCH,
+# ZC_TREND_PCT, ZC_TREND_ARGS (tests/bench-trend.sh says more).
+.PHONY: bench-trend
+bench-trend: deps
+	@$(MAKE) --no-print-directory $(BIN) build/bare_proxy
+	@bash tests/bench-trend.sh
+
+.PHONY: bench-trend-power
+bench-trend-power: build/trend_power
+	@build/trend_power $${ZC_TREND_NOISE:-0.10} $${ZC_TREND_NIGHTS:-30} $${ZC_TREND_SERIES:-200}
+
 # What the live intervals cost the DUT: --interval 1 against 0, paired.
 .PHONY: bench-interval
 bench-interval: deps

@@ -11,6 +11,7 @@
 	X("run", zc_cmd_run, "run a workload: start roles, measure, write results/")   \
 	X("noise", zc_cmd_noise, "A/A run: every run twice, interleaved; noise floors for compare") \
 	X("compare", zc_cmd_compare, "A/B table, regression gate (compare --help lists the layouts)") \
+	X("trend", zc_cmd_trend, "a series of nights: change points, what changed, a nightly gate") \
 	X("report", zc_cmd_report, "headline ratios with intervals and answers, fingerprints") \
 	X("export", zc_cmd_export, "results in other tools' formats (export --help lists them)") \
 	X("plot", zc_cmd_plot, "gnuplot pictures and the HTML dashboard")             \

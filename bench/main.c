@@ -12,6 +12,7 @@
 #include "run/run.h"
 #include "output/report.h"
 #include "output/scale.h"
+#include "output/trend.h"
 #include "transport/host.h"
 
 #include <stdlib.h>

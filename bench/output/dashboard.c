@@ -301,7 +301,7 @@ int zc_write_index(struct plot_ctx *c, const int *order)
 		{ "intervals", "Live intervals: Gbps and Gbps per core over each window, a line per "
 			       "repetition (latest results, runs with intervals)" },
 		{ "before_after", "Before and after: native path against its emulated after mode" },
-		{ "history", "History: Gbps per core of every results file, a line per host and kernel" },
+		{ "history", "History: Gbps per core of every results file, a line per run and host across kernels; dotted lines: the kernel or its fingerprint changed, or zcbench trend found a step" },
 		{ "scale", "Scaling: Gbps and Gbps per core against the DUT's workers (latest results)" },
 	};
 	json_t *root = c->roots[c->latest];

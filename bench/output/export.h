@@ -44,5 +44,10 @@ void zc_export_format_names(char *buf, size_t len, const char *sep);
 int zc_export_summary(json_t *run, const char *metric, struct zc_summary *s);
 /* doc as indented JSON and a newline; takes doc's reference: 0/-EIO */
 int zc_export_json(FILE *f, json_t *doc);
+/* A CSV field, quoted (RFC 4180) when it holds a comma, quote or newline. */
+void zc_csv_field(FILE *f, const char *s);
+/* ,name="value" (first: no comma), the value escaped as the exposition
+ * format wants (backslash, double quote, newline). */
+void zc_prom_label(FILE *f, const char *name, const char *val, bool first);
 
 #endif

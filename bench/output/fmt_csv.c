@@ -7,21 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static bool any_rr(json_t *runs)
 {
 	json_t *run;
@@ -72,7 +57,7 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 			for (size_t c = 0; c < ZC_ARRAY_SIZE(strs); c++) {
 				if (c)
 					fputc(',', f);
-				csv_field(f, strs[c]);
+				zc_csv_field(f, strs[c]);
 			}
 			/* workers: runs of a sweep differ by it alone (absent before 1.3: 1);
 			 * verified: the sample's own (1.3), else the run's. */
@@ -83,7 +68,7 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 				json_is_true(json_object_get(smp, "verified") ?: json_object_get(run,
 					"verified")) ? "true" : "false",
 				zc_an_int(smp, "rep"));
-			csv_field(f, zc_an_str(smp, "status"));
+			zc_csv_field(f, zc_an_str(smp, "status"));
 			zc_for_each_summary_metric(m) {
 				json_t *x = json_object_get(smp, m->key);
 
@@ -116,7 +101,7 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 
 				fprintf(f, ",%s,", !json_is_number(b) ? "" :
 					json_number_value(b) >= ZC_SATURATED_FRAC ? "true" : "false");
-				csv_field(f, zc_an_key_opts(run, opts, sizeof(opts)));
+				zc_csv_field(f, zc_an_key_opts(run, opts, sizeof(opts)));
 			}
 			fputc('\n', f);
 		}

@@ -44,21 +44,6 @@ static double prom_name(const struct zc_metric *m, char *out, size_t len)
 	return 1;
 }
 
-/* Label values escape backslash, double quote and newline (exposition format). */
-static void prom_label(FILE *f, const char *name, const char *val, bool first)
-{
-	fprintf(f, "%s%s=\"", first ? "" : ",", name);
-	for (; *val; val++) {
-		if (*val == '\\' || *val == '"')
-			fprintf(f, "\\%c", *val);
-		else if (*val == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*val, f);
-	}
-	fputc('"', f);
-}
-
 /* A label whose value is an integer (digits: nothing to escape). */
 static void prom_label_int(FILE *f, const char *name, long long val)
 {
@@ -81,15 +66,15 @@ static void fp_labels(FILE *f, json_t *root)
 	const char *snw = zc_an_str(json_object_get(json_object_get(fp, "probes"),
 						    "splice_needs_write"), "verdict");
 
-	prom_label(f, "vmsplice", zc_an_kernel_side(root) ? zc_an_kernel_side(root) : "unknown",
+	zc_prom_label(f, "vmsplice", zc_an_kernel_side(root) ? zc_an_kernel_side(root) : "unknown",
 		   false);
-	prom_label(f, "splice_needs_write", *snw ? snw : "unknown", false);
+	zc_prom_label(f, "splice_needs_write", *snw ? snw : "unknown", false);
 }
 
 static void host_labels(FILE *f, json_t *root, bool first)
 {
-	prom_label(f, "kernel", zc_an_kernel(root), first);
-	prom_label(f, "host", zc_an_hostname(root), false);
+	zc_prom_label(f, "kernel", zc_an_kernel(root), first);
+	zc_prom_label(f, "host", zc_an_hostname(root), false);
 }
 
 /* A run's labels: every key that tells its series apart, then host and kernel. */
@@ -97,12 +82,12 @@ static void run_labels(FILE *f, json_t *root, json_t *run)
 {
 	json_t *k = json_object_get(run, "key");
 
-		prom_label(f, "run", zc_an_str(run, "name"), true);
-		prom_label(f, "topology", zc_an_str(k, "topology"), false);
-		prom_label(f, "mode", zc_an_dut_mode(run), false);
-		prom_label(f, "source", zc_an_str(k, "source"), false);
-		prom_label(f, "proxy", zc_an_str(k, "proxy"), false);
-		prom_label(f, "sink", zc_an_str(k, "sink"), false);
+		zc_prom_label(f, "run", zc_an_str(run, "name"), true);
+		zc_prom_label(f, "topology", zc_an_str(k, "topology"), false);
+		zc_prom_label(f, "mode", zc_an_dut_mode(run), false);
+		zc_prom_label(f, "source", zc_an_str(k, "source"), false);
+		zc_prom_label(f, "proxy", zc_an_str(k, "proxy"), false);
+		zc_prom_label(f, "sink", zc_an_str(k, "sink"), false);
 		prom_label_int(f, "chunk", zc_an_int(k, "chunk"));
 		prom_label_int(f, "pipe_size", zc_an_int(k, "pipe_size"));
 		prom_label_int(f, "connections", zc_an_int(k, "connections"));
@@ -111,9 +96,9 @@ static void run_labels(FILE *f, json_t *root, json_t *run)
 		/* An rr run has a series per object size: without these they
 		 * would be duplicates. Stream runs' label sets are unchanged. */
 		if (!strcmp(zc_an_str(k, "traffic"), "rr")) {
-			prom_label(f, "traffic", "rr", false);
+			zc_prom_label(f, "traffic", "rr", false);
 			prom_label_int(f, "object_size", zc_an_int(k, "object_size"));
-			prom_label(f, "churn", json_is_true(json_object_get(k, "churn")) ?
+			zc_prom_label(f, "churn", json_is_true(json_object_get(k, "churn")) ?
 				   "true" : "false", false);
 			prom_label_int(f, "pipe_pool", zc_an_int(k, "pipe_pool"));
 			prom_label_int(f, "inflight", zc_an_int(k, "inflight"));
@@ -125,12 +110,12 @@ static void run_labels(FILE *f, json_t *root, json_t *run)
 		char opts[256];
 
 		if (*zc_an_key_opts(run, opts, sizeof(opts)))
-			prom_label(f, "options", opts, false);
+			zc_prom_label(f, "options", opts, false);
 	}
-	prom_label(f, "emulated",
+	zc_prom_label(f, "emulated",
 			   json_is_true(json_object_get(run, "emulated")) ? "true" : "false",
 			   false);
-		prom_label(f, "verified",
+		zc_prom_label(f, "verified",
 			   json_is_true(json_object_get(run, "verified")) ? "true" : "false",
 			   false);
 		host_labels(f, root, false);
@@ -184,7 +169,7 @@ static int write_prometheus(FILE *f, json_t *root) /* 0 */
 		   "# TYPE zcbench_fingerprint_info gauge\nzcbench_fingerprint_info{");
 	host_labels(f, root, true);
 	fp_labels(f, root);
-	prom_label(f, "fingerprint", fpid, false);
+	zc_prom_label(f, "fingerprint", fpid, false);
 	fprintf(f, "} 1\n");
 	if (zc_an_epoch(root) >= 0) {
 		fprintf(f, "# HELP zcbench_results_timestamp_seconds when the results file was "

@@ -8,6 +8,8 @@
 #include "output/report.h"
 #include "output/plot.h"
 #include "output/scale.h"
+#include "output/trend.h"
+#include "lib/changepoint.h"
 #include "lib/stats.h"
 #include "lib/opt.h"
 #include "lib/zcbench.h"
@@ -22,6 +24,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+
+/* gnuplot's marks= and marklabels= of the history picture, at most. */
+#define ZC_MARKS_TEXT 8192
 
 /* Append to a string buffer, truncating (titles are cosmetic). */
 static void __attribute__((format(printf, 3, 4))) cat_fmt(char *buf, size_t len, const char *fmt, ...)
@@ -296,25 +301,94 @@ static int cmp_epoch(const void *a, const void *b, void *arg)
 }
 
 /* A history line: the run's whole key (path@chunk/pipe and whatever else
- * it sets, zc_an_run_id), host and kernel. Points of another host or kernel
- * are another line, never one joined to it (a faster host is not a
- * speed-up). No spaces: gnuplot's word() splits the titles on them. */
+ * it sets, zc_an_run_id) and host, across kernels: a kernel's step is what
+ * the picture is for, marked where the kernel or its fingerprint changed
+ * (history_marks). Points of another host are another line, never joined
+ * (a faster host is not a speed-up). No spaces: gnuplot's word() splits the
+ * titles on them. */
 static void history_label(json_t *root, json_t *run, char *out, size_t len)
 {
 	char id[120];
 
 	zc_an_run_id(run, id, sizeof(id));
-	snprintf(out, len, "%s/%s/%s", id, zc_an_hostname(root), zc_an_kernel(root));
+	snprintf(out, len, "%s/%s", id, zc_an_hostname(root));
 	for (char *p = out; *p; p++)
 		if (*p == ' ' || *p == '\'')
 			*p = '_';
 }
 
+/*
+ * Where the history is marked (zcbench trend's nights and change points,
+ * trend.h): a night whose kernel or fingerprint differs from the night
+ * before, and the first night after each step of a series of Gbit/s per
+ * core. history_marks.csv lists them; out gets gnuplot's marks='EPOCH ...'
+ * and marklabels='kernel,fingerprint,2_steps ...'. 0, -1 (said).
+ */
+static int history_marks(struct plot_ctx *c, char *out, size_t len)
+{
+	struct zc_trend t;
+	struct zc_cp_opts o;
+	char why[1200], marks[ZC_MARKS_TEXT / 2] = "", labs[ZC_MARKS_TEXT / 2] = "";
+	int *steps, nmarks = 0;
+	FILE *f;
+
+	if (zc_trend_build(&t, c->roots, c->paths, c->nfiles, why, sizeof(why))) {
+		zc_err("plot: history: %s", why);
+		return -1;
+	}
+	steps = calloc(t.nnights ? t.nnights : 1, sizeof(*steps));
+	f = zc_plot_csv(c, "history_marks");
+	if (!steps || !f) {
+		free(steps);
+		if (f)
+			fclose(f);
+		zc_trend_free(&t);
+		return -1;
+	}
+	zc_cp_defaults(&o);
+	for (size_t i = 0; i < t.nseries; i++) {
+		struct zc_series *s = &t.series[i];
+		struct zc_cp cp[16];
+		size_t ncp;
+
+		if (strcmp(s->metric, "gbps_per_core") || zc_changepoints(s->v, s->n, &o, cp, 16, &ncp))
+			continue;
+		for (size_t j = 0; j < ncp; j++)
+			steps[s->night[cp[j].at]]++;
+	}
+	fprintf(f, "epoch_s,date,what\n");
+	for (size_t i = 0; i < t.nnights; i++) {
+		bool k = i && strcmp(t.nights[i].kernel, t.nights[i - 1].kernel);
+		bool fp = i && strcmp(t.nights[i].fp, t.nights[i - 1].fp);
+		char lab[64];
+
+		if (!k && !fp && !steps[i])
+			continue;
+		snprintf(lab, sizeof(lab), "%s%s%s", k ? "kernel" : "", k && fp ? "," : "",
+			 fp ? "fingerprint" : "");
+		if (steps[i])
+			snprintf(lab + strlen(lab), sizeof(lab) - strlen(lab), "%s%d_step%s",
+				 *lab ? "," : "", steps[i], steps[i] > 1 ? "s" : "");
+		fprintf(f, "%lld,%s,\"%s\"\n", t.nights[i].epoch, t.nights[i].date, lab);
+		if (strlen(marks) + 24 < sizeof(marks) && strlen(labs) + strlen(lab) + 2 < sizeof(labs)) {
+			cat_fmt(marks, sizeof(marks), "%s%lld", nmarks ? " " : "", t.nights[i].epoch);
+			cat_fmt(labs, sizeof(labs), "%s%s", nmarks ? " " : "", lab);
+			nmarks++;
+		}
+	}
+	fclose(f);
+	free(steps);
+	zc_trend_free(&t);
+	snprintf(out, len, "marks='%s'; marklabels='%s'", marks, labs);
+	return 0;
+}
+
 /* History: one line per data path, chunk, host and kernel; one point per results file. */
 static int plot_history(struct plot_ctx *c, const int *order)
 {
-	static char labels[MAX_SERIES][160], titles[MAX_SERIES * 161], extra[MAX_SERIES * 161 + 64];
-	int nlabels = 0;
+	static char labels[MAX_SERIES][160], titles[MAX_SERIES * 161];
+	static char extra[MAX_SERIES * 161 + ZC_MARKS_TEXT];
+	int nlabels = 0, n;
 	size_t i;
 	json_t *run;
 	FILE *f;
@@ -333,7 +407,7 @@ static int plot_history(struct plot_ctx *c, const int *order)
 	f = zc_plot_csv(c, "history");
 	if (!f)
 		return -1;
-	fprintf(f, "# one block per run key (path@chunk/pipe ...)/host/kernel: epoch_s,median,min,max "
+	fprintf(f, "# one block per run key (path@chunk/pipe ...)/host, across kernels: epoch_s,median,min,max "
 		   "(Gbit/s per core)\n");
 	for (int l = 0; l < nlabels; l++) {
 		fprintf(f, "%s# %s\n", l ? "\n\n" : "", labels[l]);
@@ -358,7 +432,9 @@ static int plot_history(struct plot_ctx *c, const int *order)
 			 l ? " " : "", labels[l]);
 	}
 	fclose(f);
-	snprintf(extra, sizeof(extra), "nseries=%d; titles='%s'", nlabels, titles);
+	n = snprintf(extra, sizeof(extra), "nseries=%d; titles='%s'; ", nlabels, titles);
+	if (history_marks(c, extra + n, sizeof(extra) - n))
+		return -1;
 	return zc_plot_both(c, "history", extra, c->history_caption);
 }
 

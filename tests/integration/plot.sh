@@ -2,7 +2,7 @@
 # zcbench plot on the stored fixtures: gnuplot draws every picture (PNG and
 # SVG, non-empty, real PNG/SVG), the CSV behind them, and the page; the
 # pictures of issue 15 (core, ratio, profile, flame graphs), the history
-# split by host and kernel, provenance from the results file, no chunk plot
+# split by host, provenance from the results file, no chunk plot
 # with one chunk size, the sweep pictures only through two sizes or more,
 # styles that stay apart past 12 series.
 . "$(dirname "$0")/../lib.sh"

@@ -221,6 +221,18 @@ const char *zc_file_kind(unsigned int m)
 	       S_ISREG(m) ? "a regular file" : "not a regular file";
 }
 
+void zc_strcatf(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t o = strlen(buf);
+	va_list ap;
+
+	if (o + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + o, len - o, fmt, ap);
+	va_end(ap);
+}
+
 char *zc_read_input(const char *path, size_t max, size_t *len, char *why, size_t whylen)
 {
 	/* O_NONBLOCK: opening a FIFO for reading must not wait for a writer. */

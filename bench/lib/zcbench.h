@@ -83,6 +83,8 @@ bool zc_pid_is_zcbench(long pid);
  * path or a regular file is replaced (lib/outpath.h). 0/-errno */
 int zc_write_atomic(const char *path, const char *data, size_t len);
 void zc_fmt_size(long long v, char *out, size_t len); /* 65536 -> "64k" */
+/* Append to the string in buf (len bytes), cut when full (titles, notes). */
+void zc_strcatf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int zc_mkdir_p(const char *path, int mode); /* mkdir -p: 0 or -errno (-ENOTDIR: not a folder) */
 /* s as HTML or XML text (and inside a "-quoted attribute): & < > " escaped;
  * xml: control characters dropped as well (an SVG with one does not load). */

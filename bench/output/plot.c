@@ -28,20 +28,6 @@
 /* gnuplot's marks= and marklabels= of the history picture, at most. */
 #define ZC_MARKS_TEXT 8192
 
-/* Append to a string buffer, truncating (titles are cosmetic). */
-static void __attribute__((format(printf, 3, 4))) cat_fmt(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t o = strlen(buf);
-	va_list ap;
-
-	if (o + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + o, len - o, fmt, ap);
-	va_end(ap);
-}
-
-
 static int add_unique_ll(long long *set, int *n, long long v)
 {
 	for (int i = 0; i < *n; i++)
@@ -148,7 +134,7 @@ static int plot_bars(struct plot_ctx *c)
 
 		zc_fmt_size(chunks[k], sz, sizeof(sz));
 		fprintf(f, ",chunk %s median,min,max", sz);
-		cat_fmt(titles, sizeof(titles), "%s%s",
+		zc_strcatf(titles, sizeof(titles), "%s%s",
 			 k ? " " : "", sz);
 	}
 	fprintf(f, "\n");
@@ -244,7 +230,7 @@ static int plot_chunk(struct plot_ctx *c)
 			fprintf(f, "%lld,%.6g,%.6g,%.6g\n", chunks[k], best.median, best.min,
 				best.max);
 		}
-		cat_fmt(titles, sizeof(titles), "%s%s",
+		zc_strcatf(titles, sizeof(titles), "%s%s",
 			 l ? " " : "", labels[l]);
 	}
 	fclose(f);
@@ -371,8 +357,8 @@ static int history_marks(struct plot_ctx *c, char *out, size_t len)
 				 *lab ? "," : "", steps[i], steps[i] > 1 ? "s" : "");
 		fprintf(f, "%lld,%s,\"%s\"\n", t.nights[i].epoch, t.nights[i].date, lab);
 		if (strlen(marks) + 24 < sizeof(marks) && strlen(labs) + strlen(lab) + 2 < sizeof(labs)) {
-			cat_fmt(marks, sizeof(marks), "%s%lld", nmarks ? " " : "", t.nights[i].epoch);
-			cat_fmt(labs, sizeof(labs), "%s%s", nmarks ? " " : "", lab);
+			zc_strcatf(marks, sizeof(marks), "%s%lld", nmarks ? " " : "", t.nights[i].epoch);
+			zc_strcatf(labs, sizeof(labs), "%s%s", nmarks ? " " : "", lab);
 			nmarks++;
 		}
 	}
@@ -428,7 +414,7 @@ static int plot_history(struct plot_ctx *c, const int *order)
 				fprintf(f, "%lld,%.6g,%.6g,%.6g\n", zc_an_epoch(c->roots[fi]),
 					best.median, best.min, best.max);
 		}
-		cat_fmt(titles, sizeof(titles), "%s%s",
+		zc_strcatf(titles, sizeof(titles), "%s%s",
 			 l ? " " : "", labels[l]);
 	}
 	fclose(f);

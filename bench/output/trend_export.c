@@ -22,9 +22,35 @@ static void num(FILE *f, double v)
 		fprintf(f, "%.4g", v);
 }
 
+/* One event row: what the change points' and the newest nights' rows share. */
+static void csv_row(FILE *f, const char *event, const struct zc_night *b,
+		    const struct zc_series *s, size_t night, const struct zc_change *c,
+		    const char *answer, double p, const char *wc)
+{
+	fprintf(f, "%s,%s,%lld,", event, b->date, b->epoch);
+	zc_csv_field(f, s->key);
+	fprintf(f, ",%s,%zu,", s->metric, night);
+	num(f, c->n2 ? pct(c, c->d) : NAN);
+	fputc(',', f);
+	num(f, pct(c, c->lo));
+	fputc(',', f);
+	num(f, pct(c, c->hi));
+	fprintf(f, ",%s,", answer);
+	num(f, p);
+	fputc(',', f);
+	zc_csv_field(f, b->sha);
+	fputc(',', f);
+	zc_csv_field(f, b->kernel);
+	fputc(',', f);
+	zc_csv_field(f, b->fp);
+	fputc(',', f);
+	zc_csv_field(f, wc);
+	fputc('\n', f);
+}
+
 void zc_trend_csv(FILE *f, const struct zc_trend *t, const struct zc_trend_v *r, double threshold)
 {
-	char wc[1200];
+	char wc[1200], ans[64];
 
 	fprintf(f, "event,date,epoch_s,key,metric,night,step_pct,lo_pct,hi_pct,answer,p,zcbench,"
 		   "kernel,fingerprint,what_changed\n");
@@ -38,23 +64,8 @@ void zc_trend_csv(FILE *f, const struct zc_trend *t, const struct zc_trend_v *r,
 
 			zc_verdict_judge(&c->step, threshold / 100, &vd);
 			zc_trend_what_changed(&t->nights[s->night[c->at - 1]], b, wc, sizeof(wc));
-			fprintf(f, "change_point,%s,%lld,", b->date, b->epoch);
-			zc_csv_field(f, s->key);
-			fprintf(f, ",%s,%zu,", s->metric, c->at + 1);
-			num(f, pct(&c->step, c->step.d));
-			fputc(',', f);
-			num(f, pct(&c->step, c->step.lo));
-			fputc(',', f);
-			num(f, pct(&c->step, c->step.hi));
-			fprintf(f, ",%s,%.4g,", zc_answer_key(vd.answer), c->p);
-			zc_csv_field(f, b->sha);
-			fputc(',', f);
-			zc_csv_field(f, b->kernel);
-			fputc(',', f);
-			zc_csv_field(f, b->fp);
-			fputc(',', f);
-			zc_csv_field(f, wc);
-			fputc('\n', f);
+			csv_row(f, "change_point", b, s, c->at + 1, &c->step, zc_answer_key(vd.answer),
+				c->p, wc);
 		}
 	}
 	/* Each series' newest nights as one more event: the gate's reading. */
@@ -62,21 +73,9 @@ void zc_trend_csv(FILE *f, const struct zc_trend *t, const struct zc_trend_v *r,
 		const struct zc_series *s = &t->series[i];
 		const struct zc_night *b = s->n ? &t->nights[s->night[s->n - 1]] : &t->nights[0];
 
-		fprintf(f, "newest,%s,%lld,", b->date, b->epoch);
-		zc_csv_field(f, s->key);
-		fprintf(f, ",%s,%zu,", s->metric, s->n);
-		num(f, r[i].newest.n2 ? pct(&r[i].newest, r[i].newest.d) : NAN);
-		fputc(',', f);
-		num(f, pct(&r[i].newest, r[i].newest.lo));
-		fputc(',', f);
-		num(f, pct(&r[i].newest, r[i].newest.hi));
-		fprintf(f, ",%s%s,,", zc_answer_key(r[i].vd.answer), r[i].regression ? "_regression" : "");
-		zc_csv_field(f, b->sha);
-		fputc(',', f);
-		zc_csv_field(f, b->kernel);
-		fputc(',', f);
-		zc_csv_field(f, b->fp);
-		fputs(",\n", f);
+		snprintf(ans, sizeof(ans), "%s%s", zc_answer_key(r[i].vd.answer),
+			 r[i].regression ? "_regression" : "");
+		csv_row(f, "newest", b, s, s->n, &r[i].newest, ans, NAN, "");
 	}
 }
 

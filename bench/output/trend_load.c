@@ -16,18 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void note(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	va_list ap;
-
-	if (used + 4 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -175,7 +163,7 @@ static int add(struct zc_trend *t, size_t ni, const char *key, const char *metri
 	if (!s)
 		return -ENOMEM;
 	if (isnan(v)) {
-		note(s->notes, sizeof(s->notes), "%s%.10s left out (%s)", *s->notes ? "; " : "",
+		zc_strcatf(s->notes, sizeof(s->notes), "%s%.10s left out (%s)", *s->notes ? "; " : "",
 		     t->nights[ni].date, why_not);
 		return 0;
 	}
@@ -237,7 +225,7 @@ static int finish(struct zc_trend *t, char *why, size_t len)
 	/* Copies of one invocation: the first kept, the others said and left out. */
 	for (size_t i = 0; i < t->nnights; i++) {
 		if (k && same_invocation(&t->nights[k - 1], &t->nights[i])) {
-			note(t->notes, sizeof(t->notes), "left out %s: the same invocation as %s\n",
+			zc_strcatf(t->notes, sizeof(t->notes), "left out %s: the same invocation as %s\n",
 			     t->nights[i].path, t->nights[k - 1].path);
 			json_decref(t->nights[i].root);
 			free((char *)t->nights[i].path);
@@ -256,13 +244,13 @@ static int finish(struct zc_trend *t, char *why, size_t len)
 
 			for (size_t j = i + 1; j < t->nnights; j++)
 				more += !strncmp(t->nights[j - 1].date, t->nights[j].date, 10);
-			note(t->notes, sizeof(t->notes), "two files of %.10s: %s and %s%s, each kept "
+			zc_strcatf(t->notes, sizeof(t->notes), "two files of %.10s: %s and %s%s, each kept "
 			     "as a night in time order\n", t->nights[i].date, t->nights[i - 1].path,
 			     t->nights[i].path, more ? " (and more files that share a date with "
 			     "the one before)" : "");
 		}
 		if (d > ZC_TREND_GAP_DAYS)
-			note(t->notes, sizeof(t->notes), "a gap of %.0f days: %.10s to %.10s\n", d,
+			zc_strcatf(t->notes, sizeof(t->notes), "a gap of %.0f days: %.10s to %.10s\n", d,
 			     t->nights[i - 1].date, t->nights[i].date);
 	}
 	for (size_t i = 0; i < t->nnights; i++)
@@ -290,7 +278,7 @@ static int add_night(struct zc_trend *t, json_t *root, const char *path)
 	}
 	night_fields(nt);
 	if (nt->epoch < 0) {
-		note(t->notes, sizeof(t->notes), "left out %s: no meta.date\n", nt->path);
+		zc_strcatf(t->notes, sizeof(t->notes), "left out %s: no meta.date\n", nt->path);
 		json_decref(nt->root);
 		free((char *)nt->path);
 		return 0;
@@ -334,7 +322,7 @@ int zc_trend_load(struct zc_trend *t, char **paths, int npaths, char *why, size_
 		json_t *root = files[i] ? zc_results_load(files[i], err, sizeof(err)) : NULL;
 
 		if (!root) {
-			note(t->notes, sizeof(t->notes), "left out %s: %s\n", files[i] ? files[i] : "?",
+			zc_strcatf(t->notes, sizeof(t->notes), "left out %s: %s\n", files[i] ? files[i] : "?",
 			     files[i] ? err : strerror(ENOMEM));
 			continue;
 		}

@@ -257,7 +257,7 @@ double zc_cp_can_see(const double *x, size_t n, const struct zc_cp *cp, size_t n
 	double ss = 0, crit = zc_cp_critical_t(n, o);
 	size_t df = 0;
 
-	if (isnan(crit) || at < o->min_side || n - at < o->min_side || at > n)
+	if (isnan(crit) || at > n || at < o->min_side || n - at < o->min_side)
 		return NAN;
 	/* The noise within the segments the change points leave. */
 	for (size_t j = 0; j <= ncp; j++) {

@@ -19,10 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PATHS 1024
 
 struct trend_opts {
-	char *paths[MAX_PATHS];
+	char *paths[ZC_TREND_NIGHTS_MAX];
 	int npaths;
 	double threshold, fail_pct, alpha;
 	long newest;
@@ -57,7 +56,7 @@ static const struct zc_opt trend_optv[] = {
 	{ "out", ZC_OPT_TEXT, NULL, AT(out), .meta = "PATH",
 	  .help = "write the output there atomically (a regular file or a new one; - or none: "
 		  "standard output)" },
-	{ "FILE.json", ZC_OPT_TEXTS, NULL, 1, MAX_PATHS, AT(paths), ZC_OPT_POS,
+	{ "FILE.json", ZC_OPT_TEXTS, NULL, 1, ZC_TREND_NIGHTS_MAX, AT(paths), ZC_OPT_POS,
 	  .count_off = offsetof(struct trend_opts, npaths),
 	  .help = "results files or folders of them (their *.json), one file per night" },
 };
@@ -99,7 +98,6 @@ static void judge(const struct trend_opts *o, struct zc_series *s, const struct 
 		zc_change_unpaired(s->v + r->base, r->from - r->base, s->v + r->from, n - r->from,
 				   true, level, &r->newest);
 	zc_verdict_judge(&r->newest, o->threshold / 100, &r->vd);
-	r->judged = true;
 	r->regression = r->vd.answer == ZC_ANSWER_CHANGED &&
 			(s->better == ZC_BETTER_LOWER ? r->newest.lo > 0 : r->newest.hi < 0);
 }
@@ -193,27 +191,24 @@ static json_t *series_json(const struct zc_trend *t, const struct zc_series *s,
 	return js;
 }
 
-static void print_json(FILE *f, const struct zc_trend *tp, const struct zc_trend_v *res,
-		       const struct trend_opts *op, size_t regress, size_t cant, size_t within)
+static void print_json(FILE *f, const struct zc_trend *t, const struct zc_trend_v *res,
+		       const struct trend_opts *o, size_t regress, size_t cant, size_t within)
 {
-	const struct zc_trend t = *tp;
-	const struct trend_opts o = *op;
-
 	json_t *root = json_object(), *arr = json_array(), *nights = json_array();
 
-	for (size_t i = 0; i < t.nnights; i++)
+	for (size_t i = 0; i < t->nnights; i++)
 		json_array_append_new(nights, json_pack("{s:s,s:s,s:s,s:s,s:s}", "file",
-			t.nights[i].path, "date", t.nights[i].date, "sha", t.nights[i].sha,
-			"kernel", t.nights[i].kernel, "fingerprint", t.nights[i].fp));
-	for (size_t i = 0; i < t.nseries; i++)
-		json_array_append_new(arr, series_json(&t, &t.series[i], &res[i], &o));
+			t->nights[i].path, "date", t->nights[i].date, "sha", t->nights[i].sha,
+			"kernel", t->nights[i].kernel, "fingerprint", t->nights[i].fp));
+	for (size_t i = 0; i < t->nseries; i++)
+		json_array_append_new(arr, series_json(t, &t->series[i], &res[i], o));
 	json_object_set_new(root, "nights", nights);
-	json_object_set_new(root, "notes", json_string(t.notes));
+	json_object_set_new(root, "notes", json_string(t->notes));
 	json_object_set_new(root, "method", json_string(
 		"binary segmentation (e-divisive), pooled t on the logs, permutation p"));
-	json_object_set_new(root, "threshold_pct", json_real(o.threshold));
+	json_object_set_new(root, "threshold_pct", json_real(o->threshold));
 	json_object_set_new(root, "series", arr);
-	json_object_set_new(root, "gate", json_pack("{s:b,s:I,s:I,s:I}", "on", o.gate,
+	json_object_set_new(root, "gate", json_pack("{s:b,s:I,s:I,s:I}", "on", o->gate,
 		"regressions", (json_int_t)regress, "cant_tell", (json_int_t)cant,
 		"within", (json_int_t)within));
 	json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
@@ -221,26 +216,22 @@ static void print_json(FILE *f, const struct zc_trend *tp, const struct zc_trend
 	json_decref(root);
 }
 
-static void print_text(FILE *f, const struct zc_trend *tp, const struct zc_trend_v *res,
-		       const struct trend_opts *op, const struct zc_cp_opts *cp, double level,
+static void print_text(FILE *f, const struct zc_trend *t, const struct zc_trend_v *res,
+		       const struct trend_opts *o, const struct zc_cp_opts *cpo, double level,
 		       size_t regress, size_t cant, size_t within)
 {
-	const struct zc_trend t = *tp;
-	const struct trend_opts o = *op;
-	const struct zc_cp_opts cpo = *cp;
-
 	fprintf(f, "trend: %zu nights, %.10s to %.10s, %zu series; change points: binary "
 	       "segmentation (e-divisive's search), t on the logs, %u shuffles, p < %g; "
-	       "steps judged at +-%g%%\n", t.nnights, t.nights[0].date,
-	       t.nights[t.nnights - 1].date, t.nseries, cpo.perms, o.alpha, o.threshold);
-	if (*t.notes)
-		fputs(t.notes, f);
-	for (size_t i = 0; i < t.nseries; i++)
-		print_series(f, &t, &t.series[i], &res[i], &o);
-	if (o.gate)
+	       "steps judged at +-%g%%\n", t->nnights, t->nights[0].date,
+	       t->nights[t->nnights - 1].date, t->nseries, cpo->perms, o->alpha, o->threshold);
+	if (*t->notes)
+		fputs(t->notes, f);
+	for (size_t i = 0; i < t->nseries; i++)
+		print_series(f, t, &t->series[i], &res[i], o);
+	if (o->gate)
 		fprintf(f, "\nGate on the newest %ld nights at +-%g%% (%zu series, each interval "
 		       "at %.4g%%): %zu regressed, %zu can't tell, %zu within or better\n",
-		       o.newest, o.threshold, t.nseries, 100 * level, regress, cant, within);
+		       o->newest, o->threshold, t->nseries, 100 * level, regress, cant, within);
 }
 
 int zc_cmd_trend(int argc, char **argv)

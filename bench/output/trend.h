@@ -77,10 +77,9 @@ struct zc_trend_v {
 	size_t base, from;
 	bool of_step;			/* from is the last step's night */
 	struct zc_verdict vd;
-	bool regression, judged;
+	bool regression;
 	double could_see;		/* the smallest step the series could show (fraction) */
 };
-
 
 /* The events for dashboards (trend_export.c): a row per change point, and
  * per series its newest nights' answer. threshold in percent. */

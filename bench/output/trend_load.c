@@ -342,6 +342,22 @@ out:
 }
 
 /* What differs between two nights, "kernel 6.1 -> 6.2; vmsplice=zero-copy -> vmsplice=copy". */
+/* The word of the space-separated list that starts with the n bytes at w
+ * (the whole word when exact), its length in *wl; NULL if none. */
+static const char *word_of(const char *list, const char *w, size_t n, bool exact, size_t *wl)
+{
+	for (const char *p = list; *p;) {
+		const char *e = strchrnul(p, ' ');
+
+		if ((size_t)(e - p) >= n && !strncmp(p, w, n) && (!exact || (size_t)(e - p) == n)) {
+			*wl = (size_t)(e - p);
+			return p;
+		}
+		p = *e ? e + 1 : e;
+	}
+	return NULL;
+}
+
 void zc_trend_what_changed(const struct zc_night *a, const struct zc_night *b, char *out,
 			   size_t len)
 {
@@ -354,47 +370,33 @@ void zc_trend_what_changed(const struct zc_night *a, const struct zc_night *b, c
 		{ "machine", offsetof(struct zc_night, machine) },
 		{ "workload", offsetof(struct zc_night, workload) },
 	};
-	size_t o = 0;
 
 	out[0] = 0;
 	for (size_t i = 0; i < ZC_ARRAY_SIZE(fields); i++) {
 		const char *x = (const char *)a + fields[i].off, *y = (const char *)b + fields[i].off;
 
-		if (strcmp(x, y) && o < len)
-			o += snprintf(out + o, len - o, "%s%s %s -> %s", o ? "; " : "", fields[i].name,
-				      x, y);
+		if (strcmp(x, y))
+			zc_strcatf(out, len, "%s%s %s -> %s", *out ? "; " : "", fields[i].name, x, y);
 	}
 	/* The fingerprint word by word: "vmsplice=zero-copy -> vmsplice=copy". */
-	if (strcmp(a->fp, b->fp) && o < len) {
-		char old[512], *save = NULL;
-		int changed = 0;
+	if (strcmp(a->fp, b->fp)) {
+		bool named = false;
 
-		snprintf(old, sizeof(old), "%s", a->fp);
-		o += snprintf(out + o, len - o, "%sfingerprint", o ? "; " : "");
-		for (char *w = strtok_r(old, " ", &save); w && o < len; w = strtok_r(NULL, " ", &save)) {
-			const char *eq = strchr(w, '='), *p = b->fp;
-			size_t klen = eq ? (size_t)(eq - w + 1) : strlen(w);
-			bool found = false;
+		zc_strcatf(out, len, "%sfingerprint", *out ? "; " : "");
+		for (const char *w = a->fp; *w;) {
+			const char *e = strchrnul(w, ' '), *eq = memchr(w, '=', (size_t)(e - w)), *nw;
+			size_t wlen = (size_t)(e - w), nl;
 
-			/* The same word in b: unchanged. The same key with another value: changed. */
-			for (; (p = strstr(p, w)); p++)
-				if ((p == b->fp || p[-1] == ' ') && (!p[strlen(w)] || p[strlen(w)] == ' '))
-					found = true;
-			if (found)
-				continue;
-			for (p = b->fp; *p;) {
-				const char *e = strchrnul(p, ' ');
-
-				if ((size_t)(e - p) > klen && !strncmp(p, w, klen)) {
-					o += snprintf(out + o, len - o, " %s -> %.*s", w, (int)(e - p), p);
-					changed++;
-					break;
-				}
-				p = *e ? e + 1 : e;
+			/* Gone from b as it was, but its key is there with another value. */
+			if (eq && !word_of(b->fp, w, wlen, true, &nl) &&
+			    (nw = word_of(b->fp, w, (size_t)(eq - w + 1), false, &nl))) {
+				zc_strcatf(out, len, " %.*s -> %.*s", (int)wlen, w, (int)nl, nw);
+				named = true;
 			}
+			w = *e ? e + 1 : e;
 		}
-		if (!changed && o < len)
-			o += snprintf(out + o, len - o, " %s -> %s", a->fp, b->fp);
+		if (!named)
+			zc_strcatf(out, len, " %s -> %s", a->fp, b->fp);
 	}
 	if (!out[0])
 		snprintf(out, len, "nothing this file records (kernel, fingerprint, zcbench, "

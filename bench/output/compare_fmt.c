@@ -2,10 +2,12 @@
 /* The helpers compare's layouts print with (compare.h), below the layouts
  * and their list (compare_layouts.c). */
 #include "output/compare_int.h"
+#include "lib/term.h"
 #include "lib/zcbench.h"
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 void zc_cmp_fmt_value(double x, char *out, size_t len)
@@ -40,18 +42,58 @@ void zc_cmp_note(struct zc_cmp_notes *n, const char *fmt, ...)
 		n->len = sizeof(n->text) - 1;
 }
 
+void zc_cmp_put_fitted(FILE *f, const struct zc_cmp *c, const char *text, int hang)
+{
+	while (*text) {
+		const char *nl = strchrnul(text, '\n');
+		size_t len = (size_t)(nl - text), lead = strspn(text, " ");
+		char *line = len ? strndup(text, len) : NULL;
+
+		if (!len)
+			fputc('\n', f);
+		else if (line)
+			zc_put_fitted(f, line, c->width, (int)(lead > len ? len : lead) + hang);
+		free(line);
+		text = *nl ? nl + 1 : nl;
+	}
+}
+
 void zc_cmp_test_line(FILE *f, const struct zc_cmp *c, const char *suffix)
 {
-	fprintf(f, "# intervals: Student's t on the logs of the values (percent metrics: on the "
-		   "points), %g%%; ", 100 * (1 - c->alpha));
+	char line[1024];
+	size_t n = 0;
+
+	n += snprintf(line + n, sizeof(line) - n, "# intervals: Student's t on the logs of the "
+		      "values (percent metrics: on the points), %g%%; ", 100 * (1 - c->alpha));
 	if (c->npaired)
-		fprintf(f, "of the per-round ratios where both sides were taken in rounds of one "
-			   "invocation (%zu rows, 'paired')%s", c->npaired, c->nunpaired ? ", " : "");
-	if (c->nunpaired)
-		fprintf(f, "Welch's on the two sides (%zu rows, 'unpaired')", c->nunpaired);
-	if (!c->npaired && !c->nunpaired)
-		fprintf(f, "none could be made");
-	fprintf(f, "; unchanged: the interval within +-%g%%%s\n", c->threshold_pct, suffix);
+		n += snprintf(line + n, sizeof(line) - n, "of the per-round ratios where both sides "
+			      "were taken in rounds of one invocation (%zu rows, 'paired')%s",
+			      c->npaired, c->nunpaired ? ", " : "");
+	if (c->nunpaired && n < sizeof(line))
+		n += snprintf(line + n, sizeof(line) - n, "Welch's on the two sides (%zu rows, "
+			      "'unpaired')", c->nunpaired);
+	if (!c->npaired && !c->nunpaired && n < sizeof(line))
+		n += snprintf(line + n, sizeof(line) - n, "none could be made");
+	if (n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, "; unchanged: the interval within +-%g%%%s",
+			 c->threshold_pct, suffix);
+	zc_cmp_put_fitted(f, c, line, 2);
+}
+
+void zc_cmp_verdict_note(const struct zc_cmp_verdict *v, struct zc_cmp_notes *n)
+{
+	char vs[320];
+
+	zc_verdict_fmt(&v->ch, &v->vd, vs, sizeof(vs));
+	/* What it could have seen: a pass says how large a change it would
+	 * have caught (can't tell says so itself). */
+	if (v->vd.answer != ZC_ANSWER_CANT_TELL && !v->points && isfinite(v->vd.can_see_down) &&
+	    strlen(vs) + 40 < sizeof(vs))
+		snprintf(vs + strlen(vs), sizeof(vs) - strlen(vs), ", could see -%.0f%%/+%.0f%%",
+			 100 * v->vd.can_see_down, 100 * v->vd.can_see_up);
+	zc_cmp_note(n, "%s%s%s%s", vs, v->ch.ok ? (v->paired ? ", paired" : ", unpaired") : "",
+		    v->robot ? ", medians outside ranges" : "",
+		    v->regression ? ": REGRESSION" : "");
 }
 
 const char *zc_cmp_file_label(const struct zc_cmp *c, int idx, size_t width, char *buf,

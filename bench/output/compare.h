@@ -50,6 +50,7 @@ struct zc_cmp_verdict {
 	bool points;		/* a percent metric: change and interval in points */
 	bool gated;		/* --fail-on-regression judged it */
 	bool headline;		/* a figure the gate judges (or would, with --fail-on-regression) */
+	bool identical;		/* both sides hold the same samples: unchanged whatever n */
 	bool regression;	/* gated, and changed beyond the threshold the bad way */
 };
 
@@ -121,6 +122,9 @@ void zc_cmp_note(struct zc_cmp_notes *n, const char *fmt, ...)
  * [+1.0%, +3.1%]", "unchanged within +-5%: ...", "can't tell at +-5%: ...,
  * could see -9%/+10%"), paired or not, and the robot's rule. */
 void zc_cmp_verdict_note(const struct zc_cmp_verdict *v, struct zc_cmp_notes *n);
+/* The answer with its interval and what it could see, as the gate's lines
+ * and the notes say it. */
+void zc_cmp_verdict_text(const struct zc_cmp_verdict *v, char *buf, size_t len);
 /* Text fitted to c->width: each line broken at spaces, its continuations
  * indented by its own indent plus hang. */
 void zc_cmp_put_fitted(FILE *f, const struct zc_cmp *c, const char *text, int hang);

@@ -80,17 +80,30 @@ void zc_cmp_test_line(FILE *f, const struct zc_cmp *c, const char *suffix)
 	zc_cmp_put_fitted(f, c, line, 2);
 }
 
+void zc_cmp_verdict_text(const struct zc_cmp_verdict *v, char *buf, size_t len)
+{
+	size_t l;
+
+	if (v->identical && !v->ch.ok) {
+		snprintf(buf, len, "unchanged: the same %zu sample%s on both sides", v->ch.n,
+			 v->ch.n == 1 ? "" : "s");
+		return;
+	}
+	zc_verdict_fmt(&v->ch, &v->vd, buf, len);
+	/* What it could have seen: a pass says how large a change it would
+	 * have caught (can't tell says so itself). */
+	l = strlen(buf);
+	if (v->vd.answer != ZC_ANSWER_CANT_TELL && !v->points && isfinite(v->vd.can_see_down) &&
+	    l + 40 < len)
+		snprintf(buf + l, len - l, ", could see -%.0f%%/+%.0f%%", 100 * v->vd.can_see_down,
+			 100 * v->vd.can_see_up);
+}
+
 void zc_cmp_verdict_note(const struct zc_cmp_verdict *v, struct zc_cmp_notes *n)
 {
 	char vs[320];
 
-	zc_verdict_fmt(&v->ch, &v->vd, vs, sizeof(vs));
-	/* What it could have seen: a pass says how large a change it would
-	 * have caught (can't tell says so itself). */
-	if (v->vd.answer != ZC_ANSWER_CANT_TELL && !v->points && isfinite(v->vd.can_see_down) &&
-	    strlen(vs) + 40 < sizeof(vs))
-		snprintf(vs + strlen(vs), sizeof(vs) - strlen(vs), ", could see -%.0f%%/+%.0f%%",
-			 100 * v->vd.can_see_down, 100 * v->vd.can_see_up);
+	zc_cmp_verdict_text(v, vs, sizeof(vs));
 	zc_cmp_note(n, "%s%s%s%s", vs, v->ch.ok ? (v->paired ? ", paired" : ", unpaired") : "",
 		    v->robot ? ", medians outside ranges" : "",
 		    v->regression ? ": REGRESSION" : "");

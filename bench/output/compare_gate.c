@@ -58,13 +58,9 @@ static void verdict_line(FILE *f, const struct zc_cmp *c, const struct zc_cmp_ce
 			   cl->v.vd.answer == ZC_ANSWER_UNCHANGED ? "within" :
 			   cl->v.direction > 0 ? "better" : "changed";
 
-	zc_verdict_fmt(&cl->v.ch, &cl->v.vd, vs, sizeof(vs));
 	/* What it could have seen, on every line: a pass says how large a
 	 * regression it would have caught (can't tell says so itself). */
-	if (cl->v.vd.answer != ZC_ANSWER_CANT_TELL && !cl->v.points &&
-	    isfinite(cl->v.vd.can_see_down) && strlen(vs) + 40 < sizeof(vs))
-		snprintf(vs + strlen(vs), sizeof(vs) - strlen(vs), ", could see -%.0f%%/+%.0f%%",
-			 100 * cl->v.vd.can_see_down, 100 * cl->v.vd.can_see_up);
+	zc_cmp_verdict_text(&cl->v, vs, sizeof(vs));
 	snprintf(line, sizeof(line), "  %-10s %s.%s%s%s: %s%s", mark, cl->name, cl->m->key,
 		 c->nfiles > 2 ? " in " : "", c->nfiles > 2 ? cl->path : "", vs,
 		 cl->m->better == ZC_BETTER_LOWER ? " (lower is better)" : "");

@@ -51,6 +51,10 @@ void zc_cmp_regate(struct zc_cmp_verdict *v, const struct zc_metric *m, double l
 	if (!pct && !v->ch.log_scale)
 		t *= fabs(v->base_mean);
 	zc_verdict_judge(&v->ch, t, &v->vd);
+	/* The same samples on both sides: no change, even where n makes no
+	 * interval (a file against itself). */
+	if (v->identical && !v->ch.ok)
+		v->vd.answer = ZC_ANSWER_UNCHANGED;
 	v->tested = v->ch.ok;
 	v->significant = v->ch.ok && (v->ch.lo > 0 || v->ch.hi < 0);
 	v->regression = v->gated && v->vd.answer == ZC_ANSWER_CHANGED &&
@@ -68,6 +72,7 @@ void zc_cmp_judge(const struct zc_cmp_cell *in, struct zc_cmp_verdict *v)
 	v->noise_rel = NAN;
 	v->base_mean = b->s.mean;
 	v->points = pct;
+	v->identical = b->n && b->n == n->n && !memcmp(b->v, n->v, b->n * sizeof(*b->v));
 	/* Each side alone: the logs of both must be defined. */
 	log_scale = !pct && positive(b->v, b->v, b->n) && positive(n->v, n->v, n->n);
 	pair = in->pairing == ZC_PAIRING_REP ||

@@ -107,6 +107,7 @@ size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n, do
 		else
 			zc_change_unpaired(b->v, b->n, m->v, m->n, true, 1 - alpha, &cl->v.ch);
 		cl->v.base_mean = b->s.mean;
+		cl->v.identical = b->n && b->n == m->n && !memcmp(b->v, m->v, b->n * sizeof(*b->v));
 		cl->v.change = isnan(cl->v.ch.d) ? NAN : zc_change_pct(&cl->v.ch, cl->v.ch.d);
 		cl->v.direction = !isfinite(cl->v.change) || cl->v.change == 0 ? 0 :
 				  cl->v.change > 0 ? 1 : -1;

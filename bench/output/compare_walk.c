@@ -435,8 +435,8 @@ void zc_cmp_report(struct zc_cmp_walk *w, FILE *f, size_t nrun)
 			say_regression(w, &w->cells[i]);
 	}
 	if (table && !w->o->all && !w->o->metrics)
-		zc_cmp_put_fitted(f, &w->c, "\nThe gated figures only (what --fail-on-regression "
-				  "judges; --gate names others); --all shows every metric.", 2);
+		zc_cmp_put_fitted(f, &w->c, "\nThe gated figures only (--gate names others); "
+				  "--all shows every metric.", 2);
 	list_unmatched(w, f);
 	if (table && w->any_untested) {
 		char line[300];

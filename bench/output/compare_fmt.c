@@ -44,18 +44,7 @@ void zc_cmp_note(struct zc_cmp_notes *n, const char *fmt, ...)
 
 void zc_cmp_put_fitted(FILE *f, const struct zc_cmp *c, const char *text, int hang)
 {
-	while (*text) {
-		const char *nl = strchrnul(text, '\n');
-		size_t len = (size_t)(nl - text), lead = strspn(text, " ");
-		char *line = len ? strndup(text, len) : NULL;
-
-		if (!len)
-			fputc('\n', f);
-		else if (line)
-			zc_put_fitted(f, line, c->width, (int)(lead > len ? len : lead) + hang);
-		free(line);
-		text = *nl ? nl + 1 : nl;
-	}
+	zc_put_hanging(f, text, c->width, hang);
 }
 
 void zc_cmp_test_line(FILE *f, const struct zc_cmp *c, const char *suffix)

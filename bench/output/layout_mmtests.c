@@ -103,7 +103,7 @@ static void row_end(FILE *f, const struct zc_cmp *c, const char *full,
 
 const struct zc_compare_layout zc_layout_mmtests = {
 	.name = "mmtests",
-	.help = "compare-kernels: Hmean/Amean, gain % (positive = better), *significant*",
+	.help = "compare-kernels: Hmean/Amean, gain % (+ is better), *significant*",
 	.head = head,
 	.row_base = row_base,
 	.row_cell = row_cell,

@@ -105,7 +105,9 @@ static void row_end(FILE *f, const struct zc_cmp *c, const char *full,
 	int at = 16 + 28 * (c->nfiles - 1), room = c->width - NOTES_AT;
 	char line[600];
 
-	if (at + 2 + zc_text_cols(full) <= c->width) {
+	/* Counted as bytes (each cell's '±' is two), as a byte-counting
+	 * reader of the text (awk in the C locale) measures it. */
+	if (at + 2 + (int)strlen(full) + c->nfiles <= c->width) {
 		fprintf(f, "  %s\n", full);
 	} else {
 		fprintf(f, "\n%*s", NOTES_AT, "");

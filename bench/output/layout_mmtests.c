@@ -13,12 +13,13 @@
 #define CELL 22
 #define LEAD 10
 
-/* The name's column: what the terminal leaves, at most the robot's 46. */
+/* The name's column: what the terminal leaves, at most the robot's 46; 0
+ * when that is under 16 (many files): the name then has a line of its own. */
 static int name_width(const struct zc_cmp *c)
 {
 	int w = c->width - LEAD - CELL * c->nfiles;
 
-	return w > 46 ? 46 : w < 16 ? 16 : w;
+	return w > 46 ? 46 : w < 16 ? 0 : w;
 }
 
 /* The statistic shown: the harmonic mean for throughputs. */
@@ -51,8 +52,11 @@ static void row_base(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
 
 	zc_cmp_fmt_value(central(m, base), bv, sizeof(bv));
 	/* Cut, not marked: the robot's own way with long names. */
-	fprintf(f, "%-*s%-*.*s %10s (%7.2f%%)", LEAD, m->better == ZC_BETTER_HIGHER ? "Hmean" :
-		"Amean", name_width(c), name_width(c), full, bv, 0.0);
+	if (!name_width(c))
+		fprintf(f, "%-*s%s\n", LEAD, m->better == ZC_BETTER_HIGHER ? "Hmean" : "Amean", full);
+	fprintf(f, "%-*s%-*.*s %10s (%7.2f%%)", LEAD, name_width(c) ? m->better ==
+		ZC_BETTER_HIGHER ? "Hmean" : "Amean" : "", name_width(c), name_width(c), full, bv,
+		0.0);
 }
 
 static void row_cell(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,

@@ -137,6 +137,15 @@ jq -e '.all and ([.figures[] | select(.metric == "dut_busy_cores")] | length > 0
 jq -e '.runs_not_compared | any(.key | test("tee>recv"))' "$TMP/jf" >/dev/null ||
 	fail "--json: the run on one side not listed"
 
+# Fitted to the terminal beyond width.sh's cases: every metric, three files,
+# the gate's lines, both layouts, at 80 columns (bytes, as awk counts them).
+for args in "--all $B $N" "--all --layout mmtests $B $N" "$B $N $B" "--layout mmtests $B $N $B" \
+	"--fail-on-regression 5 --all $N $B" "--all results/fixtures/rr.json results/fixtures/rr.json"; do
+	COLUMNS=80 "$ZCBENCH" compare $args >"$TMP/w80" 2>/dev/null
+	n=$(LC_ALL=C awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$TMP/w80")
+	[ "$n" -le 80 ] || fail "COLUMNS=80 compare $args: a line of $n"
+done
+
 # Unreadable input: exit 2 with the file named.
 echo '{"schema": "zcbench-results", ' >"$TMP/corrupt.json"
 sed 's/"schema_version": "1\.[0-9]*"/"schema_version": "2.0"/' "$B" >"$TMP/v2.json"

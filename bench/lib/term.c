@@ -132,3 +132,17 @@ void zc_put_fitted(FILE *f, const char *text, int width, int indent)
 		text = *nl ? nl + 1 : nl;
 	}
 }
+
+void zc_put_hanging(FILE *f, const char *text, int width, int hang)
+{
+	while (*text) {
+		const char *nl = strchrnul(text, '\n');
+		size_t len = (size_t)(nl - text), lead = strspn(text, " ");
+
+		if (!len || width < 1)
+			fprintf(f, "%.*s\n", (int)len, text);
+		else
+			put_line(f, text, len, width, (int)(lead < len ? lead : len) + hang);
+		text = *nl ? nl + 1 : nl;
+	}
+}

@@ -29,5 +29,8 @@ void zc_put_cell(FILE *f, const char *s, int width, int right_aligned);
 /* Every line of text, a line longer than width broken at spaces into lines
  * indented by indent; a word longer than a line is cut with the mark. */
 void zc_put_fitted(FILE *f, const char *text, int width, int indent);
+/* As zc_put_fitted, each line's continuations indented by that line's own
+ * leading spaces plus hang: prose under a heading stays under it. */
+void zc_put_hanging(FILE *f, const char *text, int width, int hang);
 
 #endif

@@ -49,6 +49,8 @@ struct zc_cmp_verdict {
 	double base_mean;	/* the base side's mean: the raw scale's share of T */
 	bool points;		/* a percent metric: change and interval in points */
 	bool gated;		/* --fail-on-regression judged it */
+	bool headline;		/* a figure the gate judges (or would, with --fail-on-regression) */
+	bool identical;		/* both sides hold the same samples: unchanged whatever n */
 	bool regression;	/* gated, and changed beyond the threshold the bad way */
 };
 
@@ -64,6 +66,7 @@ struct zc_cmp {
 	double threshold_pct;	/* +-T of "unchanged": the gate's, else ZC_CMP_THRESHOLD_PCT */
 	double fail_pct;	/* the gate's threshold (NaN: no gate) */
 	const char *noise_path;	/* --noise FILE, or NULL */
+	int width;		/* the terminal's (lib/term.h): rows and prose fit it */
 };
 /* T of the words when no gate sets one. */
 #define ZC_CMP_THRESHOLD_PCT 5.0
@@ -90,7 +93,9 @@ struct zc_compare_layout {
 	void (*row_cell)(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
 			 const struct zc_cmp_side *base, const struct zc_cmp_side *other,
 			 const struct zc_cmp_verdict *v, struct zc_cmp_notes *notes);
-	void (*row_end)(FILE *f, const char *full, const struct zc_cmp_notes *notes);
+	/* Ends the row; the notes go on the lines under it, fitted to c->width. */
+	void (*row_end)(FILE *f, const struct zc_cmp *c, const char *full,
+			const struct zc_cmp_notes *notes);
 };
 
 #define ZC_LAYOUT_DECL(id) extern const struct zc_compare_layout zc_layout_##id;
@@ -109,12 +114,19 @@ void zc_cmp_fmt_p(const struct zc_cmp_verdict *v, char *out, size_t len);
 /* Column title: the file's base name, or "base"/"new N" when wider than width. */
 const char *zc_cmp_file_label(const struct zc_cmp *c, int idx, size_t width, char *buf,
 			      size_t len);
-/* "# intervals: t on the logs ..." + suffix + newline. */
+/* "# intervals: t on the logs ..." + suffix + newline, fitted to c->width. */
 void zc_cmp_test_line(FILE *f, const struct zc_cmp *c, const char *suffix);
 void zc_cmp_note(struct zc_cmp_notes *n, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* When the gate judged the cell: "gate +-5%: changed: REGRESSION" into notes. */
-void zc_cmp_gate_note(const struct zc_cmp *c, const struct zc_cmp_verdict *v,
-		      struct zc_cmp_notes *n);
+/* A gated figure's notes: its answer as the gate reads it ("changed +2.0%
+ * [+1.0%, +3.1%]", "unchanged within +-5%: ...", "can't tell at +-5%: ...,
+ * could see -9%/+10%"), paired or not, and the robot's rule. */
+void zc_cmp_verdict_note(const struct zc_cmp_verdict *v, struct zc_cmp_notes *n);
+/* The answer with its interval and what it could see, as the gate's lines
+ * and the notes say it. */
+void zc_cmp_verdict_text(const struct zc_cmp_verdict *v, char *buf, size_t len);
+/* Text fitted to c->width: each line broken at spaces, its continuations
+ * indented by its own indent plus hang. */
+void zc_cmp_put_fitted(FILE *f, const struct zc_cmp *c, const char *text, int hang);
 
 #endif

@@ -52,22 +52,19 @@ void zc_cmp_gate_family(struct zc_cmp_cell_v *cells, size_t n, size_t gated, dou
 /* A gated cell's verdict as a line a reader acts on. */
 static void verdict_line(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cell_v *cl)
 {
-	char vs[320];
+	char vs[320], line[1200];
 	const char *mark = cl->v.regression ? "REGRESSION" :
 			   cl->v.vd.answer == ZC_ANSWER_CANT_TELL ? "can't tell" :
 			   cl->v.vd.answer == ZC_ANSWER_UNCHANGED ? "within" :
 			   cl->v.direction > 0 ? "better" : "changed";
 
-	zc_verdict_fmt(&cl->v.ch, &cl->v.vd, vs, sizeof(vs));
 	/* What it could have seen, on every line: a pass says how large a
 	 * regression it would have caught (can't tell says so itself). */
-	if (cl->v.vd.answer != ZC_ANSWER_CANT_TELL && !cl->v.points &&
-	    isfinite(cl->v.vd.can_see_down) && strlen(vs) + 40 < sizeof(vs))
-		snprintf(vs + strlen(vs), sizeof(vs) - strlen(vs), ", could see -%.0f%%/+%.0f%%",
-			 100 * cl->v.vd.can_see_down, 100 * cl->v.vd.can_see_up);
-	fprintf(f, "  %-10s %s.%s%s%s: %s%s\n", mark, cl->name, cl->m->key,
-		c->nfiles > 2 ? " in " : "", c->nfiles > 2 ? cl->path : "", vs,
-		cl->m->better == ZC_BETTER_LOWER ? " (lower is better)" : "");
+	zc_cmp_verdict_text(&cl->v, vs, sizeof(vs));
+	snprintf(line, sizeof(line), "  %-10s %s.%s%s%s: %s%s", mark, cl->name, cl->m->key,
+		 c->nfiles > 2 ? " in " : "", c->nfiles > 2 ? cl->path : "", vs,
+		 cl->m->better == ZC_BETTER_LOWER ? " (lower is better)" : "");
+	zc_cmp_put_fitted(f, c, line, 11);
 }
 
 int zc_cmp_gate_summary(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cell_v *cells,
@@ -75,12 +72,18 @@ int zc_cmp_gate_summary(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cel
 			bool pass_cant_tell)
 {
 	bool aa_used = false, cross = false;
+	const char *word;
+	char line[1200];
+	size_t len;
+	int ret;
 
-	fprintf(f, "\nGate: each gated figure's change with its interval against +-%g%%, all %zu "
-		   "at once: each interval at %.4g%%, so each one-sided bound holds at %.4g%% and "
-		   "a false alarm in all %zu is at most %g%% likely:\n", c->fail_pct, c->gated,
-		100 * (1 - 2 * c->alpha / (double)(c->gated ? c->gated : 1)),
-		100 * (1 - c->alpha / (double)(c->gated ? c->gated : 1)), c->gated, 100 * c->alpha);
+	snprintf(line, sizeof(line), "\nGate: each gated figure's change with its interval against "
+		 "+-%g%%, all %zu at once: each interval at %.4g%%, so each one-sided bound holds at "
+		 "%.4g%% and a false alarm in all %zu is at most %g%% likely:", c->fail_pct,
+		 c->gated, 100 * (1 - 2 * c->alpha / (double)(c->gated ? c->gated : 1)),
+		 100 * (1 - c->alpha / (double)(c->gated ? c->gated : 1)), c->gated,
+		 100 * c->alpha);
+	zc_cmp_put_fitted(f, c, line, 2);
 	for (size_t i = 0; i < n; i++) {
 		const struct zc_cmp_cell_v *cl = &cells[i];
 
@@ -93,32 +96,48 @@ int zc_cmp_gate_summary(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cel
 	if (!c->gated)
 		fprintf(f, "  (no gated figure in these files: --gate names the metrics)\n");
 	if (aa_used)
-		fprintf(f, "  sides from two invocations: their intervals add the offset between "
-			   "invocations measured by %s\n", c->noise_path);
+		snprintf(line, sizeof(line), "  sides from two invocations: their intervals add the "
+			 "offset between invocations measured by %s", c->noise_path);
 	else if (cross)
-		fprintf(f, "  sides from two invocations, no --noise FILE: the intervals hold the "
-			   "samples' spread only, not how far two invocations drift apart (zcbench "
-			   "noise measures that)\n");
-	fprintf(f, "regression gate %g%%: %d regression%s, %d within +-%g%%, %d better, %d can't "
-		   "tell", c->fail_pct, t->regressions, t->regressions == 1 ? "" : "s", t->within,
-		c->fail_pct, t->better, t->cant_tell);
+		snprintf(line, sizeof(line), "  sides from two invocations, no --noise FILE: the "
+			 "intervals hold the samples' spread only, not how far two invocations drift "
+			 "apart (zcbench noise measures that)");
+	if (aa_used || cross)
+		zc_cmp_put_fitted(f, c, line, 2);
+	/* The best can't-tell figure's reach on a line of its own: the last
+	 * line, the one a CI log shows, stays short. */
 	if (t->cant_tell && isfinite(t->could_see))
-		fprintf(f, " (the best of them could see a change of %.0f%% the bad way)",
-			t->could_see);
-	if (lost)
-		fprintf(f, ", %d run%s with no ok sample in NEW", lost, lost == 1 ? "" : "s");
-	if (empty_sides)
-		fprintf(f, ", %d file%s with nothing to compare", empty_sides,
-			empty_sides == 1 ? "" : "s");
+		fprintf(f, "  the best of the can't-tell figures could see a change of %.0f%% the bad "
+			   "way\n", t->could_see);
+	len = snprintf(line, sizeof(line), "regression gate %g%%: %d regression%s, %d within, %d "
+		     "better, %d can't tell", c->fail_pct, t->regressions,
+		     t->regressions == 1 ? "" : "s", t->within, t->better, t->cant_tell);
+	if (lost && len < sizeof(line))
+		len += snprintf(line + len, sizeof(line) - len, ", %d run%s with no ok sample in NEW", lost,
+			      lost == 1 ? "" : "s");
+	if (empty_sides && len < sizeof(line))
+		len += snprintf(line + len, sizeof(line) - len, ", %d file%s with nothing to compare",
+			      empty_sides, empty_sides == 1 ? "" : "s");
+	ret = zc_cmp_gate_result(c, t, lost, empty_sides, pass_cant_tell, &word);
+	if (len < sizeof(line))
+		snprintf(line + len, sizeof(line) - len, ": %s", ret == ZC_EXIT_FAIL ? "FAIL" :
+			 strcmp(word, "cant_tell") ? "PASS" : pass_cant_tell ?
+			 "CAN'T TELL (passed: --pass-cant-tell)" : "CAN'T TELL (exit 3)");
+	zc_cmp_put_fitted(f, c, line, 2);
+	return ret;
+}
+
+int zc_cmp_gate_result(const struct zc_cmp *c, const struct zc_cmp_tally *t, int lost,
+		       int empty_sides, bool pass_cant_tell, const char **word)
+{
 	if (t->regressions || lost || empty_sides || !c->gated) {
-		fprintf(f, ": FAIL\n");
+		*word = "fail";
 		return ZC_EXIT_FAIL;
 	}
 	if (t->cant_tell) {
-		fprintf(f, ": CAN'T TELL%s\n", pass_cant_tell ? " (passed: --pass-cant-tell)" :
-								" (exit 3)");
+		*word = "cant_tell";
 		return pass_cant_tell ? ZC_EXIT_OK : ZC_EXIT_CANT_TELL;
 	}
-	fprintf(f, ": PASS\n");
+	*word = "pass";
 	return ZC_EXIT_OK;
 }

@@ -51,6 +51,10 @@ void zc_cmp_regate(struct zc_cmp_verdict *v, const struct zc_metric *m, double l
 	if (!pct && !v->ch.log_scale)
 		t *= fabs(v->base_mean);
 	zc_verdict_judge(&v->ch, t, &v->vd);
+	/* The same samples on both sides: no change, even where n makes no
+	 * interval (a file against itself). */
+	if (v->identical && !v->ch.ok)
+		v->vd.answer = ZC_ANSWER_UNCHANGED;
 	v->tested = v->ch.ok;
 	v->significant = v->ch.ok && (v->ch.lo > 0 || v->ch.hi < 0);
 	v->regression = v->gated && v->vd.answer == ZC_ANSWER_CHANGED &&
@@ -68,6 +72,7 @@ void zc_cmp_judge(const struct zc_cmp_cell *in, struct zc_cmp_verdict *v)
 	v->noise_rel = NAN;
 	v->base_mean = b->s.mean;
 	v->points = pct;
+	v->identical = b->n && b->n == n->n && !memcmp(b->v, n->v, b->n * sizeof(*b->v));
 	/* Each side alone: the logs of both must be defined. */
 	log_scale = !pct && positive(b->v, b->v, b->n) && positive(n->v, n->v, n->n);
 	pair = in->pairing == ZC_PAIRING_REP ||
@@ -93,8 +98,7 @@ void zc_cmp_judge(const struct zc_cmp_cell *in, struct zc_cmp_verdict *v)
 	zc_cmp_regate(v, in->m, level, in->threshold_pct);
 }
 
-/* lo, hi of the interval as the change column reads them: percent, or points. */
-static void bounds(const struct zc_cmp_verdict *v, double *lo, double *hi)
+void zc_cmp_bounds(const struct zc_cmp_verdict *v, double *lo, double *hi)
 {
 	if (v->points || v->ch.log_scale || !(v->base_mean != 0)) {
 		*lo = zc_change_pct(&v->ch, v->ch.lo);
@@ -121,16 +125,7 @@ void zc_cmp_fmt_p(const struct zc_cmp_verdict *v, char *out, size_t len)
 		snprintf(out, len, "n too small");
 		return;
 	}
-	bounds(v, &lo, &hi);
+	zc_cmp_bounds(v, &lo, &hi);
 	snprintf(out, len, points ? "[%+.1f, %+.1f] pt %s" : "[%+.1f%%, %+.1f%%] %s", lo, hi,
 		 v->paired ? "paired" : "unpaired");
-}
-
-void zc_cmp_gate_note(const struct zc_cmp *c, const struct zc_cmp_verdict *v,
-		      struct zc_cmp_notes *n)
-{
-	if (!v->gated)
-		return;
-	zc_cmp_note(n, "gate +-%g%%%s: %s%s", c->fail_pct, isnan(v->noise_rel) ? "" : " A/A",
-		    zc_answer_name(v->vd.answer), v->regression ? ": REGRESSION" : "");
 }

@@ -24,13 +24,17 @@ void zc_compare_layout_names(char *buf, size_t len, const char *sep)
 
 void zc_cmp_about(char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "Runs are matched by their whole key (topology, modes, chunk, "
-			 "pipe size, connections, object size, options). Every change has its 95%% "
-			 "interval (t on the logs) and an answer at +-T: changed, unchanged, can't "
-			 "tell.\nExit: 0 ok (the gate: every gated figure within T or better), 1 a "
-			 "regression past the gate (or a run with no ok sample in NEW), 3 the gate "
-			 "can't tell (an interval spans T; --pass-cant-tell: 0), 2 bad usage or "
-			 "unreadable file.\nLayouts:\n");
+	int n = snprintf(buf, len,
+			 "Runs are matched by their whole key (topology, modes, chunk, pipe size,\n"
+			 "connections, object size, options). Every change has its 95%% interval (t on\n"
+			 "the logs) and an answer at +-T: changed, unchanged, can't tell. Shown: the\n"
+			 "gated figures (Gbit/s per core; request/response: transactions per core and\n"
+			 "p99) and the headline ratios; --all every metric; files with the same\n"
+			 "measurements are said to be so in one line.\n"
+			 "Exit: 0 ok (the gate: every gated figure within T or better), 1 a regression\n"
+			 "past the gate (or a run with no ok sample in NEW), 3 the gate can't tell (an\n"
+			 "interval spans T; --pass-cant-tell: 0), 2 bad usage or unreadable file.\n"
+			 "Layouts:\n");
 
 	/* The layouts and their help come from the one list (compare.h). */
 	for (size_t l = 0; l < zc_ncompare_layouts && n > 0 && (size_t)n < len; l++)

@@ -160,7 +160,7 @@ int zc_cmp_profile_rows(FILE *f, const struct zc_cmp *c, json_t *const *runs, co
 				verdict(c, &sides[0], &sides[fi], &v);
 				c->layout->row_cell(f, c, &m, &sides[0], &sides[fi], &v, &notes);
 			}
-			c->layout->row_end(f, full, &notes);
+			c->layout->row_end(f, c, full, &notes);
 			shown++;
 			rows++;
 		}

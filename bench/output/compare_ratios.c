@@ -107,6 +107,7 @@ size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n, do
 		else
 			zc_change_unpaired(b->v, b->n, m->v, m->n, true, 1 - alpha, &cl->v.ch);
 		cl->v.base_mean = b->s.mean;
+		cl->v.identical = b->n && b->n == m->n && !memcmp(b->v, m->v, b->n * sizeof(*b->v));
 		cl->v.change = isnan(cl->v.ch.d) ? NAN : zc_change_pct(&cl->v.ch, cl->v.ch.d);
 		cl->v.direction = !isfinite(cl->v.change) || cl->v.change == 0 ? 0 :
 				  cl->v.change > 0 ? 1 : -1;
@@ -118,6 +119,7 @@ size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n, do
 		zc_an_run_id(pv[i].run, id, sizeof(id));
 		at = strchr(id, '@');
 		snprintf(cl->name, sizeof(cl->name), "%s%s", pv[i].name, at ? at : "");
+		snprintf(cl->key, sizeof(cl->key), "%s", kn);
 		zc_cmp_regate(&cl->v, cl->m, 1 - alpha, threshold_pct);
 		k++;
 	}
@@ -135,17 +137,23 @@ size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n, do
 void zc_cmp_ratio_rows(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cell_v *cells,
 		       const struct zc_cmp_side *sides, size_t n)
 {
-	fprintf(f, "\nHeadline ratios (Gbit/s per core, numerator over denominator; median of the "
-		   "per-round ratios in each file; the change's interval on their logs):\n");
+	int w = 0;
+
+	zc_cmp_put_fitted(f, c, "\nHeadline ratios (Gbit/s per core, numerator over denominator; "
+			  "median of the per-round ratios in each file; the change's interval on "
+			  "their logs):", 2);
+	for (size_t i = 0; i < n; i++)
+		w = (int)strlen(cells[i].name) > w ? (int)strlen(cells[i].name) : w;
+	w = w > 40 ? 40 : w;
 	for (size_t i = 0; i < n; i++) {
 		const struct zc_cmp_cell_v *cl = &cells[i];
-		char ch[96];
+		struct zc_cmp_notes notes = { "", 0 };
+		char line[1024];
 
-		zc_change_fmt(&cl->v.ch, ch, sizeof(ch));
-		fprintf(f, "  %-40s %6.2fx -> %6.2fx  %s %s, %s%s%s\n", cl->name,
-			sides[2 * i].s.median, sides[2 * i + 1].s.median, ch,
-			cl->v.paired ? "paired" : "unpaired",
-			cl->v.tested ? zc_answer_name(cl->v.vd.answer) : "no interval",
-			c->nfiles > 2 ? " in " : "", c->nfiles > 2 ? cl->path : "");
+		zc_cmp_verdict_note(&cl->v, &notes);
+		snprintf(line, sizeof(line), "  %-*s %6.2fx -> %6.2fx  %s%s%s", w, cl->name,
+			 sides[2 * i].s.median, sides[2 * i + 1].s.median, notes.text,
+			 c->nfiles > 2 ? " in " : "", c->nfiles > 2 ? cl->path : "");
+		zc_cmp_put_fitted(f, c, line, 4);
 	}
 }

@@ -6,8 +6,13 @@
  * min..max) in the notes.
  */
 #include "output/compare.h"
+#include "lib/term.h"
 
 #include <math.h>
+#include <string.h>
+
+/* The notes' indent under a row: past the base's column. */
+#define NOTES_AT 18
 
 /* lkp prints "± 3%" only where there is spread worth a percent. */
 static void fmt_sd(const struct zc_cmp_side *s, char *out, size_t len)
@@ -43,8 +48,10 @@ static void head(FILE *f, const struct zc_cmp *c)
 
 static void run_head(FILE *f, const struct zc_cmp *c, const char *key, const char *name)
 {
-	(void)c;
-	fprintf(f, "\n%16s  # %s (%s)\n", "", key, name);
+	char line[1024];
+
+	snprintf(line, sizeof(line), "\n%16s  # %s (%s)", "", key, name);
+	zc_cmp_put_fitted(f, c, line, 2);
 }
 
 static void row_base(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
@@ -64,7 +71,7 @@ static void row_cell(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
 {
 	char nv[32], nsd[16], ch[32], ps[96];
 
-	(void)base;
+	(void)base, (void)c;
 	if (!v) {
 		fprintf(f, " %27s", "(missing)");
 		return;
@@ -79,20 +86,38 @@ static void row_cell(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
 		snprintf(ch, sizeof(ch), "%+.1f%%", v->change);
 	fprintf(f, " %10s %10s %5s", ch, nv, nsd);
 	zc_cmp_fmt_p(v, ps, sizeof(ps));
-	/* The interval, its answer at +-T (the gate's when it judged the
-	 * cell), and the robot's own rule beside them. */
-	if (v->gated)
-		zc_cmp_note(notes, "%s%s", ps, v->robot ? ", medians outside ranges" : "");
-	else
-		zc_cmp_note(notes, "%s%s%s%s", ps, v->tested ? ", " : "",
-			    v->tested ? zc_answer_name(v->vd.answer) : "",
-			    v->robot ? ", medians outside ranges" : "");
-	zc_cmp_gate_note(c, v, notes);
+	/* A gated figure: its answer as the gate reads it; the others: the
+	 * interval and its answer at +-T; the robot's own rule beside them. */
+	if (v->headline) {
+		zc_cmp_verdict_note(v, notes);
+		return;
+	}
+	zc_cmp_note(notes, "%s%s%s%s", ps, v->tested ? ", " : "",
+		    v->tested ? zc_answer_name(v->vd.answer) : "",
+		    v->robot ? ", medians outside ranges" : "");
 }
 
-static void row_end(FILE *f, const char *full, const struct zc_cmp_notes *notes)
+/* The name after the numbers when it fits, else on a line of its own; the
+ * notes under it. */
+static void row_end(FILE *f, const struct zc_cmp *c, const char *full,
+		    const struct zc_cmp_notes *notes)
 {
-	fprintf(f, "  %s  (%s)\n", full, notes->text);
+	int at = 16 + 28 * (c->nfiles - 1), room = c->width - NOTES_AT;
+	char line[600];
+
+	/* Counted as bytes (each cell's '±' is two), as a byte-counting
+	 * reader of the text (awk in the C locale) measures it. */
+	if (at + 2 + (int)strlen(full) + c->nfiles <= c->width) {
+		fprintf(f, "  %s\n", full);
+	} else {
+		fprintf(f, "\n%*s", NOTES_AT, "");
+		zc_put_cell(f, full, room > 8 ? room : 8, 0);
+		fputc('\n', f);
+	}
+	if (!notes->len)
+		return;
+	snprintf(line, sizeof(line), "%*s%s", NOTES_AT, "", notes->text);
+	zc_cmp_put_fitted(f, c, line, 2);
 }
 
 const struct zc_compare_layout zc_layout_lkp = {

@@ -7,6 +7,20 @@
 #include "output/compare.h"
 
 #include <math.h>
+#include <string.h>
+
+/* One file's cell, " %10s (%7.2f%%)", and what comes before the name. */
+#define CELL 22
+#define LEAD 10
+
+/* The name's column: what the terminal leaves, at most the robot's 46; 0
+ * when that is under 16 (many files): the name then has a line of its own. */
+static int name_width(const struct zc_cmp *c)
+{
+	int w = c->width - LEAD - CELL * c->nfiles;
+
+	return w > 46 ? 46 : w < 16 ? 0 : w;
+}
 
 /* The statistic shown: the harmonic mean for throughputs. */
 static double central(const struct zc_metric *m, const struct zc_cmp_side *s)
@@ -21,12 +35,13 @@ static void head(FILE *f, const struct zc_cmp *c)
 	zc_cmp_test_line(f, c, "");
 	fprintf(f, "# gain %%: positive is better (mmtests' convention), *x%%* significant\n");
 	fprintf(f, "\n");
-	fprintf(f, "%-56s", "");
+	fprintf(f, "%*s", LEAD + name_width(c), "");
 	for (int i = 0; i < c->nfiles; i++)
-		fprintf(f, " %22.22s", zc_an_kernel(c->roots[i]));
-	fprintf(f, "\n%-56s", "");
+		fprintf(f, " %*.*s", CELL - 1, CELL - 1, zc_an_kernel(c->roots[i]));
+	fprintf(f, "\n%*s", LEAD + name_width(c), "");
 	for (int i = 0; i < c->nfiles; i++)
-		fprintf(f, " %22.22s", zc_cmp_file_label(c, i, 22, lab, sizeof(lab)));
+		fprintf(f, " %*.*s", CELL - 1, CELL - 1,
+			zc_cmp_file_label(c, i, CELL - 1, lab, sizeof(lab)));
 	fprintf(f, "\n");
 }
 
@@ -35,10 +50,13 @@ static void row_base(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
 {
 	char bv[32];
 
-	(void)c;
 	zc_cmp_fmt_value(central(m, base), bv, sizeof(bv));
-	fprintf(f, "%-9s %-46.46s %12s (%7.2f%%)", m->better == ZC_BETTER_HIGHER ? "Hmean" : "Amean",
-		full, bv, 0.0);
+	/* Cut, not marked: the robot's own way with long names. */
+	if (!name_width(c))
+		fprintf(f, "%-*s%s\n", LEAD, m->better == ZC_BETTER_HIGHER ? "Hmean" : "Amean", full);
+	fprintf(f, "%-*s%-*.*s %10s (%7.2f%%)", LEAD, name_width(c) ? m->better ==
+		ZC_BETTER_HIGHER ? "Hmean" : "Amean" : "", name_width(c), name_width(c), full, bv,
+		0.0);
 }
 
 static void row_cell(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
@@ -48,8 +66,10 @@ static void row_cell(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
 	double bc, nc, gain;
 	char nv[32];
 
+	(void)c;
+
 	if (!v) {
-		fprintf(f, " %22s", "(missing)");
+		fprintf(f, " %*s", CELL - 1, "(missing)");
 		return;
 	}
 	/* The gain of the statistic shown, not of the means the test judged. */
@@ -60,25 +80,34 @@ static void row_cell(FILE *f, const struct zc_cmp *c, const struct zc_metric *m,
 		gain = -gain;
 	zc_cmp_fmt_value(nc, nv, sizeof(nv));
 	if (!isfinite(gain))
-		fprintf(f, " %12s (%8s)", nv, "-");
+		fprintf(f, " %10s (%8s)", nv, "-");
 	else if (v->significant)
-		fprintf(f, " %12s *%7.2f%%*", nv, gain);
+		fprintf(f, " %10s *%7.2f%%*", nv, gain);
 	else
-		fprintf(f, " %12s (%7.2f%%)", nv, gain);
-	if (!v->tested)
+		fprintf(f, " %10s (%7.2f%%)", nv, gain);
+	if (v->headline)
+		zc_cmp_verdict_note(v, notes);
+	else if (!v->tested)
 		zc_cmp_note(notes, "n too small");
-	zc_cmp_gate_note(c, v, notes);
 }
 
-static void row_end(FILE *f, const char *full, const struct zc_cmp_notes *notes)
+/* The notes under the row, past the statistic's column. */
+static void row_end(FILE *f, const struct zc_cmp *c, const char *full,
+		    const struct zc_cmp_notes *notes)
 {
+	char line[600];
+
 	(void)full;
-	fprintf(f, "%s%s\n", notes->len ? "  " : "", notes->text);
+	fputc('\n', f);
+	if (!notes->len)
+		return;
+	snprintf(line, sizeof(line), "%*s%s", LEAD, "", notes->text);
+	zc_cmp_put_fitted(f, c, line, 2);
 }
 
 const struct zc_compare_layout zc_layout_mmtests = {
 	.name = "mmtests",
-	.help = "compare-kernels: Hmean/Amean, gain % (positive = better), *significant*",
+	.help = "compare-kernels: Hmean/Amean, gain % (+ is better), *significant*",
 	.head = head,
 	.row_base = row_base,
 	.row_cell = row_cell,

@@ -11,6 +11,7 @@
 #include "lib/changepoint.h"
 #include "lib/opt.h"
 #include "lib/outpath.h"
+#include "lib/term.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 
 struct trend_opts {
@@ -216,10 +218,18 @@ static void print_json(FILE *f, const struct zc_trend *t, const struct zc_trend_
 	json_decref(root);
 }
 
-static void print_text(FILE *f, const struct zc_trend *t, const struct zc_trend_v *res,
+/* The text, each line fitted to the terminal (lib/term.h) with its
+ * continuations under its own indent. */
+static void print_text(FILE *out, const struct zc_trend *t, const struct zc_trend_v *res,
 		       const struct trend_opts *o, const struct zc_cp_opts *cpo, double level,
 		       size_t regress, size_t cant, size_t within)
 {
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		f = out;	/* out of memory: unfitted */
 	fprintf(f, "trend: %zu nights, %.10s to %.10s, %zu series; change points: binary "
 	       "segmentation (e-divisive's search), t on the logs, %u shuffles, p < %g; "
 	       "steps judged at +-%g%%\n", t->nnights, t->nights[0].date,
@@ -232,6 +242,11 @@ static void print_text(FILE *f, const struct zc_trend *t, const struct zc_trend_
 		fprintf(f, "\nGate on the newest %ld nights at +-%g%% (%zu series, each interval "
 		       "at %.4g%%): %zu regressed, %zu can't tell, %zu within or better\n",
 		       o->newest, o->threshold, t->nseries, 100 * level, regress, cant, within);
+	if (f == out)
+		return;
+	fclose(f);
+	zc_put_hanging(out, buf, zc_term_width(STDOUT_FILENO), 2);
+	free(buf);
 }
 
 int zc_cmd_trend(int argc, char **argv)

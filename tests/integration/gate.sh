@@ -7,6 +7,8 @@
 # sample failed (or was left out as disturbed) fails the gate instead of
 # reporting "0 regressions".
 . "$(dirname "$0")/../lib.sh"
+# Lines whole, as on a wide terminal: width.sh measures the fitted text.
+export COLUMNS=200
 command -v python3 >/dev/null || skip "python3 missing (make deps)"
 B=results/fixtures/base.json N=results/fixtures/new.json
 
@@ -77,10 +79,10 @@ G="--metrics gbps_per_core --fail-on-regression 5"
 "$ZCBENCH" compare "$TMP/aa.json" --noise "$TMP/floor3.noise" $G >"$TMP/aa.out" 2>&1
 rc=$?
 check "A/A passes the gate (exit $rc)" [ $rc -eq 0 ]
-check "A/A: the interval of the per-round ratios" grep -Eq '\[[-+0-9.]+%, [-+0-9.]+%\] paired' "$TMP/aa.out"
-check "A/A: the gate's word on each row" grep -q 'gate +-5%: unchanged' "$TMP/aa.out"
+check "A/A: the interval of the per-round ratios" grep -Eq '\[[-+0-9.]+%, [-+0-9.]+%\].*, paired' "$TMP/aa.out"
+check "A/A: the gate's word under each row" grep -Eq '^ {18}unchanged within \+-5%: ' "$TMP/aa.out"
 check "A/A: simultaneous over the 2 gated figures" grep -q 'all 2 at once: each interval at 95%, so each one-sided bound holds at 97.5%' "$TMP/aa.out"
-check "A/A: 0 regressions, 2 within" grep -q '^regression gate 5%: 0 regressions, 2 within +-5%, 0 better, 0 can.t tell: PASS$' "$TMP/aa.out"
+check "A/A: 0 regressions, 2 within" grep -q '^regression gate 5%: 0 regressions, 2 within, 0 better, 0 can.t tell: PASS$' "$TMP/aa.out"
 
 # The same with splice 8.4..12% slower in B: a regression, named with its interval.
 "$ZCBENCH" compare "$TMP/drop.json" --noise "$TMP/floor3.noise" $G >"$TMP/drop.out" 2>"$TMP/drop.err"
@@ -100,9 +102,9 @@ check "paired: a 15% floor between invocations does not hide a 10% drop (exit $r
 "$ZCBENCH" compare "$TMP/same.a.json" "$TMP/same.b.json" $G --noise "$TMP/floor3.noise" >"$TMP/s.out" 2>&1
 rc=$?
 check "one invocation, two files: paired, drop found (exit $rc)" [ $rc -eq 1 ]
-check "one invocation: paired" grep -q '\] paired' "$TMP/s.out"
+check "one invocation: paired" grep -q ', paired' "$TMP/s.out"
 "$ZCBENCH" compare "$TMP/same.a.json" "$TMP/other.b.json" $G >"$TMP/o.out" 2>&1
-check "two invocations: unpaired" bash -c "grep -q '\] unpaired' '$TMP/o.out' && ! grep -q '\] paired' '$TMP/o.out'"
+check "two invocations: unpaired" bash -c "grep -q ', unpaired' '$TMP/o.out' && ! grep -q ', paired' '$TMP/o.out'"
 check "two invocations, no --noise: says the drift is not in the intervals" \
 	grep -q 'no --noise FILE: the intervals hold the samples' "$TMP/o.out"
 # Two invocations with an A/A file: its floor widens the interval. 3%
@@ -120,7 +122,7 @@ check "can't tell: no number of rounds beats a 15% offset" grep -q 'no number of
 rc=$?
 check "--pass-cant-tell: exit 0 (got $rc)" [ $rc -eq 0 ]
 "$ZCBENCH" compare --pairing rep "$TMP/same.a.json" "$TMP/other.b.json" $G >"$TMP/r.out" 2>&1
-check "--pairing rep pairs anyway" grep -q '\] paired' "$TMP/r.out"
+check "--pairing rep pairs anyway" grep -q ', paired' "$TMP/r.out"
 
 # Every sample of NEW failed: exit 1, and why; an empty NEW too.
 "$ZCBENCH" compare "$B" "$TMP/failed.json" --fail-on-regression 5 >"$TMP/fl.out" 2>"$TMP/fl.err"

@@ -36,13 +36,13 @@ jq '(.runs[] | select(.name == "proxy-copy" and .key.chunk == 65536) | .profile.
 	"$P" >"$TMP/new.json"
 "$ZCBENCH" compare "$P" "$TMP/new.json" >"$TMP/lkp" || fail "compare exit"
 check "compare lkp: the moved symbol's line, change in points" \
-	grep -Eq '^ +[0-9.]+ +-[0-9.]+ +1\.00 +proxy-copy\.perf-profile\.self\.cycles-pp\._copy_to_iter ' "$TMP/lkp"
+	grep -Eq '^ +[0-9.]+ +-[0-9.]+ +1\.00 +proxy-copy\.perf-profile\.self\.cycles-pp\._copy_to_iter( |$)' "$TMP/lkp"
 # In the run's own block, after its throughput lines, before the next run.
 check "compare lkp: bucket lines beside the throughput lines" awk '
 	/# proxy send>copy>recv chunk=65536/ { inrun = 1; next }
 	inrun && /^ +# / { exit }
-	inrun && /proxy-copy\.gbps_per_core / { tput = NR }
-	inrun && /proxy-copy\.profile-bucket\.kernel_copy / { bucket = NR }
+	inrun && /proxy-copy\.gbps_per_core( |$)/ { tput = NR }
+	inrun && /proxy-copy\.profile-bucket\.kernel_copy( |$)/ { bucket = NR }
 	END { exit !(tput && bucket > tput) }' "$TMP/lkp"
 check "compare lkp: symbols that did not move are left out" \
 	bash -c "! grep -q 'proxy-splice.perf-profile.self' '$TMP/lkp'"

@@ -85,7 +85,7 @@ check "pipe pool under churn: pipes reused, few made" [ "$(jq '.runs[] | select(
 check "table shows tps and p99" grep -q 'tps.*p99us' "$TMP/ok.txt"
 check "headline pairs splice with copy of the same object size" [ "$(jq -c '[.headline[] |
 	select(.ratio == "splice/copy proxy") | [.numerator, .denominator, .rr]]' "$f")" = '[["proxy-splice","proxy-copy","rr object=16384"]]' ]
-check "compare keys tell rr runs apart" [ "$($ZCBENCH compare "$f" "$f" 2>&1 | grep -c 'proxy-splice-pool-churn.tps ')" -eq 1 ]
+check "compare keys tell rr runs apart" [ "$($ZCBENCH compare --all "$f" "$f" 2>&1 | grep -c 'proxy-splice-pool-churn\.tps$')" -eq 1 ]
 
 # The client expects another seed's bytes: the first body byte is wrong.
 $ZCBENCH run "$TMP/rr.ini" --only direct-ka --sink-seed=7 --out "$TMP/seed" >"$TMP/seed.txt" 2>&1

@@ -4,6 +4,8 @@
 # that night, the gate's exit codes (1 regression in the newest nights, 0
 # none, 3 can't tell), and every bad series handled and said.
 . "$(dirname "$0")/../lib.sh"
+# Lines whole, as on a wide terminal: width.sh measures the fitted text.
+export COLUMNS=200
 command -v python3 >/dev/null || skip "python3 missing (make deps)"
 B=results/fixtures/bench.json
 gen() { mkdir -p "$1" && python3 tests/trend_series.py "$B" "$@" || fail "trend_series.py $*"; }

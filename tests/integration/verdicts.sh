@@ -9,6 +9,8 @@
 #  - the file against itself: never exit 1;
 #  - the gate's exit codes: 3 for can't tell, 0 with --pass-cant-tell.
 . "$(dirname "$0")/../lib.sh"
+# Lines whole, as on a wide terminal: width.sh measures the fitted text.
+export COLUMNS=200
 command -v python3 >/dev/null || skip "python3 missing (make deps)"
 B=results/fixtures/bench.json
 
@@ -57,7 +59,10 @@ check "gated by default: Gbit/s per core of each of the $runs runs" \
 "$ZCBENCH" compare "$B" "$TMP/half-same.json" $G >"$TMP/hs.out" 2>&1
 rc=$?
 check "-50% paired by rounds: exit 1 (got $rc)" [ $rc -eq 1 ]
-check "-50% paired: the interval says paired" grep -q 'src-sendfile.gbps_per_core .*paired' "$TMP/hs.out"
+check "-50% paired: the interval says paired" grep -Eq '^  REGRESSION src-sendfile@.*\.gbps_per_core: changed -50\.0%' "$TMP/hs.out"
+"$ZCBENCH" compare --json "$B" "$TMP/half-same.json" $G >"$TMP/hs.json" 2>/dev/null
+check "-50% paired: in JSON too" jq -e '[.figures[] | select(.regression and .kind == "metric")] | length == 1 and
+	(.[0] | .interval.paired and .run == "src-sendfile@64k/1M" and .change == -50)' "$TMP/hs.json"
 
 # -1% on every run: never a regression, never "slower", never exit 1.
 "$ZCBENCH" compare "$B" "$TMP/wobble.json" $G >"$TMP/wob.out" 2>"$TMP/wob.err"
@@ -84,8 +89,8 @@ check "a file against itself: no REGRESSION" bash -c "! grep -q REGRESSION '$TMP
 "$ZCBENCH" compare "$B" "$TMP/half.json" >"$TMP/nogate.out" 2>&1
 rc=$?
 check "no gate: exit 0 (got $rc)" [ $rc -eq 0 ]
-check "no gate: the change's interval and answer in the notes" \
-	grep -Eq 'src-sendfile\.gbps_per_core +\(\[[-+0-9.]+%, [-+0-9.]+%\] unpaired, changed' "$TMP/nogate.out"
+check "no gate: the change's answer and interval under its row" \
+	grep -Eq '^ {18}changed -50\.0% \[[-+0-9.]+%, [-+0-9.]+%\], could see .*, unpaired' "$TMP/nogate.out"
 # --gate names what is gated; a metric that is not one is refused.
 "$ZCBENCH" compare "$B" "$TMP/half.json" $G --gate gbps >"$TMP/gbps.out" 2>&1
 check "--gate gbps: src-sendfile's gbps halved is caught" grep -q '^  REGRESSION src-sendfile@.*\.gbps: changed' "$TMP/gbps.out"
@@ -102,7 +107,7 @@ jq '.invocation = "another" | .runs[] |= (if .name == "proxy-splice" and .key.ch
 rc=$?
 check "splice halved: exit 1 (got $rc)" [ $rc -eq 1 ]
 check "splice halved: the ratio's row in the table" \
-	grep -Eq '^  splice/copy proxy@64k/1M +[0-9.]+x -> +[0-9.]+x  -50\.0% \[' "$TMP/sh.out"
+	grep -Eq '^  splice/copy proxy@64k/1M +[0-9.]+x -> +[0-9.]+x  changed -50\.0% \[' "$TMP/sh.out"
 check "splice halved: the ratio's gate line says REGRESSION" \
 	grep -q '^  REGRESSION splice/copy proxy@64k/1M\.ratio: changed -50\.0%' "$TMP/sh.out"
 check "the other ratios are gated too (one line each)" \

@@ -115,9 +115,9 @@ check "summary: dut_gbps_x2 and dut_window_busy_s" \
 check "run table: the Gx2 column" grep -Eq '^run .* Gx2 ' "$TMP/run.out"
 check "run table: a proxy-copy line with a figure in it" \
 	grep -Eq '^proxy-copy +proxy +send>copy>recv +64k +256k +[0-9]+\.[0-9]{3} ' "$TMP/run.out"
-"$Z" compare "$R" "$R" >"$TMP/cmp" 2>&1
-check "compare: proxy-copy.dut_gbps_x2 row" grep -q 'proxy-copy\.dut_gbps_x2 ' "$TMP/cmp"
-check "compare: proxy-copy.dut_window_busy_s row" grep -q 'proxy-copy\.dut_window_busy_s ' "$TMP/cmp"
+"$Z" compare --all "$R" "$R" >"$TMP/cmp" 2>&1
+check "compare: proxy-copy.dut_gbps_x2 row" grep -q 'proxy-copy\.dut_gbps_x2$' "$TMP/cmp"
+check "compare: proxy-copy.dut_window_busy_s row" grep -q 'proxy-copy\.dut_window_busy_s$' "$TMP/cmp"
 "$Z" export --format csv "$R" >"$TMP/csv"
 check "export csv: the new metrics are columns" grep -q ',dut_gbps_x2,dut_window_busy_s,' "$TMP/csv"
 "$T/build/tests/test_metrics" --markdown >"$TMP/md"
@@ -146,7 +146,7 @@ rc=$?
 check "compare --format lkp2: exit 0" [ "$rc" -eq 0 ]
 "$Z" compare --format lkp "$B" "$N" >"$TMP/lkp"
 check "compare --format lkp2: the lkp table" cmp -s "$TMP/lkp" "$TMP/lkp2"
-check "compare --format lkp2: a metric line" grep -q 'proxy-splice\.gbps_per_core ' "$TMP/lkp2"
+check "compare --format lkp2: a metric line" grep -q 'proxy-splice\.gbps_per_core$' "$TMP/lkp2"
 "$Z" compare --help >"$TMP/ch"
 check "compare --help lists lkp2" grep -q '^Layouts:' "$TMP/ch"
 check "compare --help describes lkp2" grep -Eq '^  lkp2 +[A-Za-z0-9]' "$TMP/ch"

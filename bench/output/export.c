@@ -33,6 +33,7 @@ void zc_export_format_names(char *buf, size_t len, const char *sep)
 
 struct export_args {
 	const char *format, *out, *path;
+	int what;	/* enum zc_export_what: the choices in its order */
 };
 
 static int check_format(const char *v, char *why, size_t len)
@@ -44,6 +45,10 @@ static int check_format(const char *v, char *why, size_t len)
 static const struct zc_opt export_optv[] = {
 	{ "format", ZC_OPT_TEXT, NULL, AT(format), ZC_OPT_REQ, .check = check_format,
 	  .meta = "NAME", .help = "the output format (the formats are listed above)" },
+	{ "what", ZC_OPT_CHOICE, "all", AT(what), .choices = "all|runs|headlines",
+	  .help = "all: every part the format holds (csv: the samples); runs: each run's "
+		  "figures; headlines: the headline ratios (report's: value, 95% interval, n, "
+		  "answer against 1.0, each side's DUT busy)" },
 	{ "out", ZC_OPT_TEXT, NULL, AT(out), .meta = "PATH",
 	  .help = "write there atomically (temp file + rename): a regular file or a new one, "
 		  "never a device, FIFO or folder; - or none: standard output" },
@@ -101,7 +106,7 @@ int zc_cmd_export(int argc, char **argv)
 		json_decref(root);
 		return ZC_EXIT_FAIL;
 	}
-	ret = fmt->write(f, root);
+	ret = fmt->write(f, root, (enum zc_export_what)a.what);
 	if (fclose(f) || ret) {
 		zc_err("export: %s: %s", format, strerror(ret ? -ret : errno));
 		free(buf);

@@ -58,7 +58,7 @@ static const struct zc_opt export_optv[] = {
 
 int zc_cmd_export(int argc, char **argv)
 {
-	static char about[2048];
+	static char about[4096];
 	struct export_args a = { 0 };
 	const struct zc_optgroup group = ZC_OPT_GROUP1(export_optv, &a);
 	const struct zc_cmdline cmdline = { .name = "export", .groups = &group, .ngroups = 1,
@@ -73,17 +73,12 @@ int zc_cmd_export(int argc, char **argv)
 	FILE *f;
 	int ret, n;
 
-	/* The formats and their help come from the one list (export.h). */
+	/* The formats and their help come from the one list (export.h); each
+	 * "  name  text" line hangs under its text when --help wraps it. */
 	n = snprintf(about, sizeof(about), "Formats:\n");
-	for (size_t i = 0; i < zc_nexport_formats && n > 0 && (size_t)n < sizeof(about); i++) {
-		const char *h = zc_export_formats[i]->help, *nl;
-
-		n += snprintf(about + n, sizeof(about) - n, "  %-11s ", zc_export_formats[i]->name);
-		for (; (nl = strchr(h, '\n')) && n > 0 && (size_t)n < sizeof(about); h = nl + 1)
-			n += snprintf(about + n, sizeof(about) - n, "%.*s\n%14s", (int)(nl - h), h, "");
-		if (n > 0 && (size_t)n < sizeof(about))
-			n += snprintf(about + n, sizeof(about) - n, "%s\n", h);
-	}
+	for (size_t i = 0; i < zc_nexport_formats && n > 0 && (size_t)n < sizeof(about); i++)
+		n += snprintf(about + n, sizeof(about) - n, "  %-11s %s\n",
+			      zc_export_formats[i]->name, zc_export_formats[i]->help);
 	ret = zc_opt_main(&cmdline, argc, argv);
 	if (ret >= 0)
 		return ret;

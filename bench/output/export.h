@@ -33,7 +33,7 @@ enum zc_export_what {
 
 struct zc_export_format {
 	const char *name;	/* --format NAME */
-	/* For export --help; a "\n" continues on the next line, indented. */
+	/* For export --help: one paragraph, wrapped to the terminal there. */
 	const char *help;
 	/* The whole text of a results file (root) in this format, the parts
 	 * what asks for: 0/-errno */

@@ -79,9 +79,9 @@ static int write_bmf(FILE *f, json_t *root, enum zc_export_what what) /* 0/-EIO 
 
 const struct zc_export_format zc_fmt_bmf = {
 	.name = "bmf",
-	.help = "Bencher Metric Format: {key: {metric: {value, lower_value, upper_value}}}\n"
-		"(median, min, max of the ok samples; profile_BUCKET_pct when profiled); each\n"
-		"headline ratio \"headline RATIO CHUNK/PIPE (NUM / DEN)\": {ratio: its value and\n"
+	.help = "Bencher Metric Format: {key: {metric: {value, lower_value, upper_value}}} "
+		"(median, min, max of the ok samples; profile_BUCKET_pct when profiled); each "
+		"headline ratio \"headline RATIO CHUNK/PIPE (NUM / DEN)\": {ratio: its value and "
 		"95% interval, n, numerator_busy_frac, denominator_busy_frac}",
 	.write = write_bmf,
 };

@@ -166,11 +166,11 @@ static int write_csv(FILE *f, json_t *root, enum zc_export_what what) /* 0 */
 
 const struct zc_export_format zc_fmt_csv = {
 	.name = "csv",
-	.help = "one row per sample (failed samples too, empty figures); profile_BUCKET_pct\n"
-		"columns when a run was profiled (its samples' profiles, or the run's); with\n"
-		"request/response runs: traffic, object_size, churn, inflight, rate, pipe_pool;\n"
-		"last, saturated (the DUT at least 0.9 busy in the sample) and options (the run's\n"
-		"mode_opts, alternate ... that tell runs of one path apart); --what headlines: a\n"
+	.help = "one row per sample (failed samples too, empty figures); profile_BUCKET_pct "
+		"columns when a run was profiled (its samples' profiles, or the run's); with "
+		"request/response runs: traffic, object_size, churn, inflight, rate, pipe_pool; "
+		"last, saturated (the DUT at least 0.9 busy in the sample) and options (the run's "
+		"mode_opts, alternate ... that tell runs of one path apart); --what headlines: a "
 		"row per headline ratio instead (value, lo, hi, n, answer, each side's busy)",
 	.write = write_csv,
 };

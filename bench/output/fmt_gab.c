@@ -78,8 +78,8 @@ static int write_gab(FILE *f, json_t *root, enum zc_export_what what) /* 0/-EIO 
 
 const struct zc_export_format zc_fmt_gab = {
 	.name = "gab",
-	.help = "github-action-benchmark customBiggerIsBetter array: the headline ratios\n"
-		"(\"headline RATIO CHUNK/PIPE (NUM / DEN)\", unit ratio, range its 95% interval),\n"
+	.help = "github-action-benchmark customBiggerIsBetter array: the headline ratios "
+		"(\"headline RATIO CHUNK/PIPE (NUM / DEN)\", unit ratio, range its 95% interval), "
 		"then each run's bigger-is-better figures",
 	.write = write_gab,
 };

@@ -330,7 +330,7 @@ const struct zc_export_format zc_fmt_prometheus = {
 	.help = "textfile-collector exposition in base units named in each metric's name "
 		"(_bytes_per_second, _seconds, _ratio); zcbench_headline_ratio (bound estimate, "
 		"lower, upper), _repetitions, _answer_info, _dut_busy_ratio: the headline ratios; "
-		"labels mode, chunk, kernel, host, vmsplice, splice_needs_write (request/ "
+		"labels mode, chunk, kernel, host, vmsplice, splice_needs_write (request/"
 		"response runs also traffic, object_size, churn, pipe_pool, inflight, rate); the "
 		"fingerprint's text in zcbench_fingerprint_info; zcbench_dut_saturated 0 where the "
 		"DUT waited for its peers",

@@ -19,10 +19,11 @@ static bool any_rr(json_t *runs)
 	return false;
 }
 
-/* A headline row's columns: zc_headline's keys (results/README.md's
- * "headline"), in the order a reader scans them. */
+/* A headline row's columns: zc_export_headlines' keys (results/README.md's
+ * "headline" and "headline_best"), in the order a reader scans them. */
 static const char *const headline_cols[] = {
-	"ratio", "numerator", "denominator", "chunk", "pipe_size", "connections", "workers",
+	"ratio", "sizes", "numerator", "denominator", "chunk", "pipe_size", "denominator_chunk",
+	"denominator_pipe_size", "numerator_sizes", "denominator_sizes", "connections", "workers",
 	"rr", "aa_side", "value", "lo", "hi", "level", "n", "method", "half_width_pct",
 	"answer", "threshold_pct", "numerator_gbps_per_core", "denominator_gbps_per_core",
 	"numerator_busy_frac", "denominator_busy_frac", "disturbed_left_out", "verified",

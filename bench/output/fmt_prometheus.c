@@ -181,14 +181,18 @@ static void run_labels(FILE *f, json_t *root, json_t *run)
 /* A headline row's labels: what tells its series apart, then host, kernel. */
 static void headline_labels(FILE *f, json_t *root, json_t *row)
 {
-	static const char *const strs[] = { "ratio", "numerator", "denominator", "rr", "aa_side" };
-	static const char *const ints[] = { "chunk", "pipe_size", "connections", "workers" };
+	static const char *const strs[] = { "ratio", "sizes", "numerator", "denominator", "rr",
+					    "aa_side" };
+	static const char *const ints[] = { "chunk", "pipe_size", "denominator_chunk",
+					    "denominator_pipe_size", "connections", "workers" };
 
 	for (size_t k = 0; k < ZC_ARRAY_SIZE(strs); k++)
 		if (*zc_an_str(row, strs[k]))
 			zc_prom_label(f, strs[k], zc_an_str(row, strs[k]), !k);
+	/* A best row has no connections or workers of its own: absent. */
 	for (size_t k = 0; k < ZC_ARRAY_SIZE(ints); k++)
-		prom_label_int(f, ints[k], zc_an_int(row, ints[k]));
+		if (json_is_integer(json_object_get(row, ints[k])))
+			prom_label_int(f, ints[k], zc_an_int(row, ints[k]));
 	zc_prom_label(f, "verified", json_is_true(json_object_get(row, "verified")) ? "true" :
 		      "false", false);
 	host_labels(f, root, false);
@@ -202,7 +206,8 @@ static void write_headlines(FILE *f, json_t *root)
 {
 	static const char *const help[][2] = {
 		{ "zcbench_headline_ratio", "Unit: ratio. A headline ratio (report's): the "
-		  "numerator run's Gbit/s per core over the denominator run's; bound estimate, "
+		  "numerator run's Gbit/s per core over the denominator run's, both at one "
+		  "size (sizes same) or each at its best (sizes best); bound estimate, "
 		  "lower and upper: the value and its 95% interval (t on the logs; none under 3 "
 		  "repetitions)" },
 		{ "zcbench_headline_repetitions", "Unit: repetitions. A headline ratio's n: "

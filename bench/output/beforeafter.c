@@ -14,6 +14,7 @@
 #include "output/beforeafter.h"
 #include "results/results.h"
 #include "lib/opt.h"
+#include "lib/term.h"
 #include "lib/zcbench.h"
 
 #include <math.h>
@@ -159,38 +160,65 @@ int zc_ba_tcp_rows(json_t **files, int nfiles, json_t **after, int nafter,
 	return rows;
 }
 
+/* What the rows' printer carries from row to row. */
+struct tcp_print {
+	int width;
+	char kernel[600];	/* the last kernel line printed */
+};
+
+/* One side's line of a row: "  before  vmsplice   8.71 Gbps/core  30.5 calls/MB". */
+static void side_line(const char *side, const char *mode, double gpc, double cpm)
+{
+	char f1[32], f2[32];
+
+	printf("  %-6s  %-22s %7s Gbps/core %7s calls/MB\n", side, mode,
+	       fig(gpc, "%.2f", f1, sizeof(f1)), fig(cpm, "%.1f", f2, sizeof(f2)));
+}
+
+/* A row as a block that fits 80 columns: the path, its chunk, what the after
+ * side is and the change; each side's figures; the change's interval and
+ * answer. The kernels when they differ from the row above. */
 static void tcp_row(const struct zc_ba_row *r, void *user)
 {
-	char f1[32], f2[32], f3[32], f4[32], f5[32], ch[24], fpb[96], fpa[96], vs[320];
+	struct tcp_print *pr = user;
+	char f3[32], ch[24], fpb[96], fpa[96], vs[320], line[600];
 
-	(void)user;
 	size_str(r->chunk, ch, sizeof(ch));
 	zc_verdict_fmt(&r->ch, &r->vd, vs, sizeof(vs));
 	fp_short(r->before_file, fpb, sizeof(fpb));
 	if (r->after_file)
 		fp_short(r->after_file, fpa, sizeof(fpa));
-	printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s %9s %9s  %s%s%s\n", r->path, ch,
-	       r->before_mode, fig(r->before_gpc, "%.2f", f1, sizeof(f1)), r->after_mode,
-	       fig(r->after_gpc, "%.2f", f2, sizeof(f2)), r->kind,
-	       fig(r->change_pct, "%+.1f%%", f3, sizeof(f3)),
-	       fig(r->before_calls_per_mb, "%.1f", f4, sizeof(f4)),
-	       fig(r->after_calls_per_mb, "%.1f", f5, sizeof(f5)), fpb, r->after_file ? " -> " : "",
-	       r->after_file ? fpa : "");
+	snprintf(line, sizeof(line), "kernel (fingerprint): %s%s%s", fpb, r->after_file ? " -> " : "",
+		 r->after_file ? fpa : "");
+	putchar('\n');
+	if (strcmp(line, pr->kernel)) {
+		snprintf(pr->kernel, sizeof(pr->kernel), "%s", line);
+		zc_put_fitted(stdout, line, pr->width, 4);
+	}
+	snprintf(line, sizeof(line), "%s, chunk %s, after %s: %s", r->path, ch, r->kind,
+		 fig(r->change_pct, "%+.1f%%", f3, sizeof(f3)));
+	zc_put_fitted(stdout, line, pr->width, 4);
+	side_line("before", r->before_mode, r->before_gpc, r->before_calls_per_mb);
+	side_line("after", r->after_mode, r->after_gpc, r->after_calls_per_mb);
 	/* The change's 95% interval and its answer at +-5%: three answers. */
-	printf("%-42s %s (%s)\n", "", vs, r->ch.paired ? "paired" : "unpaired");
+	snprintf(line, sizeof(line), "  %s (%s)", vs, r->ch.paired ? "paired" : "unpaired");
+	zc_put_fitted(stdout, line, pr->width, 4);
 }
 
-static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter)
+static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter, int width)
 {
-	printf("%-42s %5s %-14s %9s %-19s %9s %-9s %8s %9s %9s  %s\n", "path", "chunk",
-	       "before mode", "Gbps/core", "after mode", "Gbps/core", "after is", "change",
-	       "calls/MB", "calls/MB", "kernel (fingerprint)");
-	if (!zc_ba_tcp_rows(files, nfiles, after, nafter, tcp_row, NULL))
+	struct tcp_print pr = { .width = width };
+	char line[300];
+
+	if (!zc_ba_tcp_rows(files, nfiles, after, nafter, tcp_row, &pr)) {
 		printf("  (no real/after pairs with the same chunk and pipe size in these files)\n");
-	else
-		printf("under each row: the change of Gbit/s per core with its 95%% interval and "
-		       "what it says at +-%g%%: changed, unchanged, or can't tell\n",
-		       100 * ZC_RATIO_THRESHOLD);
+		return;
+	}
+	putchar('\n');
+	snprintf(line, sizeof(line), "under each row: the change of Gbit/s per core with its 95%% "
+		 "interval and what it says at +-%g%%: changed, unchanged, or can't tell",
+		 100 * ZC_RATIO_THRESHOLD);
+	zc_put_fitted(stdout, line, width, 2);
 }
 
 /* calls per MB of a pipebench run (its medians): the call pattern. */
@@ -201,29 +229,32 @@ static double calls_per_mb(json_t *r)
 	return m > 0 ? c / m : NAN;
 }
 
-/* One pattern's row: before r, after a, then tail (the kernels). */
-static void pipe_row(const char *name, json_t *r, json_t *a, const char *tail)
+/* One pattern's row: before r, after a (75 characters), then the calls per
+ * MB and the kernels (tail) on a line under it. */
+static void pipe_row(const char *name, json_t *r, json_t *a, const char *tail, int width)
 {
 	double cb = med(r, "calls_per_s"), ca = med(a, "calls_per_s");
 	double mb = med(r, "mb_per_s_per_core"), ma = med(a, "mb_per_s_per_core");
-	char f[8][32], ch[24];
+	char f[8][32], ch[24], line[600];
 
 	size_str(json_integer_value(json_object_get(r, "chunk")), ch, sizeof(ch));
-	printf("%-14s %5s %11s %11s %8s %10s %10s %8s %9s %9s  %s\n",
-	       name, ch, fig(cb, "%.0f", f[0], 32), fig(ca, "%.0f", f[1], 32),
-	       fig(change_pct(cb, ca), "%+.1f%%", f[2], 32), fig(mb, "%.0f", f[3], 32),
-	       fig(ma, "%.0f", f[4], 32), fig(change_pct(mb, ma), "%+.1f%%", f[5], 32),
-	       fig(calls_per_mb(r), "%.2f", f[6], 32), fig(calls_per_mb(a), "%.2f", f[7], 32), tail);
+	printf("%-14s %5s %9s %9s %7s %8s %8s %7s\n", name, ch, fig(cb, "%.0f", f[0], 32),
+	       fig(ca, "%.0f", f[1], 32), fig(change_pct(cb, ca), "%+.1f%%", f[2], 32),
+	       fig(mb, "%.0f", f[3], 32), fig(ma, "%.0f", f[4], 32),
+	       fig(change_pct(mb, ma), "%+.1f%%", f[5], 32));
+	snprintf(line, sizeof(line), "  calls/MB %s -> %s; %s", fig(calls_per_mb(r), "%.2f", f[6], 32),
+		 fig(calls_per_mb(a), "%.2f", f[7], 32), tail);
+	zc_put_fitted(stdout, line, width, 4);
 }
 
-static void pipe_table(json_t **files, int nfiles, json_t **after, int nafter)
+static void pipe_table(json_t **files, int nfiles, json_t **after, int nafter, int width)
 {
 	char fpb[96], fpa[96], kbuf[48], tail[300];
 	int rows = 0;
 
-	printf("%-14s %5s %11s %11s %8s %10s %10s %8s %9s %9s  %s\n", "pattern", "chunk",
-	       "calls/s bef", "calls/s aft", "change", "MB/s/core b", "MB/s/core a", "change",
-	       "calls/MB", "calls/MB", "kernel (fingerprint)");
+	printf("%31s%s%17s%s\n", "", "calls/s", "", "MB/s per core");	/* over their columns */
+	printf("%-14s %5s %9s %9s %7s %8s %8s %7s\n", "pattern", "chunk", "before", "after",
+	       "change", "before", "after", "change");
 	for (int f0 = 0; f0 < nfiles; f0++) {
 		json_t *runs = json_object_get(files[f0], "runs"), *r, *a;
 		size_t i, j;
@@ -244,7 +275,7 @@ static void pipe_table(json_t **files, int nfiles, json_t **after, int nafter)
 						 fp_short(files[f0], fpb, sizeof(fpb)),
 						 fp_short(after[k], fpa, sizeof(fpa)),
 						 measured_kind(after[k], kbuf, sizeof(kbuf)));
-					pipe_row(name, r, a, tail);
+					pipe_row(name, r, a, tail, width);
 					rows++;
 				}
 			}
@@ -257,7 +288,7 @@ static void pipe_table(json_t **files, int nfiles, json_t **after, int nafter)
 					continue;
 				snprintf(tail, sizeof(tail), "%s (after emulated)",
 					 fp_short(files[f0], fpb, sizeof(fpb)));
-				pipe_row(name, r, a, tail);
+				pipe_row(name, r, a, tail, width);
 				rows++;
 			}
 		}
@@ -288,7 +319,7 @@ static const struct zc_opt ba_optv[] = {
 int zc_cmd_before_after(int argc, char **argv)
 {
 	json_t *tcp[32], *pipes[32], *after[32], *after_pipes[32];
-	int ntcp = 0, npipe = 0, nafter = 0, nafter_pipes = 0, ret;
+	int ntcp = 0, npipe = 0, nafter = 0, nafter_pipes = 0, ret, width = zc_term_width(1);
 	bool tcg = false;
 	static struct ba_files files;
 	const struct zc_optgroup group = ZC_OPT_GROUP1(ba_optv, &files);
@@ -351,12 +382,13 @@ int zc_cmd_before_after(int argc, char **argv)
 		       "fingerprints (after-poll= is LTP vmsplice01's blocking case), calls per MB,\n"
 		       "and the pipebench call patterns (calls/MB), which emulation does not change.\n\n");
 	if (ntcp) {
-		printf("TCP paths: Gbps per core of the device under test (median)\n");
-		tcp_table(tcp, ntcp, after, nafter);
+		zc_put_fitted(stdout, "TCP paths: Gbps per core of the device under test and its "
+			      "data syscalls per MB moved (medians)", width, 2);
+		tcp_table(tcp, ntcp, after, nafter, width);
 	}
 	if (npipe) {
 		printf("\npipe-only patterns (pipebench): median of the samples\n");
-		pipe_table(pipes, npipe, after_pipes, nafter_pipes);
+		pipe_table(pipes, npipe, after_pipes, nafter_pipes, width);
 	}
 	printf("\nfingerprints:\n");
 	for (int i = 0; i < ntcp + npipe + nafter + nafter_pipes; i++) {
@@ -374,7 +406,13 @@ int zc_cmd_before_after(int argc, char **argv)
 			continue;
 		snprintf(prev, sizeof(prev), "%s", label ?: "");
 		prev_after = is_after;
-		printf("  %s%s\n", is_after ? "after: " : "", label ?: "no fingerprint in this file");
+		{
+			char line[1100];
+
+			snprintf(line, sizeof(line), "  %s%s", is_after ? "after: " : "",
+				 label ?: "no fingerprint in this file");
+			zc_put_fitted(stdout, line, width, 4);
+		}
 	}
 out:
 	for (int i = 0; i < ntcp; i++)

@@ -33,6 +33,7 @@ void zc_export_format_names(char *buf, size_t len, const char *sep)
 
 struct export_args {
 	const char *format, *out, *path;
+	int what;	/* enum zc_export_what: the choices in its order */
 };
 
 static int check_format(const char *v, char *why, size_t len)
@@ -44,6 +45,10 @@ static int check_format(const char *v, char *why, size_t len)
 static const struct zc_opt export_optv[] = {
 	{ "format", ZC_OPT_TEXT, NULL, AT(format), ZC_OPT_REQ, .check = check_format,
 	  .meta = "NAME", .help = "the output format (the formats are listed above)" },
+	{ "what", ZC_OPT_CHOICE, "all", AT(what), .choices = "all|runs|headlines",
+	  .help = "all: every part the format holds (csv: the samples); runs: each run's "
+		  "figures; headlines: the headline ratios (report's: value, 95% interval, n, "
+		  "answer against 1.0, each side's DUT busy)" },
 	{ "out", ZC_OPT_TEXT, NULL, AT(out), .meta = "PATH",
 	  .help = "write there atomically (temp file + rename): a regular file or a new one, "
 		  "never a device, FIFO or folder; - or none: standard output" },
@@ -53,7 +58,7 @@ static const struct zc_opt export_optv[] = {
 
 int zc_cmd_export(int argc, char **argv)
 {
-	static char about[2048];
+	static char about[4096];
 	struct export_args a = { 0 };
 	const struct zc_optgroup group = ZC_OPT_GROUP1(export_optv, &a);
 	const struct zc_cmdline cmdline = { .name = "export", .groups = &group, .ngroups = 1,
@@ -68,17 +73,12 @@ int zc_cmd_export(int argc, char **argv)
 	FILE *f;
 	int ret, n;
 
-	/* The formats and their help come from the one list (export.h). */
+	/* The formats and their help come from the one list (export.h); each
+	 * "  name  text" line hangs under its text when --help wraps it. */
 	n = snprintf(about, sizeof(about), "Formats:\n");
-	for (size_t i = 0; i < zc_nexport_formats && n > 0 && (size_t)n < sizeof(about); i++) {
-		const char *h = zc_export_formats[i]->help, *nl;
-
-		n += snprintf(about + n, sizeof(about) - n, "  %-11s ", zc_export_formats[i]->name);
-		for (; (nl = strchr(h, '\n')) && n > 0 && (size_t)n < sizeof(about); h = nl + 1)
-			n += snprintf(about + n, sizeof(about) - n, "%.*s\n%14s", (int)(nl - h), h, "");
-		if (n > 0 && (size_t)n < sizeof(about))
-			n += snprintf(about + n, sizeof(about) - n, "%s\n", h);
-	}
+	for (size_t i = 0; i < zc_nexport_formats && n > 0 && (size_t)n < sizeof(about); i++)
+		n += snprintf(about + n, sizeof(about) - n, "  %-11s %s\n",
+			      zc_export_formats[i]->name, zc_export_formats[i]->help);
 	ret = zc_opt_main(&cmdline, argc, argv);
 	if (ret >= 0)
 		return ret;
@@ -101,7 +101,7 @@ int zc_cmd_export(int argc, char **argv)
 		json_decref(root);
 		return ZC_EXIT_FAIL;
 	}
-	ret = fmt->write(f, root);
+	ret = fmt->write(f, root, (enum zc_export_what)a.what);
 	if (fclose(f) || ret) {
 		zc_err("export: %s: %s", format, strerror(ret ? -ret : errno));
 		free(buf);

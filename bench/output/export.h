@@ -22,12 +22,22 @@
 	X(gab)               \
 	/* end of the list */
 
+/* What an export holds (--what): every part the format can hold (a CSV
+ * holds one table: the samples'), each run's figures only, or the headline
+ * ratios only (zc_headline: each with its interval, n, answer, DUT busy). */
+enum zc_export_what {
+	ZC_EXPORT_ALL,
+	ZC_EXPORT_RUNS,
+	ZC_EXPORT_HEADLINES,
+};
+
 struct zc_export_format {
 	const char *name;	/* --format NAME */
-	/* For export --help; a "\n" continues on the next line, indented. */
+	/* For export --help: one paragraph, wrapped to the terminal there. */
 	const char *help;
-	/* The whole text of a results file (root) in this format: 0/-errno */
-	int (*write)(FILE *f, json_t *root);
+	/* The whole text of a results file (root) in this format, the parts
+	 * what asks for: 0/-errno */
+	int (*write)(FILE *f, json_t *root, enum zc_export_what what);
 };
 
 #define ZC_EXPORT_DECL(id) extern const struct zc_export_format zc_fmt_##id;
@@ -42,6 +52,18 @@ void zc_export_format_names(char *buf, size_t len, const char *sep);
 /* Helpers for formats (export_util.c). */
 /* Summary of metric over the run's ok samples: 0, -ENODATA when there are none */
 int zc_export_summary(json_t *run, const char *metric, struct zc_summary *s);
+/* The headline ratios of root's runs as report prints them: each side at
+ * its best size first (zc_headline_best, "sizes": "best"), then at each
+ * size (zc_headline, "sizes": "same"); flat rows: numerator and denominator
+ * the runs' names, chunk and pipe_size the numerator's,
+ * denominator_chunk and denominator_pipe_size the denominator's. A new
+ * JSON array, [] when none. */
+json_t *zc_export_headlines(json_t *root);
+/* A headline row's series key: "splice/copy proxy 64k/1M (proxy-splice /
+ * proxy-copy)", then what tells its rows apart when present (rr pair,
+ * connections, workers, A/A side); a best row "splice/copy proxy best
+ * 64k/1M vs 1M/1M (proxy-splice / proxy-copy)". */
+void zc_export_headline_key(json_t *row, char *buf, size_t len);
 /* doc as indented JSON and a newline; takes doc's reference: 0/-EIO */
 int zc_export_json(FILE *f, json_t *doc);
 /* A CSV field, quoted (RFC 4180) when it holds a comma, quote or newline. */

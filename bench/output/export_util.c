@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the export formats (fmt_*.c, and trend's events) share: a metric's
- * summary over a run's ok samples, a JSON document written out, a CSV
- * field and a Prometheus label escaped. Below both the formats and
+ * summary over a run's ok samples, the headline ratios and their series
+ * key, a JSON document written out, a CSV field and a Prometheus label
+ * escaped. Below both the formats and
  * export.c, which lists them.
  */
 #include "output/export.h"
+#include "lib/zcbench.h"
 
 #include <errno.h>
 #include <string.h>
@@ -55,4 +57,65 @@ int zc_export_json(FILE *f, json_t *doc)
 	fputc('\n', f);
 	json_decref(doc);
 	return ret ? -EIO : 0;
+}
+
+/* A side of a headline_best row ({run, chunk, pipe_size}) into row's flat keys. */
+static void flat_side(json_t *row, const char *side, const char *chunk, const char *pipe)
+{
+	json_t *o = json_incref(json_object_get(row, side));
+
+	json_object_set_new(row, side, json_string(zc_an_str(o, "run")));
+	json_object_set_new(row, chunk, json_integer(zc_an_int(o, "chunk")));
+	json_object_set_new(row, pipe, json_integer(zc_an_int(o, "pipe_size")));
+	json_decref(o);
+}
+
+json_t *zc_export_headlines(json_t *root)
+{
+	json_t *runs = json_object_get(root, "runs"), *out = zc_headline_best(runs);
+	json_t *each = zc_headline(runs), *row;
+	size_t i;
+
+	/* Report's order: each side at its best size first, the fair question. */
+	json_array_foreach(out, i, row) {
+		json_object_set_new(row, "sizes", json_string("best"));
+		flat_side(row, "numerator", "chunk", "pipe_size");
+		flat_side(row, "denominator", "denominator_chunk", "denominator_pipe_size");
+	}
+	json_array_foreach(each, i, row) {
+		json_object_set_new(row, "sizes", json_string("same"));
+		json_object_set(row, "denominator_chunk", json_object_get(row, "chunk"));
+		json_object_set(row, "denominator_pipe_size", json_object_get(row, "pipe_size"));
+	}
+	json_array_extend(out, each);
+	json_decref(each);
+	return out;
+}
+
+void zc_export_headline_key(json_t *row, char *buf, size_t len)
+{
+	char chunk[24], pipe[24];
+	const char *rr = zc_an_str(row, "rr"), *side = zc_an_str(row, "aa_side");
+	long long conns = zc_an_int(row, "connections"), workers = zc_an_int(row, "workers");
+
+	zc_fmt_size(zc_an_int(row, "chunk"), chunk, sizeof(chunk));
+	zc_fmt_size(zc_an_int(row, "pipe_size"), pipe, sizeof(pipe));
+	if (!strcmp(zc_an_str(row, "sizes"), "best")) {
+		char dchunk[24], dpipe[24];
+
+		zc_fmt_size(zc_an_int(row, "denominator_chunk"), dchunk, sizeof(dchunk));
+		zc_fmt_size(zc_an_int(row, "denominator_pipe_size"), dpipe, sizeof(dpipe));
+		snprintf(buf, len, "%s best %s/%s vs %s/%s (%s / %s)", zc_an_str(row, "ratio"),
+			 chunk, pipe, dchunk, dpipe, zc_an_str(row, "numerator"),
+			 zc_an_str(row, "denominator"));
+		return;
+	}
+	snprintf(buf, len, "%s %s/%s (%s / %s)%s%s", zc_an_str(row, "ratio"), chunk, pipe,
+		 zc_an_str(row, "numerator"), zc_an_str(row, "denominator"), *rr ? " " : "", rr);
+	if (conns > 1)
+		snprintf(buf + strlen(buf), len - strlen(buf), " conns=%lld", conns);
+	if (workers > 1)
+		snprintf(buf + strlen(buf), len - strlen(buf), " workers=%lld", workers);
+	if (*side)
+		snprintf(buf + strlen(buf), len - strlen(buf), " %s", side);
 }

@@ -1,17 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0
 /* export --format bmf: Bencher Metric Format, median, min and max per metric,
- * and the profile's buckets (profile_BUCKET_pct) of profiled runs. */
+ * and the profile's buckets (profile_BUCKET_pct) of profiled runs; each
+ * headline ratio a benchmark of its own, its 95% interval as the bounds. */
 #include "output/export.h"
 
 #include <string.h>
 #include "output/breakdown.h"
 
-static int write_bmf(FILE *f, json_t *root) /* 0/-EIO */
+/* "headline KEY": {"ratio": {value, lower_value, upper_value}}, and the
+ * figures beside it as measures of their own (n, each side's busy). A ratio
+ * without an interval (under 3 repetitions) has its value as both bounds. */
+static void headlines(json_t *out, json_t *root)
+{
+	json_t *hl = zc_export_headlines(root), *row;
+	size_t i;
+
+	json_array_foreach(hl, i, row) {
+		json_t *v = json_object_get(row, "value"), *lo = json_object_get(row, "lo"),
+		       *hi = json_object_get(row, "hi"), *measures;
+		char key[600], name[640];
+		static const char *const beside[] = { "n", "numerator_busy_frac",
+						      "denominator_busy_frac" };
+
+		if (!json_is_number(v))
+			continue;
+		zc_export_headline_key(row, key, sizeof(key));
+		snprintf(name, sizeof(name), "headline %s%s", key,
+			 json_is_true(json_object_get(row, "verified")) ? "" : " unverified");
+		measures = json_pack("{s:{s:f,s:f,s:f}}", "ratio", "value", json_number_value(v),
+				     "lower_value", json_number_value(json_is_number(lo) ? lo : v),
+				     "upper_value", json_number_value(json_is_number(hi) ? hi : v));
+		for (size_t k = 0; k < ZC_ARRAY_SIZE(beside); k++) {
+			json_t *x = json_object_get(row, beside[k]);
+
+			if (json_is_number(x))
+				json_object_set_new(measures, beside[k],
+						    json_pack("{s:f}", "value", json_number_value(x)));
+		}
+		json_object_set_new(out, name, measures);
+	}
+	json_decref(hl);
+}
+
+static int write_bmf(FILE *f, json_t *root, enum zc_export_what what) /* 0/-EIO */
 {
 	json_t *out = json_object(), *run;
 	size_t i;
 
+	if (what != ZC_EXPORT_RUNS)
+		headlines(out, root);
 	json_array_foreach(json_object_get(root, "runs"), i, run) {
+		if (what == ZC_EXPORT_HEADLINES)
+			break;
 		json_t *measures = json_object();
 		char key[512];
 
@@ -39,7 +79,9 @@ static int write_bmf(FILE *f, json_t *root) /* 0/-EIO */
 
 const struct zc_export_format zc_fmt_bmf = {
 	.name = "bmf",
-	.help = "Bencher Metric Format: {key: {metric: {value, lower_value, upper_value}}}\n"
-		"(median, min, max of the ok samples; profile_BUCKET_pct when profiled)",
+	.help = "Bencher Metric Format: {key: {metric: {value, lower_value, upper_value}}} "
+		"(median, min, max of the ok samples; profile_BUCKET_pct when profiled); each "
+		"headline ratio \"headline RATIO CHUNK/PIPE (NUM / DEN)\": {ratio: its value and "
+		"95% interval, n, numerator_busy_frac, denominator_busy_frac}",
 	.write = write_bmf,
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* export --format csv: one row per sample, failed samples too (empty figures),
- * and profile_BUCKET_pct columns when a run was profiled. */
+ * and profile_BUCKET_pct columns when a run was profiled; with --what
+ * headlines, one row per headline ratio instead (a CSV holds one table). */
 #include "output/export.h"
 #include "output/breakdown.h"
 
@@ -18,7 +19,60 @@ static bool any_rr(json_t *runs)
 	return false;
 }
 
-static int write_csv(FILE *f, json_t *root) /* 0 */
+/* A headline row's columns: zc_export_headlines' keys (results/README.md's
+ * "headline" and "headline_best"), in the order a reader scans them. */
+static const char *const headline_cols[] = {
+	"ratio", "sizes", "numerator", "denominator", "chunk", "pipe_size", "denominator_chunk",
+	"denominator_pipe_size", "numerator_sizes", "denominator_sizes", "connections", "workers",
+	"rr", "aa_side", "value", "lo", "hi", "level", "n", "method", "half_width_pct",
+	"answer", "threshold_pct", "numerator_gbps_per_core", "denominator_gbps_per_core",
+	"numerator_busy_frac", "denominator_busy_frac", "disturbed_left_out", "verified",
+};
+
+/* A JSON value as a CSV field: empty when absent or null. */
+static void json_field(FILE *f, json_t *v)
+{
+	if (json_is_string(v))
+		zc_csv_field(f, json_string_value(v));
+	else if (json_is_integer(v))
+		fprintf(f, "%lld", (long long)json_integer_value(v));
+	else if (json_is_number(v))
+		fprintf(f, "%.10g", json_number_value(v));
+	else if (json_is_boolean(v))
+		fputs(json_is_true(v) ? "true" : "false", f);
+}
+
+static int write_headlines(FILE *f, json_t *root) /* 0 */
+{
+	json_t *hl = zc_export_headlines(root), *row;
+	char fp[8192], fpid[512];
+	size_t i;
+
+	zc_an_fingerprint(root, fp, sizeof(fp), fpid, sizeof(fpid));
+	fputs("date,kernel,host,fingerprint", f);
+	for (size_t c = 0; c < ZC_ARRAY_SIZE(headline_cols); c++)
+		fprintf(f, ",%s", headline_cols[c]);
+	fputc('\n', f);
+	json_array_foreach(hl, i, row) {
+		const char *strs[] = { zc_an_date(root), zc_an_kernel(root), zc_an_hostname(root),
+				       fpid };
+
+		for (size_t c = 0; c < ZC_ARRAY_SIZE(strs); c++) {
+			if (c)
+				fputc(',', f);
+			zc_csv_field(f, strs[c]);
+		}
+		for (size_t c = 0; c < ZC_ARRAY_SIZE(headline_cols); c++) {
+			fputc(',', f);
+			json_field(f, json_object_get(row, headline_cols[c]));
+		}
+		fputc('\n', f);
+	}
+	json_decref(hl);
+	return 0;
+}
+
+static int write_csv(FILE *f, json_t *root, enum zc_export_what what) /* 0 */
 {
 	json_t *run, *smp;
 	size_t i, j;
@@ -31,6 +85,8 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 	bool profiled = zc_an_any_profile(json_object_get(root, "runs"));
 	bool rr = any_rr(json_object_get(root, "runs"));
 
+	if (what == ZC_EXPORT_HEADLINES)
+		return write_headlines(f, root);
 	zc_an_fingerprint(root, fp, sizeof(fp), fpid, sizeof(fpid));
 	for (size_t c = 0; c < ZC_ARRAY_SIZE(cols); c++)
 		fprintf(f, "%s%s", c ? "," : "", cols[c]);
@@ -111,10 +167,11 @@ static int write_csv(FILE *f, json_t *root) /* 0 */
 
 const struct zc_export_format zc_fmt_csv = {
 	.name = "csv",
-	.help = "one row per sample (failed samples too, empty figures); profile_BUCKET_pct\n"
-		"columns when a run was profiled (its samples' profiles, or the run's); with\n"
-		"request/response runs: traffic, object_size, churn, inflight, rate, pipe_pool;\n"
-		"last, saturated (the DUT at least 0.9 busy in the sample) and options (the run's\n"
-		"mode_opts, alternate ... that tell runs of one path apart)",
+	.help = "one row per sample (failed samples too, empty figures); profile_BUCKET_pct "
+		"columns when a run was profiled (its samples' profiles, or the run's); with "
+		"request/response runs: traffic, object_size, churn, inflight, rate, pipe_pool; "
+		"last, saturated (the DUT at least 0.9 busy in the sample) and options (the run's "
+		"mode_opts, alternate ... that tell runs of one path apart); --what headlines: a "
+		"row per headline ratio instead (value, lo, hi, n, answer, each side's busy)",
 	.write = write_csv,
 };

@@ -11,17 +11,21 @@
 #include "lib/opt.h"
 #include "lib/outpath.h"
 #include "lib/stats.h"
+#include "lib/term.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void print_curve(FILE *f, const struct zc_curve *c)
+/* The table is 74 characters wide: it fits 80 columns; the curve's label
+ * above it wraps to the terminal's width. */
+static void print_curve(FILE *f, const struct zc_curve *c, int width)
 {
 	char label[300];
 
 	zc_curve_label(c, label, sizeof(label), true);
-	fprintf(f, "\n%s\n", label);
+	fputc('\n', f);
+	zc_put_fitted(f, label, width, 2);
 	fprintf(f, "  %7s %10s %22s %19s %10s\n", "workers", "DUT cores", "Gbps [min-max]",
 		"Gbps/core [min-max]", "efficiency");
 	for (int i = 0; i < c->npts; i++) {
@@ -67,7 +71,7 @@ int zc_cmd_scale(int argc, char **argv)
 	};
 	json_t *roots[256];
 	char why[4300];
-	int rc = zc_opt_main(&cmd, argc, argv), n, shown = 0;
+	int rc = zc_opt_main(&cmd, argc, argv), n, shown = 0, width = zc_term_width(1);
 	bool shared = false;
 
 	if (rc >= 0)
@@ -84,20 +88,21 @@ int zc_cmd_scale(int argc, char **argv)
 			return ZC_EXIT_USAGE;
 		}
 	n = zc_curves(roots, a.npaths, curves, ZC_ARRAY_SIZE(curves));
-	printf("scaling: Gbit/s of the device under test (its own bytes over its window) against "
-	       "its workers (medians of the repetitions)\n");
+	zc_put_fitted(stdout, "scaling: Gbit/s of the device under test (its own bytes over its "
+		      "window) against its workers (medians of the repetitions)", width, 2);
 	for (int i = 0; i < n; i++)
 		if (curves[i].npts) {
-			print_curve(stdout, &curves[i]);
+			print_curve(stdout, &curves[i], width);
 			shown++;
 			for (int k = 0; k < curves[i].npts; k++)
 				shared |= curves[i].pt[k].shared;
 		}
 	if (!shown)
-		printf("\nno runs in these files (workloads/scale.ini sweeps workers and connections)\n");
+		zc_put_fitted(stdout, "\nno runs in these files (workloads/scale.ini sweeps workers "
+			      "and connections)", width, 2);
 	else if (shared)
-		printf("\n! the DUT shared its cores with the source or sink (not enough cores): its busy "
-		       "cores include their work\n");
+		zc_put_fitted(stdout, "\n! the DUT shared its cores with the source or sink (not "
+			      "enough cores): its busy cores include their work", width, 2);
 	if (a.plot && (rc = zc_plot_scale(roots[a.npaths - 1], a.plot, NULL, a.paths[a.npaths - 1])))
 		rc = ZC_EXIT_FAIL;
 	else

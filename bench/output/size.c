@@ -19,6 +19,7 @@
 #include "results/results.h"
 #include "modes/mode.h"
 #include "lib/opt.h"
+#include "lib/term.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -238,30 +239,68 @@ static void fmt_size(char *buf, size_t len, json_t *s)
 			 json_is_true(json_object_get(s, "extrapolated")) ? "*" : "");
 }
 
-static void print_sizing(FILE *f, json_t *o)
+/* A cell of the sizing table: "12.50 [11.76, 13.33]*" */
+#define SIZE_CELL 23
+#define SIZE_HEAD "DUT mode, connections, chunk, host"
+
+/* A label on a line of its own, cut to the width (no trailing blanks). */
+static void own_line(FILE *f, const char *label, int width)
+{
+	char cut[300];
+
+	zc_elide(cut, sizeof(cut), label, width - 2);
+	fprintf(f, "  %s\n  ", cut);
+}
+
+/* The labels' column is as wide as its longest label; when the terminal has
+ * no room for it beside the figures, each label is on a line of its own
+ * above its figures. */
+static void print_sizing(FILE *f, json_t *o, int width)
 {
 	json_t *targets = json_object_get(o, "targets_gbps"), *c, *t, *p;
+	int nt = (int)json_array_size(targets), room = width - 2 - nt * (SIZE_CELL + 1);
+	int lw = zc_text_cols(SIZE_HEAD);
+	bool alone;
 	size_t i, k;
 
-	fprintf(f, "sizing: cores of the device under test to carry the target (busy cores; "
-		   "[range over repetitions]; * extrapolated past the largest measured point)\n\n");
-	fprintf(f, "  %-44s", "DUT mode, connections, chunk, host");
+	json_array_foreach(json_object_get(o, "curves"), i, c) {
+		int w = zc_text_cols(json_string_value(json_object_get(c, "label")) ?: "");
+
+		lw = w > lw ? w : lw;
+	}
+	alone = lw > room;
+	zc_put_fitted(f, "sizing: cores of the device under test to carry the target (busy cores; "
+		      "[range over repetitions]; * extrapolated past the largest measured point)",
+		      width, 2);
+	fputc('\n', f);
+	if (alone) {
+		own_line(f, SIZE_HEAD, width);
+		lw = 0;
+	} else {
+		fputs("  ", f);
+		zc_put_cell(f, SIZE_HEAD, lw, 0);
+	}
 	json_array_foreach(targets, k, t) {
 		char head[32];
 
 		snprintf(head, sizeof(head), "%g Gbit/s", json_real_value(t));
-		fprintf(f, " %23s", head);
+		fprintf(f, "%s%*s", lw || k ? " " : "", SIZE_CELL, head);
 	}
 	fprintf(f, "\n");
 	json_array_foreach(json_object_get(o, "curves"), i, c) {
 		json_t *s;
 
-		fprintf(f, "  %-44.44s", json_string_value(json_object_get(c, "label")));
+		if (alone) {
+			own_line(f, json_string_value(json_object_get(c, "label")) ?: "", width);
+		} else {
+			fputs("  ", f);
+			zc_put_cell(f, json_string_value(json_object_get(c, "label")) ?: "", lw, 0);
+		}
 		json_array_foreach(json_object_get(c, "sizes"), k, s) {
 			char buf[64];
 
 			fmt_size(buf, sizeof(buf), s);
-			fprintf(f, " %23s", buf);
+			fprintf(f, "%s%*s", lw || k ? " " : "", SIZE_CELL, buf);
 		}
 		fprintf(f, "\n");
 	}
@@ -269,9 +308,19 @@ static void print_sizing(FILE *f, json_t *o)
 		fprintf(f, "  (no ok runs in these files)\n");
 	if (json_array_size(json_object_get(o, "pairs")))
 		fprintf(f, "\nwhat the difference means:\n");
-	json_array_foreach(json_object_get(o, "pairs"), i, p)
-		fprintf(f, "  %s\n", json_string_value(json_object_get(p, "text")));
-	fprintf(f, "\nmethod: %s\n", json_string_value(json_object_get(o, "method")));
+	json_array_foreach(json_object_get(o, "pairs"), i, p) {
+		char line[600];
+
+		snprintf(line, sizeof(line), "  %s", json_string_value(json_object_get(p, "text")));
+		zc_put_fitted(f, line, width, 4);
+	}
+	{
+		char line[1200];
+
+		snprintf(line, sizeof(line), "\nmethod: %s",
+			 json_string_value(json_object_get(o, "method")));
+		zc_put_fitted(f, line, width, 2);
+	}
 }
 
 /* The request/response targets: each needs an rr run of its object size in
@@ -374,7 +423,7 @@ int zc_cmd_size(int argc, char **argv)
 			printf("%s\n", s);
 		free(s);
 	} else {
-		print_sizing(stdout, o);
+		print_sizing(stdout, o, zc_term_width(1));
 	}
 	json_decref(o);
 out:

@@ -9,6 +9,7 @@
  * target far above the run's own tps assumes its per-core rate holds.
  */
 #include "output/scale.h"
+#include "lib/term.h"
 #include "results/results.h"
 #include "lib/zcbench.h"
 
@@ -107,17 +108,30 @@ json_t *zc_sizing_rr_json(json_t *const *roots, int nroots, double rps, long lon
 	return a;
 }
 
+/* The labels' column as wide as the longest label, cut to what the
+ * terminal leaves beside the figures (15 + 25 characters). */
 void zc_print_sizing_rr(FILE *f, json_t *a, double rps, long long size)
 {
+	int width = zc_term_width(fileno(f)), lw = 10, room = width - 2 - 15 - 25;
 	json_t *r;
 	size_t i;
-	char sz[24];
+	char sz[24], head[300];
 
+	json_array_foreach(a, i, r) {
+		int w = zc_text_cols(zc_an_str(r, "run")) + zc_text_cols(zc_an_str(r, "host")) + 3;
+
+		lw = w > lw ? w : lw;
+	}
+	lw = lw < room ? lw : room < 10 ? 10 : room;
 	zc_fmt_size(size, sz, sizeof(sz));
-	fprintf(f, "sizing (request/response): cores of the device under test for %g requests/s "
-		   "of %s objects (busy cores = target / tps_per_core; [range over repetitions])\n\n",
-		rps, sz);
-	fprintf(f, "  %-40s %14s %24s\n", "run (host)", "tps/core", "cores");
+	snprintf(head, sizeof(head), "sizing (request/response): cores of the device under test "
+		 "for %g requests/s of %s objects (busy cores = target / tps_per_core; [range over "
+		 "repetitions])", rps, sz);
+	zc_put_fitted(f, head, width, 2);
+	fputc('\n', f);
+	fputs("  ", f);
+	zc_put_cell(f, "run (host)", lw, 0);
+	fprintf(f, " %14s %24s\n", "tps/core", "cores");
 	json_array_foreach(a, i, r) {
 		char lab[160], c[64];
 
@@ -126,8 +140,9 @@ void zc_print_sizing_rr(FILE *f, json_t *a, double rps, long long size)
 			 json_real_value(json_object_get(r, "cores")),
 			 json_real_value(json_object_get(r, "low")),
 			 json_real_value(json_object_get(r, "high")));
-		fprintf(f, "  %-40.40s %14.0f %24s\n", lab,
-			json_real_value(json_object_get(r, "tps_per_core")), c);
+		fputs("  ", f);
+		zc_put_cell(f, lab, lw, 0);
+		fprintf(f, " %14.0f %24s\n", json_real_value(json_object_get(r, "tps_per_core")), c);
 	}
 	fprintf(f, "\n");
 }

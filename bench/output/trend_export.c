@@ -93,11 +93,12 @@ void zc_trend_prometheus(FILE *f, const struct zc_trend *t, const struct zc_tren
 			 double threshold)
 {
 	static const char *const gauges[][2] = {
-		{ "zcbench_trend_step_ratio", "A change point: the figure after the step over the "
-					      "figure before it (1: none); bound lower and upper: its "
+		{ "zcbench_trend_step_ratio", "Unit: ratio. A change point: the figure (label "
+					      "metric) after the step over the figure before it (1: "
+					      "none); bound estimate, lower and upper: the value and its "
 					      "95% interval; date: the first night after it" },
-		{ "zcbench_trend_newest_ratio", "A series' newest nights over the nights before "
-						"them (the gate's reading; 1: no change)" },
+		{ "zcbench_trend_newest_ratio", "Unit: ratio. A series' newest nights over the "
+						"nights before them (the gate's reading; 1: no change)" },
 	};
 	char wc[1200];
 

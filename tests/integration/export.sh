@@ -23,8 +23,15 @@ PY
 python3 - "$TMP/x.bmf" <<'PY' || fail "bmf shape"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert isinstance(d, dict) and len(d) == 9, len(d)
-for bench, measures in d.items():
+runs = {k: v for k, v in d.items() if not k.startswith("headline ")}
+assert isinstance(d, dict) and len(runs) == 9, len(runs)
+# The headline ratios: a benchmark each, the ratio's 95% interval as its bounds.
+hl = [k for k in d if k.startswith("headline ")]
+assert any(k.startswith("headline splice/copy proxy 64k/256k (proxy-splice / proxy-copy)")
+           for k in hl), hl
+for k in hl:
+    assert "ratio" in d[k] and d[k]["n"]["value"] >= 1, k
+for bench, measures in runs.items():
     assert "gbps_per_core" in measures, bench
     for m, v in measures.items():
         assert set(v) == {"value", "lower_value", "upper_value"}, v
@@ -40,7 +47,11 @@ assert isinstance(d, list) and d
 for e in d:
     assert isinstance(e["name"], str) and isinstance(e["unit"], str)
     assert isinstance(e["value"], (int, float))
+    if e["name"].startswith("headline "):
+        assert e["unit"] == "ratio" and e["range"].startswith("95% ["), e
+        continue
     assert e["name"].split()[-1] in ("gbps", "gbps_per_core"), e["name"]
+assert any(e["name"].startswith("headline ") for e in d), "gab: no headline ratio"
 PY
 
 # prometheus: written atomically to --out, HELP/TYPE before samples, the
@@ -52,7 +63,7 @@ mkdir "$TMP/prom"
 # promtool (Debian's prometheus package) parses and lints it: names, HELP,
 # TYPE, base units ("_us_per_kb" or "_per_mb" would fail its unit lint).
 if command -v promtool >/dev/null; then
-	for f in "$B" results/fixtures/profile.json; do
+	for f in results/fixtures/*.json; do
 		"$ZCBENCH" export --format prometheus "$f" >"$TMP/p.prom" || fail "prom exit ($f)"
 		promtool check metrics <"$TMP/p.prom" >"$TMP/promtool.log" 2>&1 ||
 			{ cat "$TMP/promtool.log"; fail "promtool check metrics: $f"; }
@@ -72,6 +83,8 @@ d = json.load(open(sys.argv[2]))
 bps = {}
 for line in open(sys.argv[1]).read().splitlines():
     if line.startswith("# HELP "):
+        # Every HELP names the unit of the value exported, first.
+        assert line.split(None, 3)[3].startswith("Unit: "), line
         seen_help.add(line.split()[2]); continue
     if line.startswith("# TYPE "):
         name, kind = line.split()[2:4]; assert kind == "gauge"; seen_type.add(name); continue
@@ -80,7 +93,7 @@ for line in open(sys.argv[1]).read().splitlines():
     name = m.group(1)
     assert name in seen_help and name in seen_type, name
     # Base units: no Gbit/s, microseconds or per-MB names.
-    assert not re.search(r'(gbps|_us_|_kb|_mb)(_|$)', name), name
+    assert not re.search(r'(gbps|_us_|_kb|_mb|_us|_frac)(_|$)', name), name
     labels = dict(re.findall(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"', m.group(2)))
     for l in ("kernel", "host", "vmsplice", "splice_needs_write"):
         assert l in labels, (l, line)
@@ -89,7 +102,10 @@ for line in open(sys.argv[1]).read().splitlines():
         info.append(labels); assert float(m.group(3)) == 1; continue
     # Only the info metric carries the long fingerprint text.
     assert "fingerprint" not in labels, line
-    if name not in ("zcbench_results_timestamp_seconds",):
+    if name.startswith("zcbench_headline_"):
+        for l in ("ratio", "numerator", "denominator", "chunk", "pipe_size"):
+            assert l in labels, (l, line)
+    elif name not in ("zcbench_results_timestamp_seconds",):
         for l in ("mode", "chunk", "run"):
             assert l in labels, (l, line)
     if name == "zcbench_payload_bytes_per_second_per_core":
@@ -139,4 +155,102 @@ grep -q ',false,$' "$TMP/mb.csv" || fail "csv: no unsaturated sample marked"
 "$ZCBENCH" export --format prometheus "$MB" >"$TMP/mb.prom" || fail "prometheus of bench.json"
 grep -Eq '^zcbench_dut_saturated\{run="proxy-splice",.*chunk="65536".*\} 0$' "$TMP/mb.prom" ||
 	fail "prometheus: proxy-splice not marked unsaturated"
+
+# Every series once (a name and its labels), in every fixture.
+for f in results/fixtures/*.json; do
+	"$ZCBENCH" export --format prometheus "$f" | grep -v '^#' | sed 's/ [^ ]*$//' | sort | uniq -d >"$TMP/dup"
+	[ -s "$TMP/dup" ] && { head -3 "$TMP/dup"; fail "prometheus: duplicate series in $f"; }
+done
+ok "prometheus: no duplicate series"
+
+# Issue 32: every figure in a base unit its name says. bench.json has
+# connections' figures: the fastest connection in bytes per second (it was
+# Gbit/s under a bytes name), service demand in seconds per byte.
+python3 - "$TMP/mb.prom" "$MB" <<'PY' || fail "prometheus base units (bench.json)"
+import json, re, statistics, sys
+d = json.load(open(sys.argv[2]))
+text = open(sys.argv[1]).read()
+def gauge(name, run, chunk):
+    m = re.search(r'^%s\{run="%s",[^}]*chunk="%d"[^}]*\} (\S+)$' % (name, run, chunk), text, re.M)
+    assert m, (name, run, chunk)
+    return float(m.group(1))
+def med(run, key):
+    return statistics.median(s[key] for s in run["samples"] if s["status"] == "ok" and key in s)
+for r in d["runs"]:
+    n, c = r["name"], r["key"]["chunk"]
+    if any("conn_gbps_max" in s for s in r["samples"]):
+        got = gauge("zcbench_conn_max_bytes_per_second", n, c)
+        assert abs(got - med(r, "conn_gbps_max") * 1e9 / 8) < 1e-6 * got, (n, got)
+    got = gauge("zcbench_service_demand_seconds_per_byte", n, c)
+    assert abs(got - med(r, "service_demand_us_per_kb") * 1e-6 / 1024) < 1e-6 * got, (n, got)
+names = {l.split("{")[0] for l in text.splitlines() if not l.startswith("#")}
+assert not [n for n in names if "gbps" in n or "_us_per_kb" in n], names
+help_sd = re.search(r'^# HELP zcbench_service_demand_seconds_per_byte (.*)$', text, re.M).group(1)
+assert help_sd.startswith("Unit: seconds"), help_sd
+PY
+ok "prometheus: connections in bytes per second, service demand in seconds per byte"
+
+# The headline ratios (issue 32): report's value, its 95% interval, n and
+# answer in every format. splice/copy at 64k/1M in bench.json was taken in
+# rounds: the geometric mean of the three per-round ratios.
+"$ZCBENCH" export --format csv --what headlines "$MB" >"$TMP/hl.csv" || fail "csv --what headlines"
+python3 - "$TMP/hl.csv" "$TMP/mb.prom" "$MB" <<'PY' || fail "headline ratios in csv and prometheus"
+import csv, json, math, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+text = open(sys.argv[2]).read()
+d = json.load(open(sys.argv[3]))
+def run(name, chunk):
+    return [r for r in d["runs"] if r["name"] == name and r["key"]["chunk"] == chunk][0]
+def by_rep(r):
+    return {s["rep"]: s["gbps_per_core"] for s in r["samples"] if s["status"] == "ok"}
+num, den = by_rep(run("proxy-splice", 65536)), by_rep(run("proxy-copy", 65536))
+def geomean_ratio(num, den):
+    return math.exp(sum(math.log(num[k] / den[k]) for k in num) / len(num))
+want = geomean_ratio(num, den)
+row = [r for r in rows if r["ratio"] == "splice/copy proxy" and r["sizes"] == "same" and
+       r["chunk"] == "65536"][0]
+assert abs(float(row["value"]) - want) < 1e-6 * want, (row["value"], want)
+assert row["method"] == "paired" and row["n"] == "3", row
+assert float(row["lo"]) <= float(row["value"]) <= float(row["hi"]), row
+assert row["answer"] in ("changed", "unchanged", "cant_tell"), row["answer"]
+assert row["numerator_busy_frac"] and row["denominator_busy_frac"], row
+for c in ("date", "kernel", "host", "fingerprint", "threshold_pct", "verified"):
+    assert row[c] != "", c
+# Each side at its best size (the best median Gbit/s per core), report's
+# first line: splice at 64k, copy at 1M, the rounds paired across sizes.
+best = [r for r in rows if r["ratio"] == "splice/copy proxy" and r["sizes"] == "best"]
+assert len(best) == 1 and rows.index(best[0]) == 0, best
+med = lambda r: sorted(by_rep(r).values())[1]
+# Every proxy splice run is a size of the numerator (a 64k pipe too): 3 of them.
+bn = max((r for r in d["runs"] if r["key"]["proxy"] == "splice"), key=med)
+bd = max((r for r in d["runs"] if r["key"]["proxy"] == "copy"), key=med)
+assert (best[0]["chunk"], best[0]["denominator_chunk"]) == (str(bn["key"]["chunk"]),
+                                                            str(bd["key"]["chunk"])), best
+want = geomean_ratio(by_rep(bn), by_rep(bd))
+assert abs(float(best[0]["value"]) - want) < 1e-6 * want, (best[0]["value"], want)
+assert best[0]["numerator_sizes"] == "3" and best[0]["denominator_sizes"] == "2", best
+lab = r'ratio="splice/copy proxy",sizes="same",numerator="proxy-splice",denominator="proxy-copy",chunk="65536"'
+for bound, key in (("estimate", "value"), ("lower", "lo"), ("upper", "hi")):
+    m = re.search(r'^zcbench_headline_ratio\{%s,[^}]*bound="%s"\} (\S+)$' % (lab, bound), text, re.M)
+    assert m and abs(float(m.group(1)) - float(row[key])) < 1e-9 * float(row[key]), (bound, m)
+assert re.search(r'^zcbench_headline_repetitions\{%s,[^}]*\} 3$' % lab, text, re.M)
+assert re.search(r'^zcbench_headline_answer_info\{%s,[^}]*answer="%s"\} 1$' % (lab, row["answer"]), text, re.M)
+for side in ("numerator", "denominator"):
+    m = re.search(r'^zcbench_headline_dut_busy_ratio\{%s,[^}]*side="%s"\} (\S+)$' % (lab, side), text, re.M)
+    assert m and abs(float(m.group(1)) - float(row[side + "_busy_frac"])) < 1e-9, side
+PY
+ok "headline ratios: csv and prometheus carry report's value, interval, n, answer, busy"
+"$ZCBENCH" export --format prometheus --what runs "$MB" | grep -q '^zcbench_headline_' &&
+	fail "--what runs: headline gauges"
+"$ZCBENCH" export --format prometheus --what headlines "$MB" >"$TMP/hl.prom"
+grep -q '^zcbench_payload_' "$TMP/hl.prom" && fail "--what headlines: run gauges"
+grep -q '^zcbench_headline_ratio{' "$TMP/hl.prom" || fail "--what headlines: no headline gauge"
+"$ZCBENCH" export --format bmf --what headlines "$MB" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d and all(k.startswith("headline ") for k in d), list(d)' || fail "bmf --what headlines"
+"$ZCBENCH" export --format csv --what everything "$MB" >/dev/null 2>"$TMP/what.err"
+check "--what everything: exit 2" [ $? -eq 2 ]
+check "--what everything: says the choices" grep -q "all, runs, headlines\|all|runs|headlines" "$TMP/what.err"
 echo "export: ok"
+finish

@@ -22,7 +22,8 @@ jq -e '.schema == "zcbench-pipebench" and (.runs | length == 2) and
        ([.runs[] | .summary.calls_per_s.median > 0] | all) and (.fingerprint | type == "object")' "$p" >/dev/null ||
 	fail "pipebench results incomplete"
 "$ZCBENCH" before-after "$f" "$p" >"$TMP/ba.txt" || fail "before-after exited $?"
-grep -Eq '^vmsplice user buf .* 64k vmsplice .* vmsplice-as-writev .* emulated +[-+][0-9.]+%' "$TMP/ba.txt" ||
+grep -Eq '^vmsplice user buf .*, chunk 64k, after emulated: [-+][0-9.]+%' "$TMP/ba.txt" &&
+	grep -A2 '^vmsplice user buf' "$TMP/ba.txt" | grep -Eq '^  after +vmsplice-as-writev +[0-9.]+ Gbps/core' ||
 	{ cat "$TMP/ba.txt"; fail "before-after lacks the vmsplice row"; }
 grep -Eq '^vm-splice +64k .*[-+][0-9.]+%' "$TMP/ba.txt" || { cat "$TMP/ba.txt"; fail "before-after lacks the vm-splice row"; }
 "$ZCBENCH" before-after /dev/null >/dev/null 2>&1; [ $? = 2 ] || fail "before-after on a non-JSON file should exit 2"

@@ -95,7 +95,7 @@ check "compare: p99 -30% is no regression (exit $rc)" [ "$rc" -eq 0 ]
 
 # Exports: the rr metrics, one series per object size.
 "$ZCBENCH" export --format prometheus "$F" >"$TMP/prom" || fail "export prometheus"
-for m in tps tps_per_core lat_p99_us; do
+for m in transactions_per_second transactions_per_second_per_core lat_p99_seconds; do
 	check "prometheus: zcbench_$m" grep -q "^zcbench_$m{.*object_size=\"65536\"" "$TMP/prom"
 done
 check "prometheus: no duplicate series" [ -z "$(grep -v '^#' "$TMP/prom" | sed 's/} .*//' | sort | uniq -d)" ]

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* zcbench report's parts (report.c prints, report_model.c reads the file). */
+#ifndef ZC_REPORT_INT_H
+#define ZC_REPORT_INT_H
+
+#include "results/results.h"
+
+#include <jansson.h>
+
+/* What report says about one results file (path, root), as `report --json`
+ * prints it (results/README.md, "JSON output of zcbench report --json"):
+ * the file's host, load and fingerprint, the headline ratios at each side's
+ * best size and at each size with their intervals, n and answers, the
+ * after-modes without a run, and each run's figures. A new object. */
+json_t *zc_report_model(const char *path, json_t *root);
+
+#endif

@@ -197,9 +197,8 @@ static void print_row(FILE *f, json_t *h, int width)
 	snprintf(a, sizeof(a), "%s / ", fmt_sig(num(h, "numerator_gbps_per_core"), 3, b, sizeof(b)));
 	fmt_sig(num(h, "denominator_gbps_per_core"), 3, b, sizeof(b));
 	snprintf(nd, sizeof(nd), nn == dn ? "%lld" : "%lld/%lld", nn, dn);
-	fprintf(f, "    %-10s %6s  %-13s %-16s %7s%-6s %5s\n", size, val, ci, words, a, b, nd);
-	if (!json_is_true(json_object_get(h, "verified")))
-		fprintf(f, "      UNVERIFIED: a sink of these runs did not check the bytes\n");
+	fprintf(f, "    %-10s %6s  %-13s %-16s %7s%-6s %5s%s\n", size, val, ci, words, a, b, nd,
+		json_is_true(json_object_get(h, "verified")) ? "" : " *");
 	/* A DUT that waited for its peers: its figure is not the DUT's best. */
 	zc_print_busy_pair(f, num(h, "numerator_busy_frac"), num(h, "denominator_busy_frac"),
 			   width, true);
@@ -209,7 +208,7 @@ static void print_row(FILE *f, json_t *h, int width)
 static void print_sizes(FILE *f, json_t *m, int width)
 {
 	json_t *rows = json_object_get(m, "headline"), *h, *g, *miss;
-	bool *done = calloc(json_array_size(rows) + 1, 1);
+	bool *done = calloc(json_array_size(rows) + 1, 1), unverified;
 	size_t i, j;
 
 	if (!done)
@@ -229,13 +228,17 @@ static void print_sizes(FILE *f, json_t *m, int width)
 			continue;
 		group_name(g, name, sizeof(name));
 		fprintf(f, "  %s\n", name);
+		unverified = false;
 		json_array_foreach(rows, j, h) {
 			group_name(h, other, sizeof(other));
 			if (j < i || done[j] || strcmp(name, other))
 				continue;
 			done[j] = true;
 			print_row(f, h, width);
+			unverified |= !json_is_true(json_object_get(h, "verified"));
 		}
+		if (unverified)
+			fprintf(f, "    * UNVERIFIED: a sink of these runs did not check the bytes\n");
 	}
 	free(done);
 	json_array_foreach(json_object_get(m, "missing_after"), i, miss) {
@@ -261,7 +264,7 @@ static void report_file(FILE *out, const char *path, json_t *root, int width)
 		f = out;
 		width = 0;
 	}
-	fprintf(f, "%s\n  host %s, kernel %s, %s, status %s%s%s%s\n", path, zc_an_str(m, "host"),
+	fprintf(f, "%s\n  host %s, kernel %s, %s\n  status %s%s%s%s\n", path, zc_an_str(m, "host"),
 		zc_an_str(m, "kernel"), zc_an_str(m, "date"), zc_an_str(m, "status"),
 		*zc_an_str(m, "status_reason") ? " (" : "", zc_an_str(m, "status_reason"),
 		*zc_an_str(m, "status_reason") ? ")" : "");

@@ -177,13 +177,16 @@ static void group_name(json_t *h, char *buf, size_t len)
 
 	if ((zc_an_int(h, "connections") > 1 || zc_an_int(h, "workers") > 1) && o > 0 &&
 	    (size_t)o < len)
-		snprintf(buf + o, len - o, ", %lld conn, %lld workers", zc_an_int(h, "connections"),
-			 zc_an_int(h, "workers"));
+		o += snprintf(buf + o, len - o, ", %lld conn, %lld workers",
+			      zc_an_int(h, "connections"), zc_an_int(h, "workers"));
+	if (*zc_an_str(h, "rr") && o > 0 && (size_t)o < len)
+		snprintf(buf + o, len - o, ", rr %s", zc_an_str(h, "rr"));
 }
 
 static void print_row(FILE *f, json_t *h, int width)
 {
 	char size[48], chunk[24], pipe[24], val[24], ci[48], words[48], a[24], b[24], nd[32];
+	char gpc[56];
 	long long nn = zc_an_int(h, "numerator_samples"), dn = zc_an_int(h, "denominator_samples");
 
 	zc_fmt_size(zc_an_int(h, "chunk"), chunk, sizeof(chunk));
@@ -194,10 +197,11 @@ static void print_row(FILE *f, json_t *h, int width)
 		return;
 	}
 	ratio_cells(h, val, sizeof(val), ci, sizeof(ci), words, sizeof(words));
-	snprintf(a, sizeof(a), "%s / ", fmt_sig(num(h, "numerator_gbps_per_core"), 3, b, sizeof(b)));
+	fmt_sig(num(h, "numerator_gbps_per_core"), 3, a, sizeof(a));
 	fmt_sig(num(h, "denominator_gbps_per_core"), 3, b, sizeof(b));
+	snprintf(gpc, sizeof(gpc), "%s / %s", a, b);
 	snprintf(nd, sizeof(nd), nn == dn ? "%lld" : "%lld/%lld", nn, dn);
-	fprintf(f, "    %-10s %6s  %-13s %-16s %7s%-6s %5s%s\n", size, val, ci, words, a, b, nd,
+	fprintf(f, "    %-10s %6s  %-13s %-16s %-15s %3s%s\n", size, val, ci, words, gpc, nd,
 		json_is_true(json_object_get(h, "verified")) ? "" : " *");
 	/* A DUT that waited for its peers: its figure is not the DUT's best. */
 	zc_print_busy_pair(f, num(h, "numerator_busy_frac"), num(h, "denominator_busy_frac"),
@@ -219,7 +223,7 @@ static void print_sizes(FILE *f, json_t *m, int width)
 	if (!json_array_size(rows))
 		fprintf(f, "  (no pair of runs for a headline ratio in this file)\n");
 	else
-		fprintf(f, "    %-10s %6s  %-13s %-16s %-13s %5s\n", "chunk/pipe", "value",
+		fprintf(f, "    %-10s %6s  %-13s %-16s %-15s %3s\n", "chunk/pipe", "value",
 			"95% interval", "against 1.0", "Gbps/core n/d", "n");
 	json_array_foreach(rows, i, g) {
 		char name[512], other[512];

@@ -172,7 +172,7 @@ static void print_best(FILE *f, json_t *best, int width)
 /* A ratio's group: name, side, modes and the sweep's point. */
 static void group_name(json_t *h, char *buf, size_t len)
 {
-	int o = snprintf(buf, len, "%s, %s: %s over %s", zc_an_str(h, "ratio"), zc_an_str(h, "side"),
+	int o = snprintf(buf, len, "%s (%s): %s over %s", zc_an_str(h, "ratio"), zc_an_str(h, "side"),
 			 zc_an_str(h, "numerator_mode"), zc_an_str(h, "denominator_mode"));
 
 	if ((zc_an_int(h, "connections") > 1 || zc_an_int(h, "workers") > 1) && o > 0 &&
@@ -231,18 +231,22 @@ static void print_sizes(FILE *f, json_t *m, int width)
 		if (done[i])
 			continue;
 		group_name(g, name, sizeof(name));
-		fprintf(f, "  %s\n", name);
 		unverified = false;
+		json_array_foreach(rows, j, h) {
+			group_name(h, other, sizeof(other));
+			if (j >= i && !done[j] && !strcmp(name, other))
+				unverified |= !json_is_true(json_object_get(h, "verified"));
+		}
+		/* A sink that did not check the bytes: said in the group's heading. */
+		fprintf(f, "  %s%s\n", name, unverified ? "; UNVERIFIED (a sink did not check the "
+			"bytes): rows marked *" : "");
 		json_array_foreach(rows, j, h) {
 			group_name(h, other, sizeof(other));
 			if (j < i || done[j] || strcmp(name, other))
 				continue;
 			done[j] = true;
 			print_row(f, h, width);
-			unverified |= !json_is_true(json_object_get(h, "verified"));
 		}
-		if (unverified)
-			fprintf(f, "    * UNVERIFIED: a sink of these runs did not check the bytes\n");
 	}
 	free(done);
 	json_array_foreach(json_object_get(m, "missing_after"), i, miss) {
@@ -252,7 +256,7 @@ static void print_sizes(FILE *f, json_t *m, int width)
 		json_array_foreach(json_object_get(miss, "after_modes"), j, a)
 			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
 				 j ? " or " : "", json_string_value(a));
-		fprintf(f, "  %s, after, emulated: no %s run in this file\n", zc_an_str(miss, "ratio"),
+		fprintf(f, "  %s (after, emulated): no %s run in this file\n", zc_an_str(miss, "ratio"),
 			*names ? names : "after-mode");
 	}
 }

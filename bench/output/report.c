@@ -92,32 +92,10 @@ static void print_fingerprint(FILE *f, json_t *m)
 /* Load and steal (results 1.9): the README quotes every figure with them. */
 static void print_load(FILE *f, json_t *m)
 {
-	json_t *la = json_object_get(m, "load_avg"), *st = json_object_get(m, "steal_frac");
-	char line[256] = "  load average (1, 5, 15 min): ";
-	const char *edge[] = { "before", "after" };
+	char line[256];
 
-	if (!json_is_object(la) && !json_is_number(st)) {
-		fprintf(f, "  load average and steal: not recorded (a file before schema 1.9)\n");
-		return;
-	}
-	for (int e = 0; e < 2; e++) {
-		json_t *l = json_object_get(la, edge[e]);
-		size_t o = strlen(line);
-
-		if (json_array_size(l) == 3)
-			snprintf(line + o, sizeof(line) - o, "%.2f %.2f %.2f %s, ",
-				 json_number_value(json_array_get(l, 0)),
-				 json_number_value(json_array_get(l, 1)),
-				 json_number_value(json_array_get(l, 2)), edge[e]);
-		else
-			snprintf(line + o, sizeof(line) - o, "? %s, ", edge[e]);
-	}
-	if (json_is_number(st))
-		snprintf(line + strlen(line), sizeof(line) - strlen(line), "steal %.1f%% of CPU time",
-			 100 * json_number_value(st));
-	else
-		snprintf(line + strlen(line), sizeof(line) - strlen(line), "steal not known");
-	fprintf(f, "%s\n", line);
+	fprintf(f, "  %s\n", zc_report_load_text(json_object_get(m, "load_avg"),
+					       json_object_get(m, "steal_frac"), line, sizeof(line)));
 }
 
 /* "1.35x", "[0.67-2.72]" and the answer's words against 1.0 (the model's). */

@@ -10,6 +10,7 @@
 #include "lib/zcbench.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static json_t *num_or_null(double v)
@@ -162,6 +163,35 @@ static json_t *run_rows(json_t *runs)
 		json_array_append_new(rows, o);
 	}
 	return rows;
+}
+
+const char *zc_report_load_text(json_t *load_avg, json_t *steal_frac, char *buf, size_t len)
+{
+	static const char *const edge[] = { "before", "after" };
+	size_t o;
+
+	if (!json_is_object(load_avg) && !json_is_number(steal_frac)) {
+		snprintf(buf, len, "load average and steal: not recorded (a file before schema 1.9)");
+		return buf;
+	}
+	o = (size_t)snprintf(buf, len, "load average (1, 5, 15 min): ");
+	for (int e = 0; e < 2 && o < len; e++) {
+		json_t *l = json_object_get(load_avg, edge[e]);
+
+		if (json_array_size(l) == 3)
+			o += (size_t)snprintf(buf + o, len - o, "%.2f %.2f %.2f %s, ",
+					      json_number_value(json_array_get(l, 0)),
+					      json_number_value(json_array_get(l, 1)),
+					      json_number_value(json_array_get(l, 2)), edge[e]);
+		else
+			o += (size_t)snprintf(buf + o, len - o, "? %s, ", edge[e]);
+	}
+	if (o < len && json_is_number(steal_frac))
+		snprintf(buf + o, len - o, "steal %.1f%% of CPU time",
+			 100 * json_number_value(steal_frac));
+	else if (o < len)
+		snprintf(buf + o, len - o, "steal not known");
+	return buf;
 }
 
 /* Each row's answer in the words the text prints ("above 1.05"). */

@@ -85,6 +85,8 @@ check "live: steal frac in [0, 1], steal_s <= cpu_s, cpu_s > 0" \
 "$ZCBENCH" report "$f" >"$TMP/live.report" 2>&1
 check "live: report prints load before and after and steal" \
 	grep -Eq '^  load average \(1, 5, 15 min\): [0-9.]+ [0-9.]+ [0-9.]+ before, [0-9.]+ [0-9.]+ [0-9.]+ after, steal [0-9.]+% of CPU time$' "$TMP/live.report"
+"$ZCBENCH" report --mail "$f" >"$TMP/live.mail" 2>&1
+check "live: the mail quotes the load" grep -Eq '^load: +load average \(1, 5, 15 min\): [0-9.]+ ' "$TMP/live.mail"
 "$ZCBENCH" report --json "$f" >"$TMP/live.rj"
 check "live: report --json carries them" \
 	jqe --slurpfile r "$f" '.files[0].load_avg == $r[0].meta.load_avg and .files[0].steal_frac == $r[0].meta.steal.frac' "$TMP/live.rj"

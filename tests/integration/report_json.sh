@@ -88,6 +88,11 @@ check "live: report prints load before and after and steal" \
 "$ZCBENCH" report --mail "$f" >"$TMP/live.mail" 2>&1
 check "live: the mail quotes the load" grep -Eq '^load: +load average \(1, 5, 15 min\): [0-9.]+ ' "$TMP/live.mail"
 "$ZCBENCH" report --json "$f" >"$TMP/live.rj"
+jq '.meta.load_avg = "high"' "$f" >"$TMP/badload.json"
+"$ZCBENCH" report "$TMP/badload.json" >/dev/null 2>"$TMP/badload.err"
+rc=$?
+check "a load_avg of the wrong type: exit 2 naming the key (got $rc)" \
+	bash -c "[ $rc -eq 2 ] && grep -q 'meta.load_avg: a string' '$TMP/badload.err'"
 check "live: report --json carries them" \
 	jqe --slurpfile r "$f" '.files[0].load_avg == $r[0].meta.load_avg and .files[0].steal_frac == $r[0].meta.steal.frac' "$TMP/live.rj"
 finish

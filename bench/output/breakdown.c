@@ -265,10 +265,13 @@ double zc_an_copied_fraction(json_t *run)
 	return zc_median(v, n);
 }
 
-static void print_buckets(FILE *f, json_t *runs)
+/* The buckets' table; columns past width go into a second block of the
+ * same rows (width 0: one block). */
+static void print_buckets(FILE *f, json_t *runs, int width)
 {
 	json_t *run, *p = NULL;
 	size_t i;
+	int nw = 3, ncol = ZC_BUCKET_NR + 2, per;
 
 	json_array_foreach(runs, i, run)
 		if ((p = zc_an_profile(run)))
@@ -278,20 +281,36 @@ static void print_buckets(FILE *f, json_t *runs)
 		*zc_an_str(p, "comm") ? "the DUT's own process" : "every process on the core");
 	if (*zc_an_str(p, "event_note"))
 		fprintf(f, "  event: %s\n", zc_an_str(p, "event_note"));
-	fprintf(f, "  %-24s %-5s", "run", "chunk");
-	for (int b = 0; b < ZC_BUCKET_NR; b++)
-		fprintf(f, " %7s", zc_buckets[b].abbr);
-	fprintf(f, " %7s %8s\n", "idle", "samples");
-	json_array_foreach(runs, i, run) {
-		char chunk[24];
+	json_array_foreach(runs, i, run)
+		if (zc_an_profile(run) && (int)strlen(zc_an_str(run, "name")) > nw)
+			nw = (int)strlen(zc_an_str(run, "name"));
+	nw = nw > 24 ? 24 : nw;
+	per = width > 0 ? (width - (2 + nw + 1 + 5)) / 8 : ncol;
+	per = per < 1 ? 1 : per;
+	for (int c0 = 0; c0 < ncol; c0 += per) {
+		int c1 = c0 + per < ncol ? c0 + per : ncol;
 
-		if (!(p = zc_an_profile(run)))
-			continue;
-		zc_fmt_size(zc_an_int(json_object_get(run, "key"), "chunk"), chunk, sizeof(chunk));
-		fprintf(f, "  %-24.24s %-5s", zc_an_str(run, "name"), chunk);
-		for (int b = 0; b < ZC_BUCKET_NR; b++)
-			fprintf(f, " %7.1f", zc_an_bucket(run, b));
-		fprintf(f, " %7.1f %8lld\n", num_at(p, "idle_pct"), zc_an_int(p, "samples"));
+		fprintf(f, "%s  %-*s %-5s", c0 ? "\n" : "", nw, "run", "chunk");
+		for (int c = c0; c < c1; c++)
+			fprintf(f, " %7s", c < ZC_BUCKET_NR ? zc_buckets[c].abbr :
+				c == ZC_BUCKET_NR ? "idle" : "samples");
+		fprintf(f, "\n");
+		json_array_foreach(runs, i, run) {
+			char chunk[24];
+
+			if (!(p = zc_an_profile(run)))
+				continue;
+			zc_fmt_size(zc_an_int(json_object_get(run, "key"), "chunk"), chunk, sizeof(chunk));
+			fprintf(f, "  %-*.*s %-5s", nw, nw, zc_an_str(run, "name"), chunk);
+			for (int c = c0; c < c1; c++)
+				if (c < ZC_BUCKET_NR)
+					fprintf(f, " %7.1f", zc_an_bucket(run, c));
+				else if (c == ZC_BUCKET_NR)
+					fprintf(f, " %7.1f", num_at(p, "idle_pct"));
+				else
+					fprintf(f, " %7lld", zc_an_int(p, "samples"));
+			fprintf(f, "\n");
+		}
 	}
 }
 
@@ -355,7 +374,7 @@ static void print_saving(FILE *f, const struct zc_pair *p)
 		s.own ? " (the DUT's own time: another process's share of the core taken out)" : "");
 }
 
-void zc_report_breakdown(FILE *f, json_t *root)
+void zc_report_breakdown(FILE *f, json_t *root, int width)
 {
 	json_t *runs = json_object_get(root, "runs");
 	struct zc_pair *pv;
@@ -364,7 +383,7 @@ void zc_report_breakdown(FILE *f, json_t *root)
 
 	if (!zc_an_any_profile(runs))
 		return;
-	print_buckets(f, runs);
+	print_buckets(f, runs, width);
 	print_foreign(f, runs);
 	n = zc_headline_pairs(runs, ZC_PAIRS_AFTER, &pv);
 	for (size_t i = 0; i < n; i++) {

@@ -69,7 +69,8 @@ double zc_an_sample_bucket(json_t *run, json_t *sample, enum zc_bucket b);
 void zc_export_profile_buckets(json_t *run, json_t *measures);
 
 /* report's section: the buckets of each profiled run and, for each headline
- * pair with both runs profiled, "splice saves X% of the core: ...". */
-void zc_report_breakdown(FILE *f, json_t *root);
+ * pair with both runs profiled, "splice saves X% of the core: ...". The
+ * buckets' table fits width (0: one block, however wide). */
+void zc_report_breakdown(FILE *f, json_t *root, int width);
 
 #endif

@@ -8,6 +8,7 @@
  * reproduces the runs, from the results file.
  */
 #include "output/report.h"
+#include "output/report_int.h"
 #include "output/beforeafter.h"
 #include "output/saturation.h"
 #include "results/results.h"
@@ -111,6 +112,9 @@ static void machine_part(FILE *f, json_t *root)
 	field(f, "machine:", buf);
 	network(root, buf, sizeof(buf));
 	field(f, "network:", buf);
+	/* Every figure quoted with the machine's load (results 1.9). */
+	field(f, "load:", zc_report_load_text(json_object_get(meta, "load_avg"),
+		json_object_get(json_object_get(meta, "steal"), "frac"), buf, sizeof(buf)));
 }
 
 /* A ratio's answer against 1.0 in at most 10 columns, from its answer key

@@ -10,6 +10,7 @@
  */
 #include "results/results.h"
 #include "output/report.h"
+#include "output/report_int.h"
 #include "output/breakdown.h"
 #include "output/saturation.h"
 #include "output/table.h"
@@ -17,149 +18,266 @@
 #include "results/slices.h"
 #include "lib/stats.h"
 #include "lib/opt.h"
+#include "lib/term.h"
 #include "lib/zcbench.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void print_ratio(FILE *f, const char *name, const char *side, json_t *num, json_t *den)
+/* v with sig significant figures, no exponent: 25.59 -> "25.6", 0.1799 -> "0.18". */
+static const char *fmt_sig(double v, int sig, char *buf, size_t len)
 {
-	struct zc_ratio r;
-	json_t *k = json_object_get(num, "key");
-	char chunk[24], pipe[24], ci[48] = "", mode[80], words[48];
+	int dec = isfinite(v) && v != 0 ? sig - 1 - (int)floor(log10(fabs(v))) : 0;
 
-	zc_an_ratio(num, den, &r);
-	zc_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
-	zc_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
-	snprintf(mode, sizeof(mode), "%s/%s", zc_an_dut_mode(num), zc_an_dut_mode(den));
-	/* Many connections or workers: the pair is one point of a sweep, say which. */
-	if ((zc_an_int(k, "connections") ?: 1) > 1 || (zc_an_int(k, "workers") ?: 1) > 1)
-		snprintf(mode + strlen(mode), sizeof(mode) - strlen(mode), ", %lld conn, %lld workers",
-			 zc_an_int(k, "connections") ?: 1, zc_an_int(k, "workers") ?: 1);
-	if (isnan(r.value)) {
-		fprintf(f, "  %-26s %-16s %-5s %-5s %7s  %-17s %s\n", name, side, chunk, pipe, "n/a",
-			"", "(a side has no successful sample)");
-		return;
-	}
-	if (!isnan(r.lo))
-		snprintf(ci, sizeof(ci), "[%.2f-%.2f]", r.lo, r.hi);
-	zc_ratio_words(r.ch.ok ? zc_answer_key(r.vd.answer) : "cant_tell", r.value, words,
-		       sizeof(words));
-	fprintf(f, "  %-26s %-16s %-5s %-5s %6.2fx  %-13s %-22s %7.2f / %-7.2f %zu/%zu  %s%s\n",
-		name, side, chunk, pipe, r.value, ci, words, r.num_gpc, r.den_gpc, r.nn, r.nd, mode,
-		json_is_true(json_object_get(num, "verified")) &&
-		json_is_true(json_object_get(den, "verified")) ? "" : "  UNVERIFIED");
-	/* A DUT that waited for its peers: its figure is not the DUT's best. */
-	zc_print_busy_pair(f, zc_an_busy_frac(num), zc_an_busy_frac(den), 0, true);
+	if (!isfinite(v))
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%.*f", dec > 0 ? dec : 0, v);
+	return buf;
 }
 
-/* A principal ratio whose after-modes have no run in the file: say which. */
-static void print_no_after(FILE *f, const struct zc_pair *p)
+static double num(json_t *o, const char *key)
 {
-	const struct zc_mode *afters[ZC_AFTERS_MAX];
-	size_t na = zc_mode_afters(p->native, afters, ZC_ARRAY_SIZE(afters));
-	char names[256] = "";
+	json_t *v = json_object_get(o, key);
 
-	for (size_t a = 0, o = 0; a < na && o < sizeof(names); a++)
-		o += snprintf(names + o, sizeof(names) - o, "%s%s", a ? " or " : "", afters[a]->name);
-	fprintf(f, "  %-26s %-16s (no %s run in this file)\n", p->name, "after, emulated",
-		na ? names : "after-mode");
+	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* The probe's fingerprint is large (every probe and mode): print its label,
- * verdicts and scalars, and only count the bulky parts. */
-static void print_fingerprint(FILE *f, json_t *root)
+/* A fingerprint scalar with its unit: strings bare, seconds and milliseconds
+ * (the key's _s or _ms) to 3 significant figures with the unit. */
+static void print_scalar(FILE *f, const char *k, json_t *v)
 {
-	json_t *fp = json_object_get(root, "fingerprint"), *v, *e;
+	size_t n = strlen(k);
+	const char *unit = n > 3 && !strcmp(k + n - 3, "_ms") ? " ms" :
+			   n > 2 && !strcmp(k + n - 2, "_s") ? " s" : "";
+	char buf[64];
+
+	if (json_is_string(v))
+		fprintf(f, "    %-28s %s\n", k, json_string_value(v));
+	else if (json_is_integer(v))
+		fprintf(f, "    %-28s %lld%s\n", k, (long long)json_integer_value(v), unit);
+	else if (json_is_real(v))
+		fprintf(f, "    %-28s %s%s\n", k, fmt_sig(json_real_value(v), 3, buf, sizeof(buf)),
+			unit);
+	else
+		fprintf(f, "    %-28s %s\n", k, json_is_true(v) ? "true" : json_is_false(v) ? "false" :
+			"null");
+}
+
+static void print_fingerprint(FILE *f, json_t *m)
+{
+	json_t *fp = json_object_get(m, "fingerprint"), *v;
 	const char *k;
-	char line[2048], id[512];
 	size_t i;
 
-	zc_an_fingerprint(root, line, sizeof(line), id, sizeof(id));
 	if (!json_is_object(fp)) {
 		fprintf(f, "  kernel fingerprint: none recorded (null: this file predates "
 			   "`zcbench probe`; before/after is not known from behaviour)\n");
 		return;
 	}
-	fprintf(f, "  kernel fingerprint: %s\n", id);
-	if (zc_an_kernel_side(root))
+	fprintf(f, "  kernel fingerprint: %s\n", zc_an_str(fp, "id"));
+	if (*zc_an_str(fp, "kernel_side"))
 		fprintf(f, "    this kernel behaves like the %s side (vmsplice_state)\n",
-			zc_an_kernel_side(root));
-	json_array_foreach(json_object_get(fp, "verdicts"), i, e)
-		if (json_is_string(e))
-			fprintf(f, "    - %s\n", json_string_value(e));
-	json_object_foreach(fp, k, v) {
-		char *s;
+			zc_an_str(fp, "kernel_side"));
+	json_array_foreach(json_object_get(fp, "verdicts"), i, v)
+		if (json_is_string(v))
+			fprintf(f, "    - %s\n", json_string_value(v));
+	json_object_foreach(json_object_get(fp, "scalars"), k, v)
+		print_scalar(f, k, v);
+	json_object_foreach(json_object_get(fp, "counts"), k, v)
+		fprintf(f, "    %-28s %lld entries\n", k, (long long)json_integer_value(v));
+}
 
-		if (!strcmp(k, "label") || !strcmp(k, "verdicts"))
-			continue;
-		if (json_is_object(v) || json_is_array(v)) {
-			fprintf(f, "    %-28s (%zu entries)\n", k,
-				json_is_object(v) ? json_object_size(v) : json_array_size(v));
+/* Load and steal (results 1.9): the README quotes every figure with them. */
+static void print_load(FILE *f, json_t *m)
+{
+	char line[256];
+
+	fprintf(f, "  %s\n", zc_report_load_text(json_object_get(m, "load_avg"),
+					       json_object_get(m, "steal_frac"), line, sizeof(line)));
+}
+
+/* "1.35x", "[0.67-2.72]" and the answer's words against 1.0 (the model's). */
+static void ratio_cells(json_t *h, char *val, size_t vl, char *ci, size_t cl, char *words,
+			size_t wl)
+{
+	double lo = num(h, "lo"), hi = num(h, "hi");
+
+	snprintf(val, vl, "%.2fx", num(h, "value"));
+	if (isfinite(lo) && isfinite(hi))
+		snprintf(ci, cl, "[%.2f-%.2f]", lo, hi);
+	else
+		snprintf(ci, cl, "no interval");
+	snprintf(words, wl, "%s", zc_an_str(h, "answer_words"));
+}
+
+static void print_best(FILE *f, json_t *best, int width)
+{
+	json_t *h;
+	size_t i;
+
+	if (!json_array_size(best))
+		return;
+	fprintf(f, "\n  Headline, the fair question first: each side at its best size among those "
+		   "run (the best median Gbps/core; the interval leaves the choice out, which "
+		   "favours a noisy high side a little):\n");
+	json_array_foreach(best, i, h) {
+		json_t *n = json_object_get(h, "numerator"), *d = json_object_get(h, "denominator");
+		char ns[48], ds[48], val[24], ci[48], words[48], a[24], b[24], hw[24] = "";
+
+		fprintf(f, "  %s%s: chunk/pipe %s vs %s (best of %lld and %lld sizes)\n",
+			zc_an_str(h, "ratio"), json_is_false(json_object_get(h, "verified")) ?
+			" UNVERIFIED" : "", zc_an_size_of(n, ns, sizeof(ns)),
+			zc_an_size_of(d, ds, sizeof(ds)), zc_an_int(h, "numerator_sizes"),
+			zc_an_int(h, "denominator_sizes"));
+		if (!json_is_number(json_object_get(h, "value"))) {
+			fprintf(f, "    n/a (a side has no successful sample)\n");
 			continue;
 		}
-		s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-		fprintf(f, "    %-28s %s\n", k, s ? s : "?");
-		free(s);
+		ratio_cells(h, val, sizeof(val), ci, sizeof(ci), words, sizeof(words));
+		if (json_is_number(json_object_get(h, "half_width_pct")))
+			snprintf(hw, sizeof(hw), "+-%.0f%% ", num(h, "half_width_pct"));
+		fprintf(f, "    %s %s %s; %s vs %s Gbps/core, %s%s n=%lld\n", val, ci, words,
+			fmt_sig(num(h, "numerator_gbps_per_core"), 3, a, sizeof(a)),
+			fmt_sig(num(h, "denominator_gbps_per_core"), 3, b, sizeof(b)), hw,
+			zc_an_str(h, "method"), zc_an_int(h, "n"));
+		zc_print_busy_pair(f, num(h, "numerator_busy_frac"), num(h, "denominator_busy_frac"),
+				   width, false);
 	}
 }
 
-static void report_file(FILE *f, const char *path, json_t *root)
+/* A ratio's group: name, side, modes and the sweep's point. */
+static void group_name(json_t *h, char *buf, size_t len)
 {
-	json_t *runs = json_object_get(root, "runs");
-	const char *side = zc_an_kernel_side(root);
-	const char *native = !side ? "this kernel" :
-			     !strcmp(side, "after") ? "after, measured" : "before, measured";
-	struct zc_pair *pv;
-	json_t *slices, *best;
-	size_t n;
-	int printed = 0;
+	int o = snprintf(buf, len, "%s (%s): %s over %s", zc_an_str(h, "ratio"), zc_an_str(h, "side"),
+			 zc_an_str(h, "numerator_mode"), zc_an_str(h, "denominator_mode"));
 
-	fprintf(f, "%s\n  host %s, kernel %s, %s, status %s%s%s%s\n", path, zc_an_hostname(root),
-		zc_an_kernel(root), zc_an_date(root), zc_an_str(root, "status"),
-		*zc_an_str(root, "status_reason") ? " (" : "", zc_an_str(root, "status_reason"),
-		*zc_an_str(root, "status_reason") ? ")" : "");
-	print_fingerprint(f, root);
-	/* The fair question first: each side at its best size among those run. */
-	best = zc_headline_best(runs);
-	zc_print_headline_best(f, best, 0);
-	json_decref(best);
-	fprintf(f, "\n  Gbps per core ratio at each size: geometric mean of the per-round ratios (paired) or "
-		   "ratio of geometric means, 95%% interval (t on the logs), against 1.0+-%g%%\n",
-		100 * ZC_RATIO_THRESHOLD);
-	fprintf(f, "  %-26s %-16s %-5s %-5s %7s  %-13s %-22s %-17s %-4s %s\n", "ratio", "side",
-		"chunk", "pipe", "value", "95% interval", "against 1.0", "Gbps/core num/den", "n",
-		"modes");
-	n = zc_headline_pairs(runs, ZC_PAIRS_AFTER | ZC_PAIRS_UNPAIRED, &pv);
-	for (size_t i = 0; i < n; i++) {
-		const struct zc_pair *p = &pv[i];
+	if ((zc_an_int(h, "connections") > 1 || zc_an_int(h, "workers") > 1) && o > 0 &&
+	    (size_t)o < len)
+		o += snprintf(buf + o, len - o, ", %lld conn, %lld workers",
+			      zc_an_int(h, "connections"), zc_an_int(h, "workers"));
+	if (*zc_an_str(h, "rr") && o > 0 && (size_t)o < len)
+		snprintf(buf + o, len - o, ", rr %s", zc_an_str(h, "rr"));
+}
 
-		if (p->kind == ZC_PAIR_HEADLINE) {
-			print_ratio(f, p->name, native, p->run, p->peer_run);
-			printed++;
-		} else if (p->run) {
-			print_ratio(f, p->name, "after, emulated", p->run, p->peer_run);
-		} else {
-			print_no_after(f, p);
+static void print_row(FILE *f, json_t *h, int width)
+{
+	char size[48], chunk[24], pipe[24], val[24], ci[48], words[48], a[24], b[24], nd[32];
+	char gpc[56];
+	long long nn = zc_an_int(h, "numerator_samples"), dn = zc_an_int(h, "denominator_samples");
+
+	zc_fmt_size(zc_an_int(h, "chunk"), chunk, sizeof(chunk));
+	zc_fmt_size(zc_an_int(h, "pipe_size"), pipe, sizeof(pipe));
+	snprintf(size, sizeof(size), "%s/%s", chunk, pipe);
+	if (!json_is_number(json_object_get(h, "value"))) {
+		fprintf(f, "    %-10s %6s  (a side has no successful sample)\n", size, "n/a");
+		return;
+	}
+	ratio_cells(h, val, sizeof(val), ci, sizeof(ci), words, sizeof(words));
+	fmt_sig(num(h, "numerator_gbps_per_core"), 3, a, sizeof(a));
+	fmt_sig(num(h, "denominator_gbps_per_core"), 3, b, sizeof(b));
+	snprintf(gpc, sizeof(gpc), "%s / %s", a, b);
+	snprintf(nd, sizeof(nd), nn == dn ? "%lld" : "%lld/%lld", nn, dn);
+	fprintf(f, "    %-10s %6s  %-13s %-16s %-15s %3s%s\n", size, val, ci, words, gpc, nd,
+		json_is_true(json_object_get(h, "verified")) ? "" : " *");
+	/* A DUT that waited for its peers: its figure is not the DUT's best. */
+	zc_print_busy_pair(f, num(h, "numerator_busy_frac"), num(h, "denominator_busy_frac"),
+			   width, true);
+}
+
+/* Each size's ratios, grouped by ratio, side and modes (rows in file order). */
+static void print_sizes(FILE *f, json_t *m, int width)
+{
+	json_t *rows = json_object_get(m, "headline"), *h, *g, *miss;
+	bool *done = calloc(json_array_size(rows) + 1, 1), unverified;
+	size_t i, j;
+
+	if (!done)
+		return;
+	fprintf(f, "\n  Gbps per core ratio at each size: geometric mean of the per-round ratios "
+		   "(paired) or ratio of geometric means, 95%% interval (t on the logs), against "
+		   "1.0+-%g%%; n: samples of each side\n", 100 * ZC_RATIO_THRESHOLD);
+	if (!json_array_size(rows))
+		fprintf(f, "  (no pair of runs for a headline ratio in this file)\n");
+	else
+		fprintf(f, "    %-10s %6s  %-13s %-16s %-15s %3s\n", "chunk/pipe", "value",
+			"95% interval", "against 1.0", "Gbps/core n/d", "n");
+	json_array_foreach(rows, i, g) {
+		char name[512], other[512];
+
+		if (done[i])
+			continue;
+		group_name(g, name, sizeof(name));
+		unverified = false;
+		json_array_foreach(rows, j, h) {
+			group_name(h, other, sizeof(other));
+			if (j >= i && !done[j] && !strcmp(name, other))
+				unverified |= !json_is_true(json_object_get(h, "verified"));
+		}
+		/* A sink that did not check the bytes: said in the group's heading. */
+		fprintf(f, "  %s%s\n", name, unverified ? "; UNVERIFIED (a sink did not check the "
+			"bytes): rows marked *" : "");
+		json_array_foreach(rows, j, h) {
+			group_name(h, other, sizeof(other));
+			if (j < i || done[j] || strcmp(name, other))
+				continue;
+			done[j] = true;
+			print_row(f, h, width);
 		}
 	}
-	free(pv);
-	if (!printed)
-		fprintf(f, "  (no pair of runs for a headline ratio in this file)\n");
-	slices = zc_slices_headline(runs);
+	free(done);
+	json_array_foreach(json_object_get(m, "missing_after"), i, miss) {
+		char names[256] = "";
+		json_t *a;
+
+		json_array_foreach(json_object_get(miss, "after_modes"), j, a)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 j ? " or " : "", json_string_value(a));
+		fprintf(f, "  %s (after, emulated): no %s run in this file\n", zc_an_str(miss, "ratio"),
+			*names ? names : "after-mode");
+	}
+}
+
+static void report_file(FILE *out, const char *path, json_t *root, int width)
+{
+	json_t *m = zc_report_model(path, root), *slices;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f) {
+		f = out;
+		width = 0;
+	}
+	fprintf(f, "%s\n  host %s, kernel %s, %s\n  status %s%s%s%s\n", path, zc_an_str(m, "host"),
+		zc_an_str(m, "kernel"), zc_an_str(m, "date"), zc_an_str(m, "status"),
+		*zc_an_str(m, "status_reason") ? " (" : "", zc_an_str(m, "status_reason"),
+		*zc_an_str(m, "status_reason") ? ")" : "");
+	print_load(f, m);
+	print_fingerprint(f, m);
+	print_best(f, json_object_get(m, "headline_best"), width);
+	print_sizes(f, m, width);
+	slices = zc_slices_headline(json_object_get(root, "runs"));
 	if (json_array_size(slices))
 		fprintf(f, "\n  ");
 	zc_print_slices_headline(f, slices);
 	json_decref(slices);
-	zc_report_breakdown(f, root);
+	zc_report_breakdown(f, root, width);
 	fprintf(f, "\n");
+	json_decref(m);
+	if (f == out)
+		return;
+	fclose(f);
+	/* Tables are laid out to fit; prose is broken at spaces to the width. */
+	zc_put_fitted(out, text, width, 6);
+	free(text);
 }
 
 struct report_files {
 	char *paths[1024];
 	int n;
-	bool mail;
+	bool mail, json;
 };
 
 static const struct zc_opt report_optv[] = {
@@ -167,6 +285,10 @@ static const struct zc_opt report_optv[] = {
 	  .help = "a report to paste into a mail, at most 72 columns: kernel and fingerprint, "
 		  "machine, headline ratios, the patched paths before (the second file, BASE) "
 		  "and after, and the command that reproduces the runs; FILE [BASE]" },
+	{ "json", ZC_OPT_BOOL, "no", ZC_OPT_AT(struct report_files, json),
+	  .help = "what the text says as one JSON object on stdout: per file the host, load, "
+		  "fingerprint, headline ratios (best size and each size) with intervals, n and "
+		  "answers, and each run's figures (results/README.md: zcbench report --json)" },
 	{ "FILE.json", ZC_OPT_TEXTS, NULL, 1, 0, ZC_OPT_AT(struct report_files, paths), ZC_OPT_POS,
 	  .count_off = offsetof(struct report_files, n), .help = "results files" },
 };
@@ -193,6 +315,31 @@ static int report_mail(const struct report_files *files)
 	return 0;
 }
 
+/* report --json FILE...: {"schema": "zcbench-report", "files": [MODEL...]};
+ * an unreadable file is left out, named on stderr, and the exit is 2. */
+static int report_json(const struct report_files *files)
+{
+	json_t *out = json_pack("{s:s,s:s,s:[]}", "schema", "zcbench-report", "schema_version",
+				"1.0", "files");
+	int ret = 0;
+
+	for (int a = 0; a < files->n; a++) {
+		json_t *root = zc_an_load("report", files->paths[a]);
+
+		if (!root) {
+			ret = ZC_EXIT_USAGE;
+			continue;
+		}
+		json_array_append_new(json_object_get(out, "files"),
+				      zc_report_model(files->paths[a], root));
+		json_decref(root);
+	}
+	if (json_dumpf(out, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) || puts("") < 0)
+		ret = ret ?: ZC_EXIT_FAIL;
+	json_decref(out);
+	return ret;
+}
+
 int zc_cmd_report(int argc, char **argv)
 {
 	static struct report_files files;
@@ -204,15 +351,22 @@ int zc_cmd_report(int argc, char **argv)
 			 "and for the emulated \"after\" modes of each (zcbench list: after-modes),\n"
 			 "and the kernel fingerprint. For profiled runs: where the DUT core goes\n"
 			 "(buckets) and what each headline path saves per byte, bucket by bucket.\n"
-			 "--mail FILE [BASE]: the same for a mail, BASE the results before.\n"
+			 "--mail FILE [BASE]: the same for a mail, BASE the results before;\n"
+			 "--json: the same as JSON for a program.\n"
 			 "Exit 2 on an unreadable file.\n",
 	};
 	int ret = zc_opt_main(&cmdline, argc, argv);
 
 	if (ret >= 0)
 		return ret;
+	if (files.mail && files.json) {
+		zc_err("command line: --mail and --json are two forms of one report: take one");
+		return ZC_EXIT_USAGE;
+	}
 	if (files.mail)
 		return report_mail(&files);
+	if (files.json)
+		return report_json(&files);
 	ret = 0;
 	for (int a = 0; a < files.n; a++) {
 		json_t *root = zc_an_load("report", files.paths[a]);
@@ -221,7 +375,7 @@ int zc_cmd_report(int argc, char **argv)
 			ret = ZC_EXIT_USAGE;
 			continue;
 		}
-		report_file(stdout, files.paths[a], root);
+		report_file(stdout, files.paths[a], root, zc_term_width(1));
 		json_decref(root);
 	}
 	return ret;

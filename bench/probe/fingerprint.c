@@ -2,6 +2,7 @@
 /* The fingerprint; every probe's verdict, the one-line label, and the sysctl lock. */
 #include "probe/probe_int.h"
 #include "results/meta.h"
+#include "lib/term.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>
@@ -441,7 +442,7 @@ static void print_res(FILE *f, const char *name, json_t *p)
 		fprintf(f, "  %-32s %-15s %s\n", name, v, d);
 }
 
-void zc_probe_print(FILE *f, json_t *fp)
+static void probe_print(FILE *f, json_t *fp)
 {
 	const char *key;
 	json_t *val, *v;
@@ -470,6 +471,24 @@ void zc_probe_print(FILE *f, json_t *fp)
 	fprintf(f, "\nverdicts:\n");
 	json_array_foreach(json_object_get(fp, "verdicts"), i, v)
 		fprintf(f, "  %s\n", json_string_value(v));
+}
+
+/* Each probe's line broken at spaces to the terminal's width, its detail
+ * continued under the name. */
+void zc_probe_print(FILE *f, json_t *fp)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		probe_print(f, fp);
+		return;
+	}
+	probe_print(m, fp);
+	fclose(m);
+	zc_put_fitted(f, text, zc_term_width(fileno(f)), 6);
+	free(text);
 }
 
 void zc_fingerprint_print_brief(FILE *f, json_t *fp)

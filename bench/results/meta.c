@@ -3,6 +3,8 @@
 #include "lib/zcbench.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
 #include <hwloc.h>
 #include <numa.h>
 #include <stdlib.h>
@@ -95,6 +97,60 @@ static json_t *mitigations(void)
 	}
 	closedir(d);
 	return o;
+}
+
+static json_t *loadavg(void)
+{
+	char buf[256];
+	double l[3];
+
+	if (zc_read_file_trim("/proc/loadavg", buf, sizeof(buf)) ||
+	    sscanf(buf, "%lf %lf %lf", &l[0], &l[1], &l[2]) != 3)
+		return json_null();
+	return json_pack("[f,f,f]", l[0], l[1], l[2]);
+}
+
+/* Every CPU's /proc/stat line summed: 0 or -errno. */
+static int cpu_total(struct zc_cpustat *t)
+{
+	static struct zc_cpustat c[1024];
+	static bool ok[1024];
+	int n = zc_cpustat_read_all(c, ok, 1024);
+
+	memset(t, 0, sizeof(*t));
+	for (int i = 0; i < n; i++) {
+		if (!ok[i])
+			continue;
+		t->user += c[i].user, t->nice += c[i].nice, t->system += c[i].system;
+		t->idle += c[i].idle, t->iowait += c[i].iowait, t->irq += c[i].irq;
+		t->softirq += c[i].softirq, t->steal += c[i].steal;
+	}
+	return n < 0 ? n : n ? 0 : -ENOENT;
+}
+
+void zc_meta_edge(json_t *meta, struct zc_meta_edge *e, bool after)
+{
+	json_t *la = json_object_get(meta, "load_avg");
+	struct zc_cpustat now, d;
+	double cpu_s;
+
+	if (!json_is_object(la))
+		json_object_set_new(meta, "load_avg", la = json_pack("{s:n,s:n}", "before", "after"));
+	json_object_set_new(la, after ? "after" : "before", loadavg());
+	if (!after) {
+		e->cpu_ok = !cpu_total(&e->cpu);
+		return;
+	}
+	if (!e->cpu_ok || cpu_total(&now)) {
+		json_object_set_new(meta, "steal", json_null());
+		return;
+	}
+	zc_cpustat_delta(&e->cpu, &now, &d);
+	cpu_s = zc_cpustat_busy(&d) + d.idle + d.iowait + d.steal;
+	json_object_set_new(meta, "steal",
+			    json_pack("{s:o,s:f,s:f}", "frac",
+				      cpu_s > 0 ? json_real(d.steal / cpu_s) : json_null(),
+				      "steal_s", d.steal, "cpu_s", cpu_s));
 }
 
 json_t *zc_meta_collect(void)

@@ -218,6 +218,14 @@ static int check_common(struct chk *c, json_t *root)
 	    want(c, meta, "meta", "date", T_STR, false) ||
 	    want(c, meta, "meta", "kernel", T_OBJ, false) ||
 	    want(c, json_object_get(meta, "kernel"), "meta.kernel", "release", T_STR, false) ||
+	    /* 1.9: the load and steal that report prints */
+	    want(c, meta, "meta", "load_avg", T_OBJ | T_NULL, false) ||
+	    want(c, json_object_get(meta, "load_avg"), "meta.load_avg", "before", T_ARR | T_NULL,
+		 false) ||
+	    want(c, json_object_get(meta, "load_avg"), "meta.load_avg", "after", T_ARR | T_NULL,
+		 false) ||
+	    want(c, meta, "meta", "steal", T_OBJ | T_NULL, false) ||
+	    want(c, json_object_get(meta, "steal"), "meta.steal", "frac", T_NUM | T_NULL, false) ||
 	    want(c, root, "", "fingerprint", T_OBJ | T_NULL, false) ||
 	    want(c, root, "", "controller", T_OBJ, false) ||
 	    want(c, root, "", "runs", T_ARR, true) || want_objects(c, root, "", "runs"))

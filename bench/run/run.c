@@ -407,6 +407,7 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 	static struct zc_workload w;
 	static struct set st;
 	static struct zc_tune tune;
+	struct zc_meta_edge edge = { 0 };
 	struct zc_ctl c = { 0 };
 	const char *wpath = a->workload, *hpath = a->host;
 	int ret, failed = 0, nonly = a->nonly;
@@ -546,7 +547,9 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 		return ZC_EXIT_FAIL;
 	}
 	zc_watch_start(&c, st.total);
+	zc_meta_edge(json_object_get(c.root, "meta"), &edge, false);	/* load and steal (1.9) */
 	ret = zc_sched_go(&st.sched);
+	zc_meta_edge(json_object_get(c.root, "meta"), &edge, true);
 	if (ret)
 		zc_err("the run order: %s", strerror(-ret));
 	zc_tune_restore(&tune);

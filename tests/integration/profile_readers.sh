@@ -8,7 +8,8 @@
 command -v python3 >/dev/null || skip "python3 missing (make deps)"
 P=results/fixtures/profile.json
 
-"$ZCBENCH" report "$P" >"$TMP/report" || fail "report exit"
+# One line per row and per saving, however long (the width test measures the fit).
+COLUMNS=1000 "$ZCBENCH" report "$P" >"$TMP/report" || fail "report exit"
 check "report: the buckets table" grep -q 'Where the DUT core goes: profile of the window' "$TMP/report"
 check "report: a row per profiled run" \
 	test "$(grep -Ec '^  (proxy|src)-[a-z-]+ +(64k|1M) ' "$TMP/report")" -eq "$(jq '[.runs[] | select(.profile)] | length' "$P")"

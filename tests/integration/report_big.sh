@@ -38,6 +38,11 @@ for r in list(d["runs"][::4]):
 json.dump(d, open(sys.argv[2], "w"))
 EOF
 timeout -k 5 240 "$ZCBENCH" report "$TMP/pairs.json" >"$TMP/out2" 2>"$TMP/err2"
+# One group (ratio, side, modes), a row per size under it.
 check "100 vmsplice/send pairs found among 500 runs" \
-	[ "$(grep -Ec '^  vmsplice/send source +(this kernel|before, measured|after, measured) ' "$TMP/out2")" -eq 100 ]
+	[ "$(awk '/^  [a-z]/ { g = $0 } g ~ /^  vmsplice\/send source \(this kernel\)/ && /^    [0-9]+k\/1M +[0-9.]+x / { n++ } END { print n + 0 }' "$TMP/out2")" -eq 100 ]
+check "under one heading" [ "$(grep -c '^  vmsplice/send source (this kernel): vmsplice over send; UNVERIFIED' "$TMP/out2")" -eq 1 ]
+timeout -k 5 240 "$ZCBENCH" report --json "$TMP/pairs.json" >"$TMP/out3" 2>"$TMP/err3"
+check "--json: the same 100 pairs" \
+	[ "$(jq '[.files[0].headline[] | select(.ratio == "vmsplice/send source")] | length' "$TMP/out3")" -eq 100 ]
 finish

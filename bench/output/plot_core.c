@@ -179,8 +179,10 @@ int zc_plot_profile(struct plot_ctx *c)
 	size_t i;
 	FILE *f;
 
-	if (!zc_an_any_profile(runs))
+	if (!zc_an_any_profile(runs)) {
+		zc_plot_skip(c, "profile", "no profiled run (zcbench run --profile)");
 		return 0;
+	}
 	f = zc_plot_csv(c, "profile");
 	if (!f)
 		return -1;

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -126,6 +127,44 @@ void zc_plot_drop(struct plot_ctx *c, const char *name)
 		snprintf(path, sizeof(path), "%s/%s.%s", c->outdir, name, ext[e]);
 		zc_out_remove(path);
 	}
+}
+
+void zc_plot_skip(struct plot_ctx *c, const char *name, const char *why)
+{
+	size_t o = strlen(c->skipped);
+
+	zc_plot_drop(c, name);
+	snprintf(c->skipped + o, sizeof(c->skipped) - o, "%s: %s\n", name, why);
+}
+
+double zc_plot_ytop(double max, double *step)
+{
+	double want;
+
+	*step = 0.2;
+	if (!(max > 0) || !isfinite(max))
+		return 1;
+	/* 5% of headroom keeps a whisker's cap off the frame. */
+	want = max * 1.05;
+	*step = pow(10, floor(log10(want / 5)));
+	if (want / *step > 20)
+		*step *= 5;
+	else if (want / *step > 10)
+		*step *= 2;
+	return ceil(want / *step) * *step;
+}
+
+void zc_plot_max(double *max, double v)
+{
+	if (isfinite(v) && !(*max >= v))
+		*max = v;
+}
+
+void zc_plot_yvars(double max, char *out, size_t len)
+{
+	double step, top = zc_plot_ytop(max, &step);
+
+	snprintf(out, len, "ytop=%.6g; ystep=%.6g", top, step);
 }
 
 FILE *zc_plot_csv(struct plot_ctx *c, const char *name)

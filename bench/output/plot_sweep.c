@@ -74,7 +74,9 @@ static int sweep_one(struct plot_ctx *c, struct pt *v, size_t n, int by_chunk)
 		i = j;
 	}
 	if (!f) {
-		zc_plot_drop(c, name);
+		zc_plot_skip(c, name, by_chunk ? "no headline ratio at two chunk sizes or more "
+			     "(make bench-sweep)" : "no headline ratio at two pipe sizes or more "
+			     "(make bench-sweep)");
 		return 0;
 	}
 	fclose(f);

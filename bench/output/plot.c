@@ -462,8 +462,7 @@ static void print_done(struct plot_ctx *c)
 	snprintf(line, sizeof(line), "zcbench plot: %s/index.html and the pictures beside it "
 		 "(plots/README.md)\n", c->outdir);
 	zc_put_fitted(stdout, line, width, 2);
-	for (char *s = c->skipped, *nl; *s; s = nl + 1) {
-		nl = strchr(s, '\n');
+	for (char *s = c->skipped, *nl; *s && (nl = strchr(s, '\n')); s = nl + 1) {
 		snprintf(line, sizeof(line), "  not drawn: %.*s\n", (int)(nl - s), s);
 		zc_put_fitted(stdout, line, width, 4);
 	}

@@ -4,11 +4,33 @@
 # pictures of issue 15 (core, ratio, profile, flame graphs), the history
 # split by host, provenance from the results file, no chunk plot
 # with one chunk size, the sweep pictures only through two sizes or more,
-# styles that stay apart past 12 series.
+# styles that stay apart past 12 series; and issue 32: no picture without
+# data (nor on the page, and said why), y axes past the largest whisker,
+# sizes never joined by lines, no two series of a frame in one style, and
+# make plots' own dependencies.
 . "$(dirname "$0")/../lib.sh"
 command -v gnuplot >/dev/null || skip "gnuplot missing (make deps installs gnuplot-nox)"
 command -v python3 >/dev/null || skip "python3 missing (make deps)"
 F=results/fixtures
+# Sizes are the sizes run: points with their bars, never a line from one
+# size to the next (a slanted segment in a series; bars and their caps are
+# upright or level): chunk, the sweeps, rr_crossover.
+no_lines() {
+	python3 - "$1" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+plots = re.findall(r'<g id="gnuplot_plot_\d+" >(.*?)(?=<g id="gnuplot_plot_|\Z)', s, re.S)
+assert plots, "no series"
+for body in plots:
+    for d in re.findall(r"<path [^>]*d='([^']*)'", body):
+        at = None
+        for cmd, x, y in re.findall(r"([ML])\s*([-0-9.]+),([-0-9.]+)", d):
+            x, y = float(x), float(y)
+            if cmd == "L" and at and abs(x - at[0]) > 0.5 and abs(y - at[1]) > 0.5:
+                raise SystemExit("slanted segment %s -> %s" % (at, (x, y)))
+            at = (x, y)
+PY
+}
 
 "$ZCBENCH" plot --out "$TMP/out" $F/base.json $F/new.json $F/emulated.json >"$TMP/log" 2>&1 ||
 	{ cat "$TMP/log"; fail "plot exit"; }
@@ -158,7 +180,14 @@ assert len(blocks) == 1, blocks
 assert blocks[0][0].startswith('"splice/copy proxy at chunk 64k"'), blocks[0][0]
 assert [int(l.split(",")[0]) for l in blocks[0][1:]] == [65536, 262144, 1048576], blocks[0]
 PY
+check "sweep_pipe: points, no line between sizes" no_lines "$TMP/sweep/sweep_pipe.svg"
 check "sweep_chunk not drawn through one chunk" test ! -e "$TMP/sweep/sweep_chunk.png"
+# Request/response runs vary the object size at one chunk and pipe: no
+# sweep picture from them (rr_crossover is theirs), and no line there either.
+"$ZCBENCH" plot --out "$TMP/rr" $F/rr.json >"$TMP/log" 2>&1 || { cat "$TMP/log"; fail "plot rr"; }
+check "rr file: no sweep pictures" test ! -e "$TMP/rr/sweep_pipe.png" -a ! -e "$TMP/rr/sweep_chunk.png"
+check "rr file: gnuplot warned of no empty range" bash -c "! grep -q 'empty x range' '$TMP/log'"
+check "rr_crossover: points, no line between object sizes" no_lines "$TMP/rr/rr_crossover.svg"
 check "the page shows sweep_pipe" grep -q 'sweep_pipe.png' "$TMP/sweep/index.html"
 # Issue 32 item 6. A picture with no data is not drawn, not on the page,
 # and plot says so: one results file is no history, make bench's file has
@@ -189,24 +218,8 @@ for p in bars chunk; do
 	check "$p: y axis to $(ytop "$TMP/tall/$p.svg"), past 49.9 + 5%" \
 		python3 -c "import sys; assert float(sys.argv[1]) >= 49.9 * 1.05" "$(ytop "$TMP/tall/$p.svg")"
 done
-# Chunk sizes are categories: points with their bars, never a line from
-# one size to the next (a slanted segment in a series; bars and their caps
-# are upright or level).
-check "chunk: a point per path and size, no line between sizes" python3 - "$TMP/tall/chunk.svg" <<'PY'
-import re, sys
-s = open(sys.argv[1]).read()
-plots = re.findall(r'<g id="gnuplot_plot_\d+" >(.*?)(?=<g id="gnuplot_plot_|\Z)', s, re.S)
-assert len(plots) >= 2, len(plots)
-for body in plots:
-    assert "#gpPt" in body, "no point"
-    for d in re.findall(r"<path [^>]*d='([^']*)'", body):
-        at = None
-        for cmd, x, y in re.findall(r"([ML])\s*([-0-9.]+),([-0-9.]+)", d):
-            x, y = float(x), float(y)
-            if cmd == "L" and at and abs(x - at[0]) > 0.5 and abs(y - at[1]) > 0.5:
-                raise SystemExit("slanted segment %s -> %s" % (at, (x, y)))
-            at = (x, y)
-PY
+check "chunk: a point per path and size, no line between sizes" no_lines "$TMP/tall/chunk.svg"
+check "chunk: points drawn" grep -q '#gpPt' "$TMP/tall/chunk.svg"
 # No picture has more series than distinct styles: within each frame
 # (a multiplot's panels restart their numbering), no two series share a
 # colour, dash and point.

@@ -299,30 +299,6 @@ static void html_profiles(FILE *f, struct plot_ctx *c)
 
 int zc_write_index(struct plot_ctx *c, const int *order)
 {
-	/* Every picture plot may draw; one not drawn (no second chunk size, no
-	 * profile) is left out of the page. */
-	static const char *const figs[][2] = {
-		{ "bars", "Gbps per core by data path and chunk size (latest results)" },
-		{ "chunk", "Gbps per core against chunk size (latest results)" },
-		{ "core", "Per run: Gbps per core with every repetition, the DUT core's time, "
-			  "kernel-copied bytes per payload byte, syscalls per MB (latest results)" },
-		{ "ratio", "Headline ratios with their 95% intervals against 1.0 (latest results)" },
-		{ "sweep_pipe", "Where splice pays: each headline ratio against the pipe size, a line "
-				"per program (latest results)" },
-		{ "sweep_chunk", "Where splice pays: each headline ratio against the chunk size, a "
-				 "line per program (latest results)" },
-		{ "rr_crossover", "Request/response: where splice meets copy, each program's ratio of "
-				  "transactions per core against the object size, 95% intervals "
-				  "(latest results)" },
-		{ "rr_latency", "Request/response: latency against percentile, a line per run and "
-				"object size, from each run's merged histogram (latest results)" },
-		{ "profile", "Core time per GB moved by profile bucket (latest results, profiled runs)" },
-		{ "intervals", "Live intervals: Gbps and Gbps per core over each window, a line per "
-			       "repetition (latest results, runs with intervals)" },
-		{ "before_after", "Before and after: native path against its emulated after mode" },
-		{ "history", "History: Gbps per core of every results file, a line per run and host across kernels; dotted lines: the kernel or its fingerprint changed, or zcbench trend found a step" },
-		{ "scale", "Scaling: Gbps and Gbps per core against the DUT's workers (latest results)" },
-	};
 	json_t *root = c->roots[c->latest];
 	char path[PATH_MAX], tmp[PATH_MAX], fp[8192], fpid[512], url[PATH_MAX * 3], gitlab[80];
 	FILE *f;
@@ -372,12 +348,12 @@ int zc_write_index(struct plot_ctx *c, const int *order)
 	fprintf(f, "<h2>Runs</h2>\n");
 	html_runs(f, root);
 	fprintf(f, "<h2>Plots</h2>\n");
-	for (size_t i = 0; i < ZC_ARRAY_SIZE(figs); i++)
-		if (drawn(c, figs[i][0]))
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(zc_plot_figs); i++)
+		if (drawn(c, zc_plot_figs[i][0]))
 			fprintf(f, "<figure><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a>"
 			   "<figcaption>%s (<a href=\"%s.csv\">csv</a>, <a href=\"%s.svg\">svg</a>)"
-			   "</figcaption></figure>\n", figs[i][0], figs[i][0], figs[i][1], figs[i][1],
-			figs[i][0], figs[i][0]);
+			   "</figcaption></figure>\n", zc_plot_figs[i][0], zc_plot_figs[i][0],
+			zc_plot_figs[i][1], zc_plot_figs[i][1], zc_plot_figs[i][0], zc_plot_figs[i][0]);
 	html_not_drawn(f, c);
 	html_profiles(f, c);
 	fprintf(f, "<h2>Results files</h2>\n<ul id=\"files\">\n");

@@ -527,6 +527,17 @@ int zc_cmd_plot(int argc, char **argv)
 	/* A file of scaling curves only (no run with an ok sample, e.g.
 	 * results/fixtures/scale.json) has nothing for the per-run pictures,
 	 * and gnuplot refuses their empty ranges: only scale and the page. */
+	/* Without one, no picture of the newest file's runs (one an older plot
+	 * left is removed); without one in any file, no history. */
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(zc_plot_figs); i++) {
+		const char *name = zc_plot_figs[i][0];
+		bool history = !strcmp(name, "history");
+
+		if (!strcmp(name, "scale") || any_ok(&c, history))
+			continue;
+		zc_plot_skip(&c, name, history ? "no run with an ok sample in these files" :
+			     "no run with an ok sample in the newest file");
+	}
 	if ((any_ok(&c, false) &&
 	     (plot_bars(&c) || plot_chunk(&c) || zc_plot_core(&c) || zc_plot_ratio(&c) ||
 	      zc_plot_sweep(&c) || zc_plot_rr(&c) ||

@@ -25,6 +25,11 @@ struct plot_ctx {
 	char skipped[2048];
 };
 
+/* Every picture plot may draw, in the page's order: name (OUTDIR/NAME.png)
+ * and caption. One not drawn is left out of the page. */
+#define ZC_PLOT_NFIGS 13
+extern const char *const zc_plot_figs[ZC_PLOT_NFIGS][2];
+
 /* Median, min and max Gbps per core of a run's ok samples: 0 or -ENODATA. */
 struct gpc {
 	double median, min, max;

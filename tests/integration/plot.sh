@@ -267,4 +267,12 @@ check "scale.json alone: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "scale.json alone: scale.png and the page" [ -s "$TMP/scale/scale.png" -a -s "$TMP/scale/index.html" ]
 check "scale.json alone: the page shows scale.png" grep -q '<img src="scale.png"' "$TMP/scale/index.html"
 check "scale.json alone: no bars picture" [ ! -e "$TMP/scale/bars.png" ]
+# Into a folder an older plot filled: only scale's picture is left.
+cp -r "$TMP/out" "$TMP/scale2"
+"$ZCBENCH" plot --out "$TMP/scale2" $F/scale.json >"$TMP/scale2.log" 2>&1 || fail "plot exit (scale over out)"
+check "scale.json over an older plot: scale.png alone ($(cd "$TMP/scale2" && echo *.png))" \
+	test "$(cd "$TMP/scale2" && echo *.png)" = scale.png
+check "scale.json over an older plot: the page shows scale.png alone" \
+	test "$(grep -o '<img src="[^"]*"' "$TMP/scale2/index.html" | tr -d '\n')" = '<img src="scale.png"'
+check "scale.json over an older plot: bars said not drawn" grep -q 'not drawn: bars: ' "$TMP/scale2.log"
 finish

@@ -114,8 +114,18 @@ PLOT_OUT ?= plots/out
 # Every results file; the stored fixtures when there are none yet.
 PLOT_INPUT ?= $(or $(wildcard results/*.json),$(wildcard results/fixtures/*.json))
 
-.PHONY: plots
-plots: deps
+# `make plots` installs what drawing needs and nothing else: the binary's
+# build (a compiler, pkg-config and the -dev package of each library in
+# PKGS: liburing -> liburing-dev, numa -> libnuma-dev) and gnuplot; not the
+# guests, peers, BPF toolchain or browser of the other targets.
+BUILD_DEB_PKGS = build-essential pkg-config $(foreach p,$(PKGS),lib$(patsubst lib%,%,$(p))-dev)
+PLOT_DEB_PKGS := gnuplot-nox
+
+.PHONY: plots deps-plots
+deps-plots:
+	@bash tests/deps.sh $(BUILD_DEB_PKGS) $(PLOT_DEB_PKGS)
+
+plots: deps-plots
 	@$(MAKE) --no-print-directory $(BIN)
 	$(BIN) plot --out $(PLOT_OUT) $(PLOT_INPUT)
 

@@ -7,16 +7,18 @@ load scriptdir.'/common.gp'
 set title 'History: Gbit/s per core per data path (median of repetitions; bars: min..max)'
 set ylabel 'Gbit/s per core of the device under test'
 set xlabel 'results file date (UTC)'
-# One date only (one results file): an hour either side, not an empty range.
-stats infile using 1 nooutput
-if (STATS_min == STATS_max) { set xrange [STATS_min - 3600:STATS_max + 3600] }
+# zcbench plot draws it from two dates or more (one file is no history) and
+# sets ytop and ystep (the y axis: the largest max with a margin, on a tick).
+# The first and last points and their bars off the frame:
+set offsets graph 0.03, graph 0.03, 0, 0
 set xdata time
 set timefmt '%s'
 # Month-day over time of day, small: a nightly history spans weeks.
 set format x "%m-%d\n%H:%M:%S"
 set xtics font ',9'
 set lmargin 10
-set yrange [0:*]
+set yrange [0:ytop]
+set ytics 0, ystep
 set key outside right top title 'path@chunk/host' font ',9'
 if (exists("marks")) {
     do for [i=1:words(marks)] {

@@ -15,4 +15,12 @@ set yrange [0:*]
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 2 lc rgb '#000000'
 set key inside bottom right box opaque title 'ratio, run shape'
 set datafile columnheaders
-plot for [i=0:nseries-1] infile index i using 1:2:3:4 with yerrorlines title columnheader(1)
+# One object size: an octave either side, not an empty range.
+stats infile using 1 nooutput
+if (STATS_min == STATS_max) { set xrange [STATS_min / 2 : STATS_max * 2] }
+# Object sizes are the sizes run: a point with its interval at each, never
+# a line through sizes not run; the series side by side (a small shift on
+# the log axis) so none hides another.
+off(i) = nseries > 1 ? 2 ** (0.3 * (i / (nseries - 1.0) - 0.5)) : 1
+plot for [i=0:nseries-1] infile index i using ($1 * off(i)):2:3:4 with yerrorbars \
+     linetype i + 1 title columnheader(1)

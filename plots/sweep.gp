@@ -15,4 +15,9 @@ set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead dt 2 lw 2 lc rgb '#
 
 set key inside bottom right box opaque title 'ratio, and the size held'
 set datafile columnheaders
-plot for [i=0:nseries-1] infile index i using 1:2:3:4 with yerrorlines title columnheader(1)
+# Sizes are the sizes run, not a continuum: a point with its interval at
+# each, never a line through sizes not run; the series side by side (a
+# small shift on the log axis) so none hides another.
+off(i) = nseries > 1 ? 2 ** (0.3 * (i / (nseries - 1.0) - 0.5)) : 1
+plot for [i=0:nseries-1] infile index i using ($1 * off(i)):2:3:4 with yerrorbars \
+     linetype i + 1 title columnheader(1)

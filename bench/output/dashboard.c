@@ -90,8 +90,8 @@ static void html_best(FILE *f, json_t *root)
 		   "core; the interval leaves the choice out):</p>\n<table id=\"best\">\n<tr>"
 		   "<th>ratio</th><th>numerator chunk/pipe</th><th>denominator chunk/pipe</th>"
 		   "<th>Gbps/core ratio</th><th>95%% interval</th><th class=\"t\">against "
-		   "1.0&plusmn;5%%</th><th>numerator DUT busy</th><th>denominator DUT busy</th>"
-		   "</tr>\n");
+		   "1.0&plusmn;5%%</th><th title=\"pairs of rounds, else the fewer repetitions"
+		   "\">n</th><th>numerator DUT busy</th><th>denominator DUT busy</th></tr>\n");
 	json_array_foreach(best, i, h) {
 		json_t *num = json_object_get(h, "numerator"), *den = json_object_get(h, "denominator");
 		json_t *v = json_object_get(h, "value"), *lo = json_object_get(h, "lo");
@@ -109,6 +109,7 @@ static void html_best(FILE *f, json_t *root)
 				json_number_value(lo), json_number_value(json_object_get(h, "hi")));
 			html_answer(f, zc_an_str(h, "answer"), json_number_value(v));
 		}
+		fprintf(f, "<td>%lld</td>", zc_an_int(h, "n"));
 		html_busy(f, json_is_number(json_object_get(h, "numerator_busy_frac")) ?
 			  json_number_value(json_object_get(h, "numerator_busy_frac")) : NAN);
 		html_busy(f, json_is_number(json_object_get(h, "denominator_busy_frac")) ?
@@ -130,8 +131,9 @@ static void html_ratios(FILE *f, json_t *root)
 	fprintf(f, "<table id=\"headline\">\n<tr><th>ratio</th><th class=\"t\">side</th><th>chunk</th>"
 		   "<th>pipe</th><th>Gbps/core ratio</th><th>95%% interval</th>"
 		   "<th class=\"t\">against 1.0&plusmn;5%%</th>"
-		   "<th>numerator Gbps/core</th><th>denominator Gbps/core</th><th>n</th>"
-		   "<th>numerator DUT busy</th><th>denominator DUT busy</th></tr>\n");
+		   "<th title=\"repetitions: numerator/denominator\">n</th>"
+		   "<th>numerator DUT busy</th><th>denominator DUT busy</th>"
+		   "<th>numerator Gbps/core</th><th>denominator Gbps/core</th></tr>\n");
 	for (size_t i = 0; i < n; i++) {
 		json_t *k = json_object_get(pv[i].run, "key");
 		struct zc_ratio r;
@@ -154,11 +156,11 @@ static void html_ratios(FILE *f, json_t *root)
 			fprintf(f, "<td>%.2f&times;</td><td>%.2f&ndash;%.2f</td>", r.value, r.lo, r.hi);
 			html_answer(f, zc_answer_key(r.vd.answer), r.value);
 		}
-		fprintf(f, "<td>%.2f</td><td>%.2f</td><td>%zu/%zu</td>", r.num_gpc, r.den_gpc, r.nn,
-			r.nd);
+		/* n and both DUTs' busy beside the verdict: what it rests on. */
+		fprintf(f, "<td>%zu/%zu</td>", r.nn, r.nd);
 		html_busy(f, zc_an_busy_frac(pv[i].run));
 		html_busy(f, zc_an_busy_frac(pv[i].peer_run));
-		fprintf(f, "</tr>\n");
+		fprintf(f, "<td>%.2f</td><td>%.2f</td></tr>\n", r.num_gpc, r.den_gpc);
 	}
 	if (!n)
 		fprintf(f, "<tr><td colspan=\"12\">no pair of runs for a headline ratio</td></tr>\n");
@@ -232,6 +234,23 @@ static bool drawn(struct plot_ctx *c, const char *name)
 	return !access(p, R_OK);
 }
 
+/* The pictures this file has no data for, and why: said, not drawn empty. */
+static void html_not_drawn(FILE *f, struct plot_ctx *c)
+{
+	if (!*c->skipped)
+		return;
+	fprintf(f, "<p>Not drawn (no data for them in these results):</p>\n<ul id=\"not-drawn\">\n");
+	for (char *s = c->skipped, *nl; *s && (nl = strchr(s, '\n')); s = nl + 1) {
+		char line[512];
+
+		snprintf(line, sizeof(line), "%.*s", (int)(nl - s), s);
+		fprintf(f, "<li>");
+		html_text(f, line);
+		fprintf(f, "</li>\n");
+	}
+	fprintf(f, "</ul>\n");
+}
+
 /* Each profiled run: its buckets and its flame graph (drawn by plot from the
  * folded stacks the results file names). */
 static void html_profiles(FILE *f, struct plot_ctx *c)
@@ -280,30 +299,6 @@ static void html_profiles(FILE *f, struct plot_ctx *c)
 
 int zc_write_index(struct plot_ctx *c, const int *order)
 {
-	/* Every picture plot may draw; one not drawn (no second chunk size, no
-	 * profile) is left out of the page. */
-	static const char *const figs[][2] = {
-		{ "bars", "Gbps per core by data path and chunk size (latest results)" },
-		{ "chunk", "Gbps per core against chunk size (latest results)" },
-		{ "core", "Per run: Gbps per core with every repetition, the DUT core's time, "
-			  "kernel-copied bytes per payload byte, syscalls per MB (latest results)" },
-		{ "ratio", "Headline ratios with their 95% intervals against 1.0 (latest results)" },
-		{ "sweep_pipe", "Where splice pays: each headline ratio against the pipe size, a line "
-				"per program (latest results)" },
-		{ "sweep_chunk", "Where splice pays: each headline ratio against the chunk size, a "
-				 "line per program (latest results)" },
-		{ "rr_crossover", "Request/response: where splice meets copy, each program's ratio of "
-				  "transactions per core against the object size, 95% intervals "
-				  "(latest results)" },
-		{ "rr_latency", "Request/response: latency against percentile, a line per run and "
-				"object size, from each run's merged histogram (latest results)" },
-		{ "profile", "Core time per GB moved by profile bucket (latest results, profiled runs)" },
-		{ "intervals", "Live intervals: Gbps and Gbps per core over each window, a line per "
-			       "repetition (latest results, runs with intervals)" },
-		{ "before_after", "Before and after: native path against its emulated after mode" },
-		{ "history", "History: Gbps per core of every results file, a line per run and host across kernels; dotted lines: the kernel or its fingerprint changed, or zcbench trend found a step" },
-		{ "scale", "Scaling: Gbps and Gbps per core against the DUT's workers (latest results)" },
-	};
 	json_t *root = c->roots[c->latest];
 	char path[PATH_MAX], tmp[PATH_MAX], fp[8192], fpid[512], url[PATH_MAX * 3], gitlab[80];
 	FILE *f;
@@ -353,12 +348,13 @@ int zc_write_index(struct plot_ctx *c, const int *order)
 	fprintf(f, "<h2>Runs</h2>\n");
 	html_runs(f, root);
 	fprintf(f, "<h2>Plots</h2>\n");
-	for (size_t i = 0; i < ZC_ARRAY_SIZE(figs); i++)
-		if (drawn(c, figs[i][0]))
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(zc_plot_figs); i++)
+		if (drawn(c, zc_plot_figs[i][0]))
 			fprintf(f, "<figure><a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a>"
 			   "<figcaption>%s (<a href=\"%s.csv\">csv</a>, <a href=\"%s.svg\">svg</a>)"
-			   "</figcaption></figure>\n", figs[i][0], figs[i][0], figs[i][1], figs[i][1],
-			figs[i][0], figs[i][0]);
+			   "</figcaption></figure>\n", zc_plot_figs[i][0], zc_plot_figs[i][0],
+			zc_plot_figs[i][1], zc_plot_figs[i][1], zc_plot_figs[i][0], zc_plot_figs[i][0]);
+	html_not_drawn(f, c);
 	html_profiles(f, c);
 	fprintf(f, "<h2>Results files</h2>\n<ul id=\"files\">\n");
 	for (int o = c->nfiles - 1; o >= 0; o--) {

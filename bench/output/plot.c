@@ -14,6 +14,7 @@
 #include "lib/opt.h"
 #include "lib/zcbench.h"
 #include "lib/proc.h"
+#include "lib/term.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -99,20 +100,27 @@ static struct gpc best_gpc(json_t *runs, const char *label, long long chunk)
 	return best;
 }
 
+/* Any run of the file with an ok sample. */
+static bool file_ok(json_t *root)
+{
+	json_t *run;
+	size_t i;
+
+	json_array_foreach(json_object_get(root, "runs"), i, run) {
+		struct gpc g;
+
+		if (!zc_gpc_of(run, &g))
+			return true;
+	}
+	return false;
+}
+
 /* Any run with an ok sample: in the newest file, or (all) in any. */
 static bool any_ok(struct plot_ctx *c, bool all)
 {
-	for (int f = all ? 0 : c->latest; f < (all ? c->nfiles : c->latest + 1); f++) {
-		json_t *run;
-		size_t i;
-
-		json_array_foreach(json_object_get(c->roots[f], "runs"), i, run) {
-			struct gpc g;
-
-			if (!zc_gpc_of(run, &g))
-				return true;
-		}
-	}
+	for (int f = all ? 0 : c->latest; f < (all ? c->nfiles : c->latest + 1); f++)
+		if (file_ok(c->roots[f]))
+			return true;
 	return false;
 }
 
@@ -120,8 +128,9 @@ static int plot_bars(struct plot_ctx *c)
 {
 	json_t *runs = json_object_get(c->roots[c->latest], "runs");
 	long long chunks[MAX_SERIES];
-	char labels[MAX_SERIES][160], extra[1024] = "", titles[900] = "";
+	char labels[MAX_SERIES][160], extra[1024] = "", titles[900] = "", yvars[64];
 	int nchunks = 0, nlabels = ok_labels(runs, labels, chunks, &nchunks);
+	double ymax = NAN;
 	FILE *f;
 
 	qsort(chunks, nchunks, sizeof(*chunks), cmp_ll);
@@ -144,99 +153,65 @@ static int plot_bars(struct plot_ctx *c)
 			struct gpc best = best_gpc(runs, labels[l], chunks[k]);
 
 			fprintf(f, ",%.6g,%.6g,%.6g", best.median, best.min, best.max);
+			zc_plot_max(&ymax, best.max);
 		}
 		fprintf(f, "\n");
 	}
 	fclose(f);
-	snprintf(extra, sizeof(extra), "nseries=%d; nrows=%d; titles='%s'", nchunks, nlabels,
-		 titles);
+	zc_plot_yvars(ymax, yvars, sizeof(yvars));
+	snprintf(extra, sizeof(extra), "nseries=%d; nrows=%d; titles='%s'; %s", nchunks, nlabels,
+		 titles, yvars);
 	return zc_plot_both(c, "bars", extra, c->caption);
 }
 
-static int count_chunks(json_t *runs)
-{
-	long long chunks[MAX_SERIES];
-	int n = 0;
-	json_t *run;
-	size_t i;
-
-	json_array_foreach(runs, i, run)
-		add_unique_ll(chunks, &n, zc_an_int(json_object_get(run, "key"), "chunk"));
-	return n;
-}
-
-/* Smallest (dir < 0) or largest chunk of the runs: the x range of one point. */
-static long long chunk_bound(json_t *runs, int dir)
-{
-	long long best = 0;
-	json_t *run;
-	size_t i;
-
-	json_array_foreach(runs, i, run) {
-		long long v = zc_an_int(json_object_get(run, "key"), "chunk");
-
-		if (!best || (dir < 0 ? v < best : v > best))
-			best = v;
-	}
-	return best ? best : 1;
-}
-
-/* Gbps per core against chunk size, one line (gnuplot index block) per
- * path; with one chunk size there is no curve: nothing drawn (and an older
- * drawing removed, so the page cannot show it). */
+/* Gbps per core at each chunk size, a block (gnuplot index) per path.
+ * Chunk sizes are categories, not a scale: each at its own place on the x
+ * axis (pos), a point with its min..max bar per path, never joined by a
+ * line. With one chunk size bars.png says it all: not drawn. */
 static int plot_chunk(struct plot_ctx *c)
 {
-	json_t *runs = json_object_get(c->roots[c->latest], "runs"), *run;
-	char labels[MAX_SERIES][160], titles[4096] = "", extra[4200];
-	int nlabels;
-	size_t i;
+	json_t *runs = json_object_get(c->roots[c->latest], "runs");
+	char labels[MAX_SERIES][160], titles[4096] = "", sizes[MAX_SERIES * 8] = "";
+	char extra[4096 + MAX_SERIES * 8 + 128], yvars[64];
+	long long chunks[MAX_SERIES];
+	int nlabels, nchunks = 0;
+	double ymax = NAN;
 	FILE *f;
 
-	if (count_chunks(runs) < 2) {
-		static const char *const ext[] = { "png", "svg", "csv" };
-
-		for (size_t e = 0; e < ZC_ARRAY_SIZE(ext); e++) {
-			char path[PATH_MAX];
-
-			snprintf(path, sizeof(path), "%s/chunk.%s", c->outdir, ext[e]);
-			zc_out_remove(path);
-		}
+	nlabels = ok_labels(runs, labels, chunks, &nchunks);
+	if (nchunks < 2) {
+		zc_plot_skip(c, "chunk", "one chunk size (bars.png shows it)");
 		return 0;
 	}
-
-	nlabels = ok_labels(runs, labels, NULL, NULL);
+	qsort(chunks, nchunks, sizeof(*chunks), cmp_ll);
 	f = zc_plot_csv(c, "chunk");
 	if (!f)
 		return -1;
-	fprintf(f, "# one block per data path: chunk_bytes,median,min,max (Gbit/s per core)\n");
+	fprintf(f, "# one block per data path: chunk_bytes,pos,median,min,max (Gbit/s per core; "
+		   "pos: the chunk size's place on the x axis)\n");
 	for (int l = 0; l < nlabels; l++) {
-		long long chunks[MAX_SERIES];
-		int n = 0;
-
-		json_array_foreach(runs, i, run) {
-			struct gpc g;
-			char lab[96];
-
-			zc_an_label(run, lab, sizeof(lab));
-			if (!strcmp(lab, labels[l]) && !zc_gpc_of(run, &g))
-				add_unique_ll(chunks, &n, zc_an_int(json_object_get(run, "key"),
-								    "chunk"));
-		}
-		qsort(chunks, n, sizeof(*chunks), cmp_ll);
 		fprintf(f, "%s# %s\n", l ? "\n\n" : "", labels[l]);
-		for (int k = 0; k < n; k++) {
+		for (int k = 0; k < nchunks; k++) {
 			struct gpc best = best_gpc(runs, labels[l], chunks[k]);
 
-			fprintf(f, "%lld,%.6g,%.6g,%.6g\n", chunks[k], best.median, best.min,
+			if (!best.n)	/* this path did not run at this size */
+				continue;
+			fprintf(f, "%lld,%d,%.6g,%.6g,%.6g\n", chunks[k], k, best.median, best.min,
 				best.max);
+			zc_plot_max(&ymax, best.max);
 		}
-		zc_strcatf(titles, sizeof(titles), "%s%s",
-			 l ? " " : "", labels[l]);
+		zc_strcatf(titles, sizeof(titles), "%s%s", l ? " " : "", labels[l]);
 	}
 	fclose(f);
-	snprintf(extra, sizeof(extra), "nseries=%d; nchunks=%d; chunkmin=%lld; chunkmax=%lld; "
-		 "titles='%s'", nlabels, count_chunks(runs), chunk_bound(runs, -1),
-		 chunk_bound(runs, 1), titles);
+	for (int k = 0; k < nchunks; k++) {
+		char sz[24];
+
+		zc_fmt_size(chunks[k], sz, sizeof(sz));
+		zc_strcatf(sizes, sizeof(sizes), "%s%s", k ? " " : "", sz);
+	}
+	zc_plot_yvars(ymax, yvars, sizeof(yvars));
+	snprintf(extra, sizeof(extra), "nseries=%d; nchunks=%d; sizes='%s'; titles='%s'; %s",
+		 nlabels, nchunks, sizes, titles, yvars);
 	return zc_plot_both(c, "chunk", extra, c->caption);
 }
 
@@ -247,11 +222,24 @@ static int plot_before_after(struct plot_ctx *c)
 	struct zc_pair *pv;
 	size_t n = zc_before_after_pairs(json_object_get(c->roots[c->latest], "runs"), 0, &pv);
 	const char *side;
-	char extra[256];
+	char extra[320], yvars[64];
+	double ymax = NAN;
 	int rows = 0;
-	FILE *f = zc_plot_csv(c, "before_after");
+	FILE *f = NULL;
 
-	if (!f) {
+	for (size_t i = 0; i < n; i++) {
+		struct gpc b, a;
+
+		rows += !zc_gpc_of(pv[i].run, &b) && !zc_gpc_of(pv[i].peer_run, &a);
+	}
+	if (!rows) {
+		free(pv);
+		zc_plot_skip(c, "before_after", "no native run beside its emulated after-mode "
+			     "(e.g. splice-as-copy)");
+		return 0;
+	}
+	rows = 0;
+	if (!(f = zc_plot_csv(c, "before_after"))) {
 		free(pv);
 		return -1;
 	}
@@ -268,13 +256,17 @@ static int plot_before_after(struct plot_ctx *c)
 			 pv[i].role, sz);
 		fprintf(f, "\"%s\",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", lab, b.median, b.min, b.max,
 			a.median, a.min, a.max);
+		zc_plot_max(&ymax, b.max);
+		zc_plot_max(&ymax, a.max);
 		rows++;
 	}
 	fclose(f);
 	free(pv);
 	side = zc_an_kernel_side(c->roots[c->latest]);
-	snprintf(extra, sizeof(extra), "nrows=%d; nativetitle='native on this kernel%s%s%s'", rows,
-		 side ? " (" : "", side ? side : "", side ? " side, by fingerprint)" : "");
+	zc_plot_yvars(ymax, yvars, sizeof(yvars));
+	snprintf(extra, sizeof(extra), "nrows=%d; nativetitle='native on this kernel%s%s%s'; %s",
+		 rows, side ? " (" : "", side ? side : "", side ? " side, by fingerprint)" : "",
+		 yvars);
 	return zc_plot_both(c, "before_after", extra, c->caption);
 }
 
@@ -374,11 +366,27 @@ static int plot_history(struct plot_ctx *c, const int *order)
 {
 	static char labels[MAX_SERIES][160], titles[MAX_SERIES * 161];
 	static char extra[MAX_SERIES * 161 + ZC_MARKS_TEXT];
-	int nlabels = 0, n;
+	char yvars[64];
+	int nlabels = 0, n, dates = 0;
+	long long prev = -1;
+	double ymax = NAN;
 	size_t i;
 	json_t *run;
 	FILE *f;
 
+	/* A history is two dates at least: one night is the other pictures'. */
+	for (int o = 0; o < c->nfiles; o++) {
+		long long e = zc_an_epoch(c->roots[order[o]]);
+
+		if (e >= 0 && e != prev && file_ok(c->roots[order[o]])) {
+			dates++;
+			prev = e;
+		}
+	}
+	if (dates < 2) {
+		zc_plot_skip(c, "history", "one results file (a history needs two dates)");
+		return 0;
+	}
 	titles[0] = 0;
 	for (int fi = 0; fi < c->nfiles; fi++)
 		json_array_foreach(json_object_get(c->roots[fi], "runs"), i, run) {
@@ -410,15 +418,18 @@ static int plot_history(struct plot_ctx *c, const int *order)
 				    !(best.median >= g.median))
 					best = g;
 			}
-			if (best.n && zc_an_epoch(c->roots[fi]) >= 0)
+			if (best.n && zc_an_epoch(c->roots[fi]) >= 0) {
 				fprintf(f, "%lld,%.6g,%.6g,%.6g\n", zc_an_epoch(c->roots[fi]),
 					best.median, best.min, best.max);
+				zc_plot_max(&ymax, best.max);
+			}
 		}
 		zc_strcatf(titles, sizeof(titles), "%s%s",
 			 l ? " " : "", labels[l]);
 	}
 	fclose(f);
-	n = snprintf(extra, sizeof(extra), "nseries=%d; titles='%s'; ", nlabels, titles);
+	zc_plot_yvars(ymax, yvars, sizeof(yvars));
+	n = snprintf(extra, sizeof(extra), "nseries=%d; titles='%s'; %s; ", nlabels, titles, yvars);
 	if (history_marks(c, extra + n, sizeof(extra) - n))
 		return -1;
 	return zc_plot_both(c, "history", extra, c->history_caption);
@@ -438,6 +449,22 @@ static void join_distinct(struct plot_ctx *c, const char *(*get)(json_t *), char
 			seen = !strcmp(get(c->roots[j]), v);
 		if (!seen && o + strlen(v) + 3 < len)
 			o += snprintf(out + o, len - o, "%s%s", o ? ", " : "", v);
+	}
+}
+
+/* Where the page is, and each picture not drawn with why, fitted to the
+ * terminal. */
+static void print_done(struct plot_ctx *c)
+{
+	int width = zc_term_width(STDOUT_FILENO);
+	char line[PATH_MAX + 200];
+
+	snprintf(line, sizeof(line), "zcbench plot: %s/index.html and the pictures beside it "
+		 "(plots/README.md)\n", c->outdir);
+	zc_put_fitted(stdout, line, width, 2);
+	for (char *s = c->skipped, *nl; *s && (nl = strchr(s, '\n')); s = nl + 1) {
+		snprintf(line, sizeof(line), "  not drawn: %.*s\n", (int)(nl - s), s);
+		zc_put_fitted(stdout, line, width, 4);
 	}
 }
 
@@ -500,6 +527,17 @@ int zc_cmd_plot(int argc, char **argv)
 	/* A file of scaling curves only (no run with an ok sample, e.g.
 	 * results/fixtures/scale.json) has nothing for the per-run pictures,
 	 * and gnuplot refuses their empty ranges: only scale and the page. */
+	/* Without one, no picture of the newest file's runs (one an older plot
+	 * left is removed); without one in any file, no history. */
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(zc_plot_figs); i++) {
+		const char *name = zc_plot_figs[i][0];
+		bool history = !strcmp(name, "history");
+
+		if (!strcmp(name, "scale") || any_ok(&c, history))
+			continue;
+		zc_plot_skip(&c, name, history ? "no run with an ok sample in these files" :
+			     "no run with an ok sample in the newest file");
+	}
 	if ((any_ok(&c, false) &&
 	     (plot_bars(&c) || plot_chunk(&c) || zc_plot_core(&c) || zc_plot_ratio(&c) ||
 	      zc_plot_sweep(&c) || zc_plot_rr(&c) ||
@@ -509,13 +547,15 @@ int zc_cmd_plot(int argc, char **argv)
 		ret = ZC_EXIT_FAIL;
 		goto out;
 	}
-	if (zc_plot_scale(c.roots[c.latest], c.outdir, c.scripts, c.caption) ||
-	    zc_write_index(&c, order)) {
+	ret = zc_plot_scale(c.roots[c.latest], c.outdir, c.scripts, c.caption);
+	if (ret == -ENODATA)
+		zc_plot_skip(&c, "scale", "no workers sweep (workloads/scale.ini, make bench-scale)");
+	if ((ret && ret != -ENODATA) || zc_write_index(&c, order)) {
 		ret = ZC_EXIT_FAIL;
 		goto out;
 	}
-	printf("zcbench plot: %s/index.html and the pictures beside it (plots/README.md)\n",
-	       c.outdir);
+	ret = 0;
+	print_done(&c);
 out:
 	for (int i = 0; i < c.nfiles; i++)
 		json_decref(c.roots[i]);

@@ -20,7 +20,15 @@ struct plot_ctx {
 	int latest;		/* index of the newest file by meta.date */
 	char caption[512];	/* kernel and host of the latest file */
 	char history_caption[1024];
+	/* The pictures not drawn and why ("scale: no workers sweep ..."), one
+	 * per line: printed by plot and listed on the page. */
+	char skipped[2048];
 };
+
+/* Every picture plot may draw, in the page's order: name (OUTDIR/NAME.png)
+ * and caption. One not drawn is left out of the page. */
+#define ZC_PLOT_NFIGS 13
+extern const char *const zc_plot_figs[ZC_PLOT_NFIGS][2];
 
 /* Median, min and max Gbps per core of a run's ok samples: 0 or -ENODATA. */
 struct gpc {
@@ -55,6 +63,18 @@ int zc_gnuplot(const char *script, const char *vars, const char *out);
 FILE *zc_plot_csv(struct plot_ctx *c, const char *name);	/* OUTDIR/NAME.csv, NULL (said) */
 /* Remove OUTDIR/NAME.{png,svg,csv}: a picture this file has no data for. */
 void zc_plot_drop(struct plot_ctx *c, const char *name);
+/* A picture with no data is not drawn: drop its files (an older drawing
+ * must not stay on the page) and note NAME and why in c->skipped. */
+void zc_plot_skip(struct plot_ctx *c, const char *name, const char *why);
+/* The top of a y axis from 0 that shows max (the largest value drawn,
+ * interval tops included) with a margin, on a round tick: 1, 2 or 5 times
+ * a power of ten, about 5 to 10 ticks (step). 1 when max is not a positive
+ * number. */
+double zc_plot_ytop(double max, double *step);
+/* gnuplot's "ytop=T; ystep=S" for a picture whose largest value is max. */
+void zc_plot_yvars(double max, char *out, size_t len);
+/* *max raised to v when v is a number above it (NaN at first: none yet). */
+void zc_plot_max(double *max, double v);
 
 
 /* plot_sweep.c: sweep_pipe and sweep_chunk.{png,svg,csv}: each headline

@@ -142,7 +142,9 @@ int zc_plot_ratio(struct plot_ctx *c)
 		free(pv);
 		return -1;
 	}
-	fprintf(f, "idx,label,ratio,lo,hi,verdict\n");
+	/* n and how busy each side's DUT was beside each ratio: a ratio of
+	 * two runs is read with both (an idle DUT's Gbit/s per core waited). */
+	fprintf(f, "idx,label,ratio,lo,hi,verdict,n_num,n_den,busy_num,busy_den\n");
 	for (size_t i = n; i-- > 0;) {	/* gnuplot draws bottom up: the first row on top */
 		struct zc_ratio r;
 		char lab[320], sz[24], pz[24];
@@ -161,8 +163,9 @@ int zc_plot_ratio(struct plot_ctx *c)
 			  r.vd.answer == ZC_ANSWER_UNCHANGED ? 0 : r.value > 1 ? 1 : -1;
 		fprintf(f, "%d,", rows++);
 		csv_text(f, lab);
-		fprintf(f, ",%.6g,%.6g,%.6g,%d\n", r.value, isnan(r.lo) ? r.value : r.lo,
-			isnan(r.hi) ? r.value : r.hi, verdict);
+		fprintf(f, ",%.6g,%.6g,%.6g,%d,%zu,%zu,%.6g,%.6g\n", r.value,
+			isnan(r.lo) ? r.value : r.lo, isnan(r.hi) ? r.value : r.hi, verdict, r.nn,
+			r.nd, zc_an_busy_frac(pv[i].run), zc_an_busy_frac(pv[i].peer_run));
 	}
 	fclose(f);
 	free(pv);
@@ -179,8 +182,10 @@ int zc_plot_profile(struct plot_ctx *c)
 	size_t i;
 	FILE *f;
 
-	if (!zc_an_any_profile(runs))
+	if (!zc_an_any_profile(runs)) {
+		zc_plot_skip(c, "profile", "no profiled run (zcbench run --profile)");
 		return 0;
+	}
 	f = zc_plot_csv(c, "profile");
 	if (!f)
 		return -1;

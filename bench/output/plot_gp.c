@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -126,6 +127,70 @@ void zc_plot_drop(struct plot_ctx *c, const char *name)
 		snprintf(path, sizeof(path), "%s/%s.%s", c->outdir, name, ext[e]);
 		zc_out_remove(path);
 	}
+}
+
+const char *const zc_plot_figs[ZC_PLOT_NFIGS][2] = {
+	{ "bars", "Gbps per core by data path and chunk size (latest results)" },
+	{ "chunk", "Gbps per core at each chunk size, a point per data path (latest results)" },
+	{ "core", "Per run: Gbps per core with every repetition, the DUT core's time, "
+		  "kernel-copied bytes per payload byte, syscalls per MB (latest results)" },
+	{ "ratio", "Headline ratios with their 95% intervals against 1.0, n and DUT busy beside "
+		   "each (latest results)" },
+	{ "sweep_pipe", "Where splice pays: each headline ratio against the pipe size, a series "
+			"per program (latest results)" },
+	{ "sweep_chunk", "Where splice pays: each headline ratio against the chunk size, a "
+			 "series per program (latest results)" },
+	{ "rr_crossover", "Request/response: where splice meets copy, each program's ratio of "
+			  "transactions per core against the object size, 95% intervals "
+			  "(latest results)" },
+	{ "rr_latency", "Request/response: latency against percentile, a line per run and "
+			"object size, from each run's merged histogram (latest results)" },
+	{ "profile", "Core time per GB moved by profile bucket (latest results, profiled runs)" },
+	{ "intervals", "Live intervals: Gbps per core and Gbps over each window, a panel per run, "
+		       "a colour per repetition (latest results, runs with intervals)" },
+	{ "before_after", "Before and after: native path against its emulated after mode" },
+	{ "history", "History: Gbps per core of every results file, a line per run and host "
+		     "across kernels; dotted lines: the kernel or its fingerprint changed, or "
+		     "zcbench trend found a step" },
+	{ "scale", "Scaling: Gbps and Gbps per core against the DUT's workers (latest results)" },
+};
+
+void zc_plot_skip(struct plot_ctx *c, const char *name, const char *why)
+{
+	size_t o = strlen(c->skipped);
+
+	zc_plot_drop(c, name);
+	snprintf(c->skipped + o, sizeof(c->skipped) - o, "%s: %s\n", name, why);
+}
+
+double zc_plot_ytop(double max, double *step)
+{
+	double want;
+
+	*step = 0.2;
+	if (!(max > 0) || !isfinite(max))
+		return 1;
+	/* 5% of headroom keeps a whisker's cap off the frame. */
+	want = max * 1.05;
+	*step = pow(10, floor(log10(want / 5)));
+	if (want / *step > 20)
+		*step *= 5;
+	else if (want / *step > 10)
+		*step *= 2;
+	return ceil(want / *step) * *step;
+}
+
+void zc_plot_max(double *max, double v)
+{
+	if (isfinite(v) && !(*max >= v))
+		*max = v;
+}
+
+void zc_plot_yvars(double max, char *out, size_t len)
+{
+	double step, top = zc_plot_ytop(max, &step);
+
+	snprintf(out, len, "ytop=%.6g; ystep=%.6g", top, step);
 }
 
 FILE *zc_plot_csv(struct plot_ctx *c, const char *name)

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * intervals: the live intervals of the newest file's runs (zcbench run
- * --interval, a sample's "intervals") as a time series per run: Gbit/s at
- * the sink and the DUT's Gbit/s per core against seconds into the window,
- * a line per repetition in the run's style. Drift, throttling or a noisy
- * neighbour shows as a slope or a dip the window's total hides. Not drawn
- * when no run has intervals.
+ * --interval, a sample's "intervals") as a time series, a panel per run:
+ * the DUT's Gbit/s per core (solid) and Gbit/s at the sink (dashed) against
+ * seconds into the window, a colour per repetition. Drift, throttling or a
+ * noisy neighbour shows as a slope or a dip the window's total hides. A
+ * panel per run keeps every line told apart (30 lines in one frame were 10
+ * colours repeated). Not drawn when no run has intervals.
  */
 #include "output/plot.h"
 #include "results/results.h"
@@ -15,6 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+/* Panels at most: a picture of 4 columns by 12 rows stays readable. */
+#define ZC_INTERVAL_PANELS 48
 
 static double num(json_t *o, const char *k)
 {
@@ -26,53 +30,69 @@ static double num(json_t *o, const char *k)
 int zc_plot_intervals(struct plot_ctx *c)
 {
 	json_t *runs = json_object_get(c->roots[c->latest], "runs"), *run, *s, *iv;
-	char titles[4096] = "", extra[4300], t[4200];
-	int nseries = 0;
+	char titles[4096] = "", reps[ZC_INTERVAL_PANELS * 4] = "", extra[4600], t[200], yvars[64];
+	int npanels = 0, maxreps = 0, left = 0;
+	double ymax = NAN, xmax = NAN;
 	size_t i, j, k;
 	FILE *f = NULL;
 
 	json_array_foreach(runs, i, run) {
-		bool any = false;
+		int nrep = 0;
 
 		json_array_foreach(json_object_get(run, "samples"), j, s)
-			any |= json_array_size(json_object_get(s, "intervals")) > 0;
-		if (!any || nseries == MAX_SERIES)
+			nrep += json_array_size(json_object_get(s, "intervals")) > 0;
+		if (!nrep)
 			continue;
+		if (npanels == ZC_INTERVAL_PANELS) {
+			left++;
+			continue;
+		}
 		if (!f && !(f = zc_plot_csv(c, "intervals")))
 			return -1;
-		/* A block per run (gnuplot's index), a blank line between repetitions. */
-		if (nseries)
+		/* A block per run (gnuplot's index), a blank line between
+		 * repetitions (gnuplot's every :::r::r). */
+		if (npanels)
 			fputs("\n\n", f);
+		fprintf(f, "# t_s,gbps,gbps_per_core\n");
+		nrep = 0;
 		json_array_foreach(json_object_get(run, "samples"), j, s) {
+			if (!json_array_size(json_object_get(s, "intervals")))
+				continue;
+			if (nrep++)
+				fputs("\n", f);
 			json_array_foreach(json_object_get(s, "intervals"), k, iv) {
 				/* Each interval at its middle; a point without a time is none. */
 				double x = num(iv, "t_s") - num(iv, "dur_s") / 2;
 
-				if (isfinite(x))
-					fprintf(f, "%.6g,%.6g,%.6g\n", x, num(iv, "gbps"),
-						num(iv, "gbps_per_core"));
+				if (!isfinite(x))
+					continue;
+				fprintf(f, "%.6g,%.6g,%.6g\n", x, num(iv, "gbps"),
+					num(iv, "gbps_per_core"));
+				zc_plot_max(&ymax, num(iv, "gbps"));
+				zc_plot_max(&ymax, num(iv, "gbps_per_core"));
+				zc_plot_max(&xmax, num(iv, "t_s"));
 			}
-			fputs("\n", f);
 		}
+		if (nrep > maxreps)
+			maxreps = nrep;
 		zc_an_run_id(run, t, sizeof(t));
 		/* No spaces or quotes: gnuplot's word() splits the titles on them. */
 		for (char *p = t; *p; p++)
 			if (*p == ' ' || *p == '\'')
 				*p = '_';
-		if (strlen(titles) + strlen(t) + 2 < sizeof(titles))
-			snprintf(titles + strlen(titles), sizeof(titles) - strlen(titles), "%s%s",
-				 nseries ? " " : "", t);
-		nseries++;
+		zc_strcatf(titles, sizeof(titles), "%s%s", npanels ? " " : "", t);
+		zc_strcatf(reps, sizeof(reps), "%s%d", npanels ? " " : "", nrep);
+		npanels++;
 	}
 	if (!f) {
-		/* A picture of an older plot into the same folder must not stay on the page. */
-		for (size_t e = 0; e < 3; e++) {
-			snprintf(t, sizeof(t), "%s/intervals.%s", c->outdir, (const char *[]){ "png", "svg", "csv" }[e]);
-			zc_out_remove(t);
-		}
+		zc_plot_skip(c, "intervals", "no run has live intervals (zcbench run --interval)");
 		return 0;
 	}
 	fclose(f);
-	snprintf(extra, sizeof(extra), "nseries=%d; titles='%s'", nseries, titles);
+	if (left)
+		zc_err("plot: intervals: the first %d runs drawn, %d more left out", npanels, left);
+	zc_plot_yvars(ymax, yvars, sizeof(yvars));
+	snprintf(extra, sizeof(extra), "npanels=%d; maxreps=%d; titles='%s'; reps='%s'; "
+		 "xmax=%.6g; %s", npanels, maxreps, titles, reps, isfinite(xmax) ? xmax : 1, yvars);
 	return zc_plot_both(c, "intervals", extra, c->caption);
 }

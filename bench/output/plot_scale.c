@@ -30,6 +30,19 @@ int zc_plot_scale(json_t *root, const char *outdir, const char *scripts, const c
 		zc_err("plot: %s %s", outdir, why);
 		return -ENOTDIR;
 	}
+	for (int i = 0; i < n; i++)
+		nseries += curves[i].npts >= 2;
+	if (!nseries) {
+		/* No curve: no picture, and none left over from an older plot. */
+		for (size_t k = 0; k < ZC_ARRAY_SIZE(terms); k++) {
+			snprintf(path, sizeof(path), "%s/scale.%s", outdir, terms[k][1]);
+			zc_out_remove(path);
+		}
+		snprintf(path, sizeof(path), "%s/scale.csv", outdir);
+		zc_out_remove(path);
+		return -ENODATA;
+	}
+	nseries = 0;
 	snprintf(path, sizeof(path), "%s/scale.csv", outdir);
 	if (!(f = zc_out_fopen(path))) {
 		zc_err("plot: %s: %s", path, strerror(errno));
@@ -53,8 +66,6 @@ int zc_plot_scale(json_t *root, const char *outdir, const char *scripts, const c
 		fprintf(f, "\n\n");
 		nseries++;
 	}
-	if (!nseries)	/* gnuplot needs a point to draw its note over */
-		fprintf(f, "1,0,0,0,0,0\n");
 	fclose(f);
 	if (!scripts) {
 		zc_plot_scripts_dir(dir, sizeof(dir));

@@ -51,14 +51,18 @@ static int sweep_one(struct plot_ctx *c, struct pt *v, size_t n, int by_chunk)
 	cmp_x = by_chunk;
 	qsort(v, n, sizeof(*v), cmp_pt);
 	for (size_t i = 0; i < n;) {
-		size_t j = i;
+		size_t j = i, sizes = 1;
 		long long fixed = by_chunk ? v[i].pipe : v[i].chunk;
 		char sz[24];
 
 		while (j < n && !strcmp(v[j].name, v[i].name) &&
-		       (by_chunk ? v[j].pipe : v[j].chunk) == fixed)
+		       (by_chunk ? v[j].pipe : v[j].chunk) == fixed) {
+			/* Sorted by the x size: a new one wherever it changes. */
+			sizes += j > i && (by_chunk ? v[j].chunk != v[j - 1].chunk :
+					   v[j].pipe != v[j - 1].pipe);
 			j++;
-		if (j - i >= 2) {
+		}
+		if (sizes >= 2) {
 			if (!f && !(f = zc_plot_csv(c, name)))
 				return -1;
 			zc_fmt_size(fixed, sz, sizeof(sz));
@@ -74,7 +78,9 @@ static int sweep_one(struct plot_ctx *c, struct pt *v, size_t n, int by_chunk)
 		i = j;
 	}
 	if (!f) {
-		zc_plot_drop(c, name);
+		zc_plot_skip(c, name, by_chunk ? "no headline ratio at two chunk sizes or more "
+			     "(make bench-sweep)" : "no headline ratio at two pipe sizes or more "
+			     "(make bench-sweep)");
 		return 0;
 	}
 	fclose(f);
@@ -102,6 +108,9 @@ int zc_plot_sweep(struct plot_ctx *c)
 		 * (splice/copy, haproxy-splice/haproxy-copy), not zcbench over
 		 * the real program (report and the ratio picture have those). */
 		if (pv[i].peer != pv[i].mode->vs)
+			continue;
+		/* Request/response runs vary the object size: rr_crossover's. */
+		if (!strcmp(zc_an_str(k, "traffic"), "rr"))
 			continue;
 		zc_an_ratio(pv[i].run, pv[i].peer_run, &v[m].r);
 		if (isnan(v[m].r.value))

@@ -13,6 +13,7 @@
 #include "lib/stats.h"
 #include "lib/term.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,10 +104,10 @@ int zc_cmd_scale(int argc, char **argv)
 	else if (shared)
 		zc_put_fitted(stdout, "\n! the DUT shared its cores with the source or sink (not "
 			      "enough cores): its busy cores include their work", width, 2);
-	if (a.plot && (rc = zc_plot_scale(roots[a.npaths - 1], a.plot, NULL, a.paths[a.npaths - 1])))
-		rc = ZC_EXIT_FAIL;
-	else
-		rc = 0;
+	rc = a.plot ? zc_plot_scale(roots[a.npaths - 1], a.plot, NULL, a.paths[a.npaths - 1]) : 0;
+	if (rc == -ENODATA)
+		printf("\nno picture in %s: no curve of two worker counts or more\n", a.plot);
+	rc = rc && rc != -ENODATA ? ZC_EXIT_FAIL : 0;
 	for (int i = 0; i < a.npaths; i++)
 		json_decref(roots[i]);
 	return rc;

@@ -73,8 +73,8 @@ json_t *zc_sizing_rr_json(json_t *const *roots, int nroots, double rps, long lon
 void zc_print_sizing_rr(FILE *f, json_t *a, double rps, long long size);
 
 /* output/plot_scale.c: scale.csv and scale.{png,svg} in outdir from the
- * newest file's curves (a note in the picture when it has none). 0 or
- * gnuplot's failure. */
+ * newest file's curves: 0, -ENODATA when no curve has two worker counts
+ * (nothing drawn, older files removed), or gnuplot's failure. */
 int zc_plot_scale(json_t *root, const char *outdir, const char *scripts, const char *caption);
 
 int zc_cmd_scale(int argc, char **argv);

@@ -4,11 +4,33 @@
 # pictures of issue 15 (core, ratio, profile, flame graphs), the history
 # split by host, provenance from the results file, no chunk plot
 # with one chunk size, the sweep pictures only through two sizes or more,
-# styles that stay apart past 12 series.
+# styles that stay apart past 12 series; and issue 32: no picture without
+# data (nor on the page, and said why), y axes past the largest whisker,
+# sizes never joined by lines, no two series of a frame in one style, and
+# make plots' own dependencies.
 . "$(dirname "$0")/../lib.sh"
 command -v gnuplot >/dev/null || skip "gnuplot missing (make deps installs gnuplot-nox)"
 command -v python3 >/dev/null || skip "python3 missing (make deps)"
 F=results/fixtures
+# Sizes are the sizes run: points with their bars, never a line from one
+# size to the next (a slanted segment in a series; bars and their caps are
+# upright or level): chunk, the sweeps, rr_crossover.
+no_lines() {
+	python3 - "$1" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+plots = re.findall(r'<g id="gnuplot_plot_\d+" >(.*?)(?=<g id="gnuplot_plot_|\Z)', s, re.S)
+assert plots, "no series"
+for body in plots:
+    for d in re.findall(r"<path [^>]*d='([^']*)'", body):
+        at = None
+        for cmd, x, y in re.findall(r"([ML])\s*([-0-9.]+),([-0-9.]+)", d):
+            x, y = float(x), float(y)
+            if cmd == "L" and at and abs(x - at[0]) > 0.5 and abs(y - at[1]) > 0.5:
+                raise SystemExit("slanted segment %s -> %s" % (at, (x, y)))
+            at = (x, y)
+PY
+}
 
 "$ZCBENCH" plot --out "$TMP/out" $F/base.json $F/new.json $F/emulated.json >"$TMP/log" 2>&1 ||
 	{ cat "$TMP/log"; fail "plot exit"; }
@@ -158,8 +180,82 @@ assert len(blocks) == 1, blocks
 assert blocks[0][0].startswith('"splice/copy proxy at chunk 64k"'), blocks[0][0]
 assert [int(l.split(",")[0]) for l in blocks[0][1:]] == [65536, 262144, 1048576], blocks[0]
 PY
+check "sweep_pipe: points, no line between sizes" no_lines "$TMP/sweep/sweep_pipe.svg"
 check "sweep_chunk not drawn through one chunk" test ! -e "$TMP/sweep/sweep_chunk.png"
+# Request/response runs vary the object size at one chunk and pipe: no
+# sweep picture from them (rr_crossover is theirs), and no line there either.
+"$ZCBENCH" plot --out "$TMP/rr" $F/rr.json >"$TMP/log" 2>&1 || { cat "$TMP/log"; fail "plot rr"; }
+check "rr file: no sweep pictures" test ! -e "$TMP/rr/sweep_pipe.png" -a ! -e "$TMP/rr/sweep_chunk.png"
+check "rr file: gnuplot warned of no empty range" bash -c "! grep -q 'empty x range' '$TMP/log'"
+check "rr_crossover: points, no line between object sizes" no_lines "$TMP/rr/rr_crossover.svg"
 check "the page shows sweep_pipe" grep -q 'sweep_pipe.png' "$TMP/sweep/index.html"
+# Issue 32 item 6. A picture with no data is not drawn, not on the page,
+# and plot says so: one results file is no history, make bench's file has
+# no workers sweep and no emulated after-mode. A folder holding an older
+# plot's pictures (the three files above, history and before_after drawn)
+# keeps none of them.
+cp -r "$TMP/out" "$TMP/one"
+"$ZCBENCH" plot --out "$TMP/one" $F/bench.json >"$TMP/one.log" 2>&1 || { cat "$TMP/one.log"; fail "plot exit (one file)"; }
+for p in history scale before_after; do
+	check "one file: no $p picture (an older one removed)" test ! -e "$TMP/one/$p.png" -a ! -e "$TMP/one/$p.svg"
+	check "one file: $p not on the page" bash -c "! grep -q '\"$p.png\"' '$TMP/one/index.html'"
+	check "one file: plot says why $p was not drawn" grep -q "not drawn: $p: ." "$TMP/one.log"
+	check "one file: the page says why $p was not drawn" grep -q "<li>$p: ." "$TMP/one/index.html"
+done
+check "one file: plot's lines fit 100 columns" \
+	test "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$TMP/one.log")" -le 100
+# Axes from the data with a margin: sendfile reaching 49.9 (its whisker's
+# cap on the frame of an axis autoscaled to 50, issue 32): the y axis of
+# bars and chunk reaches 5% past the largest value drawn, whiskers included.
+jq '(.runs[] | select(.name == "src-sendfile") | .samples) |= [.[0] * {gbps_per_core: 48.2},
+	.[1] * {gbps_per_core: 49.1}, .[2] * {gbps_per_core: 49.9}]' $F/bench.json >"$TMP/tall.json"
+"$ZCBENCH" plot --out "$TMP/tall" "$TMP/tall.json" >"$TMP/log" 2>&1 || { cat "$TMP/log"; fail "plot exit (tall)"; }
+ytop() { # the largest y tick label of an SVG (gnuplot right-aligns them)
+	grep -A1 'text-anchor="end">' "$1" | sed -n 's|.*<text> *\([0-9.]*\)</text>.*|\1|p' | sort -g | tail -1
+}
+check "bars.csv holds the 49.9 whisker" grep -q ',49.9' "$TMP/tall/bars.csv"
+for p in bars chunk; do
+	check "$p: y axis to $(ytop "$TMP/tall/$p.svg"), past 49.9 + 5%" \
+		python3 -c "import sys; assert float(sys.argv[1]) >= 49.9 * 1.05" "$(ytop "$TMP/tall/$p.svg")"
+done
+check "chunk: a point per path and size, no line between sizes" no_lines "$TMP/tall/chunk.svg"
+check "chunk: points drawn" grep -q '#gpPt' "$TMP/tall/chunk.svg"
+# No picture has more series than distinct styles: within each frame
+# (a multiplot's panels restart their numbering), no two series share a
+# colour, dash and point.
+distinct() {
+	python3 - "$1" <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+panels, cur, last = [], {}, 0
+for m in re.finditer(r'<g id="gnuplot_plot_(\d+)[a-z]*" >(.*?)(?=<g id="gnuplot_plot_|\Z)', s, re.S):
+    i = int(m.group(1))
+    if i <= last and i == 1:
+        panels.append(cur)
+        cur = {}
+    last = i
+    body = m.group(2)
+    st = re.search(r"<path stroke='([^']*)'(?: stroke-dasharray='([^']*)')?", body)
+    pt = re.search(r"#(gpPt\d+)", body)
+    cur.setdefault(i, (st.groups() if st else None, pt.group(1) if pt else None))
+panels.append(cur)
+for p in panels:
+    assert len(set(p.values())) == len(p), p
+PY
+}
+"$ZCBENCH" plot --out "$TMP/live" $F/live.json >"$TMP/log" 2>&1 || { cat "$TMP/log"; fail "plot exit (live)"; }
+check "live intervals: a panel per run" test "$(grep -c '^# t_s' "$TMP/live/intervals.csv")" -eq \
+	"$(jq '[.runs[] | select([.samples[].intervals | length] | add > 0)] | length' $F/live.json)"
+for p in "live/intervals" "tall/chunk" "out/history" "two/history"; do
+	check "$p: every series of a frame its own style" distinct "$TMP/$p.svg"
+done
+# make plots installs gnuplot and the build's packages, not the other
+# targets' (qemu, chromium, clang, openssh-server).
+make -n -s deps-plots >"$TMP/deps" 2>&1
+check "make deps-plots: gnuplot-nox" grep -q 'gnuplot-nox' "$TMP/deps"
+check "make deps-plots: the build's libraries" grep -q 'libjansson-dev.*libgsl-dev' "$TMP/deps"
+check "make deps-plots: no qemu, chromium, clang or openssh-server" \
+	bash -c "! grep -Eq 'qemu|chromium|clang|openssh-server|bpftool' '$TMP/deps'"
 # An unreadable file: exit 2, nothing half-drawn claimed.
 echo '{' >"$TMP/bad.json"
 "$ZCBENCH" plot --out "$TMP/out2" "$TMP/bad.json" >/dev/null 2>&1; [ $? -eq 2 ] || fail "corrupt: want 2"
@@ -169,5 +265,14 @@ echo '{' >"$TMP/bad.json"
 rc=$?
 check "scale.json alone: exit 0 (got $rc)" [ "$rc" -eq 0 ]
 check "scale.json alone: scale.png and the page" [ -s "$TMP/scale/scale.png" -a -s "$TMP/scale/index.html" ]
+check "scale.json alone: the page shows scale.png" grep -q '<img src="scale.png"' "$TMP/scale/index.html"
 check "scale.json alone: no bars picture" [ ! -e "$TMP/scale/bars.png" ]
+# Into a folder an older plot filled: only scale's picture is left.
+cp -r "$TMP/out" "$TMP/scale2"
+"$ZCBENCH" plot --out "$TMP/scale2" $F/scale.json >"$TMP/scale2.log" 2>&1 || fail "plot exit (scale over out)"
+check "scale.json over an older plot: scale.png alone ($(cd "$TMP/scale2" && echo *.png))" \
+	test "$(cd "$TMP/scale2" && echo *.png)" = scale.png
+check "scale.json over an older plot: the page shows scale.png alone" \
+	test "$(grep -o '<img src="[^"]*"' "$TMP/scale2/index.html" | tr -d '\n')" = '<img src="scale.png"'
+check "scale.json over an older plot: bars said not drawn" grep -q 'not drawn: bars: ' "$TMP/scale2.log"
 finish

@@ -169,11 +169,18 @@ static void usage(FILE *f)
 		ZC_GIT_DIRTY ? "-dirty" : "");
 	for (size_t i = 0; i < ZC_ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nzcbench COMMAND --help for a command's options.\n");
+	fprintf(f, "\nzcbench COMMAND --help (or zcbench help COMMAND) for a command's options.\n");
 }
 
 int main(int argc, char **argv)
 {
+	/* zcbench help CMD is zcbench CMD --help. */
+	if (argc == 3 && !strcmp(argv[1], "help")) {
+		char help[] = "--help";
+		char *hargv[] = { argv[0], argv[2], help, NULL };
+
+		return main(3, hargv);
+	}
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
 	    !strcmp(argv[1], "help")) {
 		usage(argc < 2 ? stderr : stdout);

@@ -128,11 +128,104 @@ static int char_len(const char *p)
 	return n;
 }
 
+int zc_parse_duration(const char *v, double *seconds)
+{
+	static const struct { const char *suffix; double s; } units[] = {
+		{ "ms", 1e-3 }, { "us", 1e-6 }, { "s", 1 }, { "m", 60 }, { "h", 3600 },
+	};
+	size_t len = strlen(v);
+	char num[64];
+	double d;
+
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(units); i++) {
+		size_t k = strlen(units[i].suffix);
+
+		if (len > k && !strcmp(v + len - k, units[i].suffix)) {
+			snprintf(num, sizeof(num), "%.*s", (int)(len - k), v);
+			if (len - k >= sizeof(num) || strpbrk(num, " \t") || zc_parse_double(num, &d) ||
+			    !isfinite(d))
+				return -EINVAL;
+			*seconds = d * units[i].s;
+			return 0;
+		}
+	}
+	if (zc_parse_double(v, &d) || !isfinite(d))
+		return -EINVAL;
+	*seconds = d;
+	return 0;
+}
+
+int zc_parse_percent(const char *v, double *pct)
+{
+	size_t len = strlen(v);
+	char num[64];
+
+	if (len && v[len - 1] == '%')
+		len--;
+	if (!len || len >= sizeof(num))
+		return -EINVAL;
+	snprintf(num, sizeof(num), "%.*s", (int)len, v);
+	return zc_parse_double(num, pct) || isnan(*pct) ? -EINVAL : 0;
+}
+
+/* The unit a row's number is in, by its value's name (one fact: the meta
+ * already says it) or a "_ms" key: seconds, milliseconds, percent. */
+enum unit { U_NONE, U_S, U_MS, U_PCT };
+
+static enum unit row_unit(const struct zc_opt *o)
+{
+	size_t k = strlen(o->key);
+
+	if (o->meta && !strcmp(o->meta, "S"))
+		return U_S;
+	if ((o->meta && !strcmp(o->meta, "MS")) ||
+	    (k > 3 && (!strcmp(o->key + k - 3, "_ms") || !strcmp(o->key + k - 3, "-ms"))))
+		return U_MS;
+	if (o->meta && !strcmp(o->meta, "PCT"))
+		return U_PCT;
+	return U_NONE;
+}
+
+/* A duration or percent row's text as the bare number it stores ("2s" ->
+ * "2", "500ms" on an MS row -> "500", "5%" -> "5"), into buf. 0, or -EINVAL
+ * with why. Other rows: v as it is. */
+static int unit_text(const struct zc_opt *o, const char *v, char *buf, size_t buflen,
+		     const char **out, char *why, size_t len)
+{
+	enum unit u = row_unit(o);
+	double d;
+
+	*out = v;
+	if (u == U_NONE || (o->names && !named_value(o->names, v, &(long){ 0 })))
+		return 0;
+	if (u == U_PCT ? zc_parse_percent(v, &d) : zc_parse_duration(v, &d)) {
+		snprintf(why, len, u == U_PCT ? "'%s' is not a percentage (examples: 5, 5%%, 0.5%%)"
+					       : "'%s' is not a duration (examples: 2, 2s, 500ms, 1m)",
+			 v);
+		return -EINVAL;
+	}
+	if (u == U_MS) {
+		if (zc_parse_double(v, &(double){ 0 }))
+			d *= 1e3;	/* "2s": a bare number is already milliseconds */
+		if (o->type != ZC_OPT_DOUBLE && d != floor(d)) {
+			snprintf(why, len, "'%s' is not a whole number of milliseconds", v);
+			return -EINVAL;
+		}
+	}
+	snprintf(buf, buflen, "%.17g", d);
+	*out = buf;
+	return 0;
+}
+
 static int store_number(const struct zc_opt *o, char *p, const char *v, char *why, size_t len)
 {
+	char unit_buf[64];
 	uint64_t u;
 	double d;
 	long l;
+
+	if (unit_text(o, v, unit_buf, sizeof(unit_buf), &v, why, len))
+		return -EINVAL;
 
 	switch (o->type) {
 	case ZC_OPT_SIZE:

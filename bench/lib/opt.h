@@ -85,6 +85,15 @@ struct zc_opt {
 int zc_list_split(const char *text, char *buf, size_t buflen, char **items, int max, char *why,
 		  size_t whylen);
 
+/*
+ * Durations and percents, as every row whose value's name (meta) is S
+ * (seconds), MS (milliseconds; also a key ending in _ms) or PCT reads them:
+ * "2", "2s", "500ms", "1.5m", "1h", "250us" (a bare number is the row's own
+ * unit: seconds, or milliseconds on an MS row); "5" and "5%". 0 or -EINVAL.
+ */
+int zc_parse_duration(const char *v, double *seconds);
+int zc_parse_percent(const char *v, double *pct);
+
 /* Where a row's value lives: .off and .size of field in struct type. */
 #define ZC_OPT_AT(type, field) \
 	.off = offsetof(type, field), .size = sizeof(((type *)0)->field)
@@ -118,6 +127,11 @@ int zc_opt_argv(const struct zc_opt *opts, size_t n, const void *base, char **ar
  * as_flags: "--key VALUE" (command lines; a yes/no row is --key, or
  * --no-key when it defaults to yes), else "key = VALUE" (files). */
 void zc_opt_help(FILE *f, const struct zc_opt *opts, size_t n, bool as_flags);
+
+/* Text a person reads (a command's about, a list's lines) fitted to f's
+ * terminal width: prose broken at spaces, an indented line ("  name   text")
+ * hanging under its text. */
+void zc_opt_put_text(FILE *f, const char *text);
 
 /* A command line is one or more tables, each filling its own struct. */
 struct zc_optgroup {

@@ -33,35 +33,126 @@ struct zc_command {
 static const struct zc_command commands[] = { ZC_COMMANDS(ZC_CMD_ROW) };
 #undef ZC_CMD_ROW
 
+/* What fn prints, fitted to the terminal (zc_opt_put_text). */
+static void put_fitted(void (*fn)(FILE *f, void *arg), void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		zc_die("out of memory");
+	fn(m, arg);
+	fclose(m);
+	zc_opt_put_text(stdout, buf);
+	free(buf);
+}
+
+static int put_json(json_t *j)
+{
+	int rc = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ? ZC_EXIT_FAIL : 0;
+
+	json_decref(j);
+	printf("\n");
+	return rc;
+}
+
+static void modes_list(FILE *f, void *arg)
+{
+	(void)arg;
+	zc_modes_list(f, true);
+}
+
 int zc_cmd_list(int argc, char **argv)
 {
+	struct { bool json, names; } a;
+	const struct zc_opt opts[] = {
+		{ "json", ZC_OPT_BOOL, "no", ZC_OPT_AT(typeof(a), json),
+		  .help = "every mode as JSON (results/README.md has the schema)" },
+		{ "names", ZC_OPT_BOOL, "no", ZC_OPT_AT(typeof(a), names),
+		  .help = "the mode names only, one a line (what the completion offers)" },
+	};
+	const struct zc_optgroup groups[] = { ZC_OPT_GROUP1(opts, &a) };
 	const struct zc_cmdline cmd = {
 		.name = "list",
 		.about = "Every mode by role, with why one is unavailable on this kernel or build.\n",
+		.groups = groups, .ngroups = ZC_ARRAY_SIZE(groups),
 	};
 	int rc = zc_opt_main(&cmd, argc, argv);
 
 	if (rc >= 0)
 		return rc;
-	zc_modes_list(stdout, true);
+	if (a.json)
+		return put_json(json_pack("{s:i,s:o}", "version", 1, "modes", zc_modes_json(true)));
+	if (a.names) {
+		for (size_t i = 0; i < zc_nmodes; i++)
+			printf("%s\n", zc_modes[i]->name);
+		return 0;
+	}
+	put_fitted(modes_list, NULL);
 	return 0;
+}
+
+static void mode_opts_help(FILE *f, void *arg)
+{
+	(void)arg;
+	zc_mode_opts_help(f);
+}
+
+static void host_keys_help(FILE *f, void *arg)
+{
+	(void)arg;
+	zc_host_keys_help(f);
+}
+
+static json_t *keys_json(void)
+{
+	json_t *w = json_array(), *m = json_array();
+
+	for (size_t i = 0; i < zc_nopts; i++) {
+		json_t *j = zc_opt_row_json(&zc_opts[i]);
+
+		json_object_set_new(j, "sections", json_pack("[s,s]", "workload", "run NAME"));
+		json_array_append_new(w, j);
+	}
+	for (size_t i = 0; i < zc_nmodes; i++)
+		for (const struct zc_mode_opt *o = zc_modes[i]->opts; o && o->key; o++) {
+			json_t *j = zc_mode_opt_json(o);
+
+			json_object_set_new(j, "mode", json_string(zc_modes[i]->name));
+			json_array_append_new(m, j);
+		}
+	return json_pack("{s:i,s:o,s:o,s:o}", "version", 1, "workload_keys", w, "mode_options", m,
+			 "host_keys", zc_host_keys_json());
 }
 
 int zc_cmd_keys(int argc, char **argv)
 {
+	struct { bool json; } a;
+	const struct zc_opt opts[] = {
+		{ "json", ZC_OPT_BOOL, "no", ZC_OPT_AT(typeof(a), json),
+		  .help = "every key as JSON (results/README.md has the schema)" },
+	};
+	const struct zc_optgroup groups[] = { ZC_OPT_GROUP1(opts, &a) };
 	const struct zc_cmdline cmd = {
 		.name = "keys",
-		.about = "Every workload key (also a zcbench run flag) and every host file key,\n"
+		.about = "Every workload key (also a zcbench run flag), mode option and host file key,\n"
 			 "with default, bounds and help.\n",
+		.groups = groups, .ngroups = ZC_ARRAY_SIZE(groups),
 	};
 	int rc = zc_opt_main(&cmd, argc, argv);
 
 	if (rc >= 0)
 		return rc;
-	printf("workload keys ([workload] and [run NAME] sections; zcbench run --KEY=VALUE):\n");
-	zc_opts_help(stdout);
+	if (a.json)
+		return put_json(keys_json());
+	zc_opt_put_text(stdout, "workload keys ([workload] and [run NAME] sections; "
+				"zcbench run --KEY=VALUE; durations in s take 2s, 500ms, 1m; "
+				"percents take 5 or 5%):\n");
+	zc_opt_help(stdout, zc_opts, zc_nopts, true);
+	put_fitted(mode_opts_help, NULL);
 	printf("\n");
-	zc_host_keys_help(stdout);
+	put_fitted(host_keys_help, NULL);
 	return 0;
 }
 

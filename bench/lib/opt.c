@@ -569,3 +569,46 @@ int zc_opt_argv(const struct zc_opt *opts, size_t n, const void *base, char **ar
 	}
 	return argc;
 }
+
+json_t *zc_opt_row_json(const struct zc_opt *o)
+{
+	static const char *const types[] = {
+		[ZC_OPT_SIZE] = "size", [ZC_OPT_DOUBLE] = "number", [ZC_OPT_LONG] = "integer",
+		[ZC_OPT_INT] = "integer", [ZC_OPT_BOOL] = "bool", [ZC_OPT_STR] = "text",
+		[ZC_OPT_TEXT] = "text", [ZC_OPT_TEXTS] = "texts", [ZC_OPT_CHOICE] = "choice",
+		[ZC_OPT_CUSTOM] = "text",
+	};
+	static const char *const units[] = {
+		[U_NONE] = NULL, [U_S] = "s", [U_MS] = "ms", [U_PCT] = "%",
+	};
+	const char *unit = o->type == ZC_OPT_SIZE ? "bytes" : units[row_unit(o)];
+	json_t *j = json_object(), *a;
+	char flag[80];
+	int k = snprintf(flag, sizeof(flag), "--%s", o->key);
+
+	for (int c = 2; c < k && c < (int)sizeof(flag); c++)
+		flag[c] = flag[c] == '_' ? '-' : flag[c];
+	json_object_set_new(j, "key", json_string(o->key));
+	json_object_set_new(j, "flag", o->flags & ZC_OPT_POS ? json_null() : json_string(flag));
+	json_object_set_new(j, "type", json_string(types[o->type]));
+	json_object_set_new(j, "list", json_boolean(o->flags & ZC_OPT_LIST));
+	json_object_set_new(j, "required", json_boolean(o->flags & ZC_OPT_REQ));
+	json_object_set_new(j, "default", o->def ? json_string(o->def) : json_null());
+	json_object_set_new(j, "unit", unit ? json_string(unit) : json_null());
+	json_object_set_new(j, "min", bounded(o) ? json_real(o->min) : json_null());
+	json_object_set_new(j, "max", bounded(o) ? json_real(o->max) : json_null());
+	if (o->type == ZC_OPT_CHOICE) {
+		a = json_array();
+		for (const char *p = o->choices; p && *p;) {
+			const char *end = strchrnul(p, '|');
+
+			json_array_append_new(a, json_stringn(p, (size_t)(end - p)));
+			p = *end ? end + 1 : end;
+		}
+		json_object_set_new(j, "choices", a);
+	} else {
+		json_object_set_new(j, "choices", json_null());
+	}
+	json_object_set_new(j, "help", json_string(o->help ? o->help : ""));
+	return j;
+}

@@ -123,6 +123,12 @@ json_t *zc_opt_json(const struct zc_opt *o, const void *base);
 int zc_opt_argv(const struct zc_opt *opts, size_t n, const void *base, char **argv, int max,
 		char *store, size_t storelen);
 
+/* A row described as JSON (zcbench keys --json, schema in results/README.md):
+ * key, flag (dash spelling), type, list, required, default (text), unit
+ * ("bytes", "s", "ms", "%" or null), min/max (null: unbounded), choices,
+ * help. */
+json_t *zc_opt_row_json(const struct zc_opt *o);
+
 /* --help: one line per row, its value's name, help, default and bounds.
  * as_flags: "--key VALUE" (command lines; a yes/no row is --key, or
  * --no-key when it defaults to yes), else "key = VALUE" (files). */

@@ -99,11 +99,11 @@ void zc_opt_row_text(const struct zc_opt *o, bool as_flags, char *left, size_t l
 /* Where a help text starts, as argp puts it: past "  " and a 28 column left. */
 #define HELP_COL 31
 
-/* The terminal's width for f: stdout's when f is stdout, else COLUMNS or the
- * default (a memstream, a pipe). */
+/* The terminal's width for f: stderr's for stderr, else stdout's (a
+ * memstream's text is bound for stdout). */
 static int width_of(FILE *f)
 {
-	return zc_term_width(f == stdout ? 1 : f == stderr ? 2 : -1);
+	return zc_term_width(f == stderr ? 2 : 1);
 }
 
 void zc_opt_help(FILE *f, const struct zc_opt *opts, size_t n, bool as_flags)

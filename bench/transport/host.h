@@ -134,6 +134,9 @@ bool zc_host_remote(const struct zc_host *h, int role);
 int zc_host_get(const struct zc_host *h, int role, const char *key, char *buf, size_t len);
 /* Every host-file key, generic ones then each transport's (zcbench keys). */
 void zc_host_keys_help(FILE *f);
+/* The same as JSON (zcbench keys --json): every key with its sections and
+ * transport. */
+json_t *zc_host_keys_json(void);
 /* Namespaces left by dead zcbench controllers: removed; count. */
 int zc_netns_reap_stale(void);
 

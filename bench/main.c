@@ -10,6 +10,8 @@
 #include "profile/profile.h"
 #include "run/role.h"
 #include "run/run.h"
+#include "output/compare.h"
+#include "output/export.h"
 #include "output/report.h"
 #include "output/scale.h"
 #include "output/trend.h"
@@ -171,13 +173,30 @@ static void command_help(size_t i)
 		commands[i].fn(2, argv + 1);
 }
 
-/* A mode flag (--source, --proxy, --sink, a role's --mode) completes to the
- * modes of its role, or every mode. */
-static const char *mode_values(const struct zc_opt *o, char *buf, size_t len)
+/* What a value completes to, beyond a row's choices and files: a mode flag
+ * (--source, --proxy, --sink, a role's --mode) the modes of its role, or
+ * every mode; export's formats and compare's layouts; run's --only the runs
+ * of the workload file (a helper of the script). */
+static const char *complete_values(const struct zc_cmdline *c, const struct zc_opt *o, char *buf,
+				   size_t len)
 {
 	int role = zc_role_from_name(o->key);
 	size_t k = 0;
 
+	buf[0] = 0;
+	if (!strcmp(o->key, "only") && (!strcmp(c->name, "run") || !strcmp(c->name, "noise")))
+		return "$_zcbench_runs";
+	if (!strcmp(c->name, "export") && !strcmp(o->key, "format")) {
+		for (size_t i = 0; i < zc_nexport_formats && k < len; i++)
+			k += snprintf(buf + k, len - k, "%s%s", k ? " " : "", zc_export_formats[i]->name);
+		return buf;
+	}
+	if (!strcmp(c->name, "compare") && (!strcmp(o->key, "format") || !strcmp(o->key, "layout"))) {
+		for (size_t i = 0; i < zc_ncompare_layouts && k < len; i++)
+			k += snprintf(buf + k, len - k, "%s%s", k ? " " : "",
+				      zc_compare_layouts[i]->name);
+		return buf;
+	}
 	if (!o->meta || strcmp(o->meta, "MODE"))
 		return NULL;
 	buf[0] = 0;
@@ -187,15 +206,95 @@ static const char *mode_values(const struct zc_opt *o, char *buf, size_t len)
 	return buf;
 }
 
+/* The host file keys as the man page's tables: per transport (every host
+ * file's first), the rows of each place they may be in. */
+static struct zc_doc_table *host_tables(size_t *ntab, char (**titles)[160])
+{
+	static const struct { unsigned flags; const char *where; } where[] = {
+		{ ZC_HOST_KEY, "in [host]" },
+		{ ZC_HOST_KEY | ZC_ROLE_KEY, "in [host] (every role) or [source], [proxy], [sink]" },
+		{ ZC_ROLE_KEY, "in [source], [proxy], [sink]" },
+	};
+	struct zc_doc_table *t = NULL;
+	const char *tr, *sum;
+	size_t n, k = 0;
+	const struct zc_opt *opts;
+
+	for (size_t i = 0; (opts = zc_host_key_table(i, &n, &tr, &sum)); i++) {
+		for (size_t w = 0; w < ZC_ARRAY_SIZE(where); w++) {
+			struct zc_opt *rows = calloc(n ? n : 1, sizeof(*rows));
+			size_t m = 0;
+
+			for (size_t r = 0; r < n; r++)
+				if ((opts[r].flags & (ZC_HOST_KEY | ZC_ROLE_KEY)) == where[w].flags)
+					rows[m++] = opts[r];
+			if (!m) {
+				free(rows);
+				continue;
+			}
+			t = realloc(t, (k + 1) * sizeof(*t));
+			*titles = realloc(*titles, (k + 1) * sizeof(**titles));
+			if (!t || !*titles)
+				zc_die("out of memory");
+			if (tr)
+				snprintf((*titles)[k], sizeof((*titles)[k]), "transport = %s (%s), %s",
+					 tr, sum, where[w].where);
+			else
+				snprintf((*titles)[k], sizeof((*titles)[k]), "every host file, %s",
+					 where[w].where);
+			t[k] = (struct zc_doc_table){ NULL, rows, m, false };
+			k++;
+		}
+	}
+	for (size_t i = 0; i < k; i++)
+		t[i].title = (*titles)[i];
+	*ntab = k;
+	return t;
+}
+
+/* Every mode option as a line "key = default (type, bounds): help" under its mode. */
+static struct zc_doc_item *mode_opt_items(size_t *n, char ***texts)
+{
+	struct zc_doc_item *v = NULL;
+	size_t k = 0;
+
+	for (size_t i = 0; i < zc_nmodes; i++)
+		for (const struct zc_mode_opt *o = zc_modes[i]->opts; o && o->key; o++) {
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *m = open_memstream(&buf, &len);
+
+			if (!m)
+				zc_die("out of memory");
+			zc_mode_opt_print(m, o);
+			fclose(m);
+			buf[strcspn(buf, "\n")] = 0;
+			v = realloc(v, (k + 1) * sizeof(*v));
+			*texts = realloc(*texts, (k + 1) * sizeof(**texts));
+			if (!v || !*texts)
+				zc_die("out of memory");
+			(*texts)[k] = buf;
+			v[k++] = (struct zc_doc_item){ zc_modes[i]->name, buf };
+		}
+	*n = k;
+	return v;
+}
+
 static void doc(bool man)
 {
 	struct zc_doc_item cmds[ZC_ARRAY_SIZE(commands)], *modes;
-	char (*mode_text)[256] = calloc(zc_nmodes, sizeof(*mode_text));
+	char (*mode_text)[256] = calloc(zc_nmodes, sizeof(*mode_text)), (*titles)[160] = NULL;
+	char **opt_texts = NULL;
 	struct zc_doc d = {
 		.version = ZC_VERSION, .cmds = cmds, .ncmds = ZC_ARRAY_SIZE(commands),
-		.nmodes = zc_nmodes, .help = command_help, .values = mode_values,
+		.nmodes = zc_nmodes, .help = command_help, .values = complete_values,
+		.workload = zc_opts, .nworkload = zc_nopts,
 	};
+	struct zc_doc_table *host = host_tables(&d.nhost, &titles);
+	struct zc_doc_item *mopts = mode_opt_items(&d.nmode_opts, &opt_texts);
 
+	d.host = host;
+	d.mode_opts = mopts;
 	modes = calloc(zc_nmodes, sizeof(*modes));
 	if (!modes || !mode_text)
 		zc_die("out of memory");
@@ -211,6 +310,14 @@ static void doc(bool man)
 		zc_doc_man(stdout, &d);
 	else
 		zc_doc_bash(stdout, &d);
+	for (size_t i = 0; i < d.nhost; i++)
+		free((void *)host[i].opts);
+	for (size_t i = 0; i < d.nmode_opts; i++)
+		free(opt_texts[i]);
+	free(opt_texts);
+	free(mopts);
+	free(host);
+	free(titles);
 	free(modes);
 	free(mode_text);
 }

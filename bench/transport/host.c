@@ -377,6 +377,22 @@ static void keys_json(json_t *out, const struct zc_opt *opts, size_t n, const ch
 	}
 }
 
+const struct zc_opt *zc_host_key_table(size_t i, size_t *n, const char **transport,
+					const char **summary)
+{
+	if (i == 0) {
+		*n = ZC_ARRAY_SIZE(host_keys);
+		*transport = *summary = NULL;
+		return host_keys;
+	}
+	if (i > ZC_ARRAY_SIZE(transports))
+		return NULL;
+	*n = transports[i - 1]->nkeys;
+	*transport = transports[i - 1]->name;
+	*summary = transports[i - 1]->summary;
+	return transports[i - 1]->keys;
+}
+
 json_t *zc_host_keys_json(void)
 {
 	json_t *a = json_array();

@@ -220,7 +220,7 @@ static struct zc_doc_table *host_tables(size_t *ntab, char (**titles)[160])
 	size_t n, k = 0;
 	const struct zc_opt *opts;
 
-	for (size_t i = 0; (opts = zc_host_key_table(i, &n, &tr, &sum)); i++) {
+	for (size_t i = 0; !zc_host_key_table(i, &opts, &n, &tr, &sum); i++) {
 		for (size_t w = 0; w < ZC_ARRAY_SIZE(where); w++) {
 			struct zc_opt *rows = calloc(n ? n : 1, sizeof(*rows));
 			size_t m = 0;

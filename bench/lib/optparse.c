@@ -114,7 +114,11 @@ void zc_opt_help(FILE *f, const struct zc_opt *opts, size_t n, bool as_flags)
 		char left[96], text[2048], line[2200];
 
 		zc_opt_row_text(&opts[i], as_flags, left, sizeof(left), text, sizeof(text));
-		snprintf(line, sizeof(line), "  %-*s %s", HELP_COL - 3, left, text);
+		/* A left column past its width puts the help on a line of its own. */
+		if ((int)strlen(left) > HELP_COL - 3)
+			snprintf(line, sizeof(line), "  %s\n%*s%s", left, HELP_COL, "", text);
+		else
+			snprintf(line, sizeof(line), "  %-*s %s", HELP_COL - 3, left, text);
 		zc_put_fitted(f, line, width, HELP_COL);
 	}
 }

@@ -377,20 +377,22 @@ static void keys_json(json_t *out, const struct zc_opt *opts, size_t n, const ch
 	}
 }
 
-const struct zc_opt *zc_host_key_table(size_t i, size_t *n, const char **transport,
-					const char **summary)
+int zc_host_key_table(size_t i, const struct zc_opt **opts, size_t *n, const char **transport,
+		      const char **summary)
 {
 	if (i == 0) {
+		*opts = host_keys;
 		*n = ZC_ARRAY_SIZE(host_keys);
 		*transport = *summary = NULL;
-		return host_keys;
+		return 0;
 	}
 	if (i > ZC_ARRAY_SIZE(transports))
-		return NULL;
+		return -ENOENT;
+	*opts = transports[i - 1]->keys;
 	*n = transports[i - 1]->nkeys;
 	*transport = transports[i - 1]->name;
 	*summary = transports[i - 1]->summary;
-	return transports[i - 1]->keys;
+	return 0;
 }
 
 json_t *zc_host_keys_json(void)

@@ -138,9 +138,10 @@ void zc_host_keys_help(FILE *f);
  * transport. */
 json_t *zc_host_keys_json(void);
 /* Host file key table i (0: every host file's, 1..: each transport's, with
- * its name and summary), n rows; NULL past the last (the man page). */
-const struct zc_opt *zc_host_key_table(size_t i, size_t *n, const char **transport,
-					const char **summary);
+ * its name and summary), n rows (0 for a transport without keys). 0, or
+ * -ENOENT past the last (the man page). */
+int zc_host_key_table(size_t i, const struct zc_opt **opts, size_t *n, const char **transport,
+		      const char **summary);
 /* Namespaces left by dead zcbench controllers: removed; count. */
 int zc_netns_reap_stale(void);
 

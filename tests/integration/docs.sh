@@ -81,7 +81,7 @@ while read -r flag; do
 	[ "$(grep -cxF -- "$pair" "$TMP/all.pairs")" -eq 1 ] || twice+=("$flag (elsewhere)")
 done < <($ZCBENCH keys --json | jq -r '.workload_keys[].flag')
 check "each of $nkeys workload keys once in the page (not once: ${twice[*]:-none})" \
-	[ "${#twice[@]}" -eq 0 ] && [ "$nkeys" -ge 40 ]
+	[ "${#twice[@]}" -eq 0 -a "$nkeys" -ge 40 ]
 check "the page is no longer than 1,400 lines rendered at 100 columns ($(wc -l <"$TMP/man.txt"))" \
 	[ "$(wc -l <"$TMP/man.txt")" -le 1400 ]
 section 'HOST FILE KEYS' >"$TMP/hk.txt"
@@ -117,7 +117,7 @@ for c in $cmds; do
 	done < <($ZCBENCH "$c" --help | awk '$1 ~ /^--/ { print $1 }')
 done
 check "every command and its $nflags flags in the page (missing: ${missing[*]:-none})" \
-	[ "${#missing[@]}" -eq 0 ] && [ "$nflags" -ge 100 ]
+	[ "${#missing[@]}" -eq 0 -a "$nflags" -ge 100 ]
 
 bash -n <($ZCBENCH completion bash) || fail "the completion script is not bash"
 $ZCBENCH completion bash >"$TMP/completion.bash"
@@ -127,7 +127,7 @@ for m in $modes; do
 	grep -Eq "^       $m( |\$)" "$TMP/man.txt" || missing+=("mode $m")
 done
 check "every source mode in the page's MODES ($(wc -w <<<"$modes"); missing: ${missing[*]:-none})" \
-	[ "${#missing[@]}" -eq 0 ] && [ -n "$modes" ]
+	[ "${#missing[@]}" -eq 0 -a -n "$modes" ]
 # complete WORD...: COMPREPLY after the words (the last one is being typed).
 complete_words() {
 	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _zcbench

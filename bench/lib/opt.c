@@ -128,95 +128,6 @@ static int char_len(const char *p)
 	return n;
 }
 
-int zc_parse_duration(const char *v, double *seconds)
-{
-	static const struct { const char *suffix; double s; } units[] = {
-		{ "ms", 1e-3 }, { "us", 1e-6 }, { "s", 1 }, { "m", 60 }, { "h", 3600 },
-	};
-	size_t len = strlen(v);
-	char num[64];
-	double d;
-
-	for (size_t i = 0; i < ZC_ARRAY_SIZE(units); i++) {
-		size_t k = strlen(units[i].suffix);
-
-		if (len > k && !strcmp(v + len - k, units[i].suffix)) {
-			snprintf(num, sizeof(num), "%.*s", (int)(len - k), v);
-			if (len - k >= sizeof(num) || strpbrk(num, " \t") || zc_parse_double(num, &d) ||
-			    !isfinite(d))
-				return -EINVAL;
-			*seconds = d * units[i].s;
-			return 0;
-		}
-	}
-	if (zc_parse_double(v, &d) || !isfinite(d))
-		return -EINVAL;
-	*seconds = d;
-	return 0;
-}
-
-int zc_parse_percent(const char *v, double *pct)
-{
-	size_t len = strlen(v);
-	char num[64];
-
-	if (len && v[len - 1] == '%')
-		len--;
-	if (!len || len >= sizeof(num))
-		return -EINVAL;
-	snprintf(num, sizeof(num), "%.*s", (int)len, v);
-	return zc_parse_double(num, pct) || isnan(*pct) ? -EINVAL : 0;
-}
-
-/* The unit a row's number is in, by its value's name (one fact: the meta
- * already says it) or a "_ms" key: seconds, milliseconds, percent. */
-enum unit { U_NONE, U_S, U_MS, U_PCT };
-
-static enum unit row_unit(const struct zc_opt *o)
-{
-	size_t k = strlen(o->key);
-
-	if (o->meta && !strcmp(o->meta, "S"))
-		return U_S;
-	if ((o->meta && !strcmp(o->meta, "MS")) ||
-	    (k > 3 && (!strcmp(o->key + k - 3, "_ms") || !strcmp(o->key + k - 3, "-ms"))))
-		return U_MS;
-	if (o->meta && !strcmp(o->meta, "PCT"))
-		return U_PCT;
-	return U_NONE;
-}
-
-/* A duration or percent row's text as the bare number it stores ("2s" ->
- * "2", "500ms" on an MS row -> "500", "5%" -> "5"), into buf. 0, or -EINVAL
- * with why. Other rows: v as it is. */
-static int unit_text(const struct zc_opt *o, const char *v, char *buf, size_t buflen,
-		     const char **out, char *why, size_t len)
-{
-	enum unit u = row_unit(o);
-	double d;
-
-	*out = v;
-	if (u == U_NONE || (o->names && !named_value(o->names, v, &(long){ 0 })))
-		return 0;
-	if (u == U_PCT ? zc_parse_percent(v, &d) : zc_parse_duration(v, &d)) {
-		snprintf(why, len, u == U_PCT ? "'%s' is not a percentage (examples: 5, 5%%, 0.5%%)"
-					       : "'%s' is not a duration (examples: 2, 2s, 500ms, 1m)",
-			 v);
-		return -EINVAL;
-	}
-	if (u == U_MS) {
-		if (zc_parse_double(v, &(double){ 0 }))
-			d *= 1e3;	/* "2s": a bare number is already milliseconds */
-		if (o->type != ZC_OPT_DOUBLE && d != floor(d)) {
-			snprintf(why, len, "'%s' is not a whole number of milliseconds", v);
-			return -EINVAL;
-		}
-	}
-	snprintf(buf, buflen, "%.17g", d);
-	*out = buf;
-	return 0;
-}
-
 static int store_number(const struct zc_opt *o, char *p, const char *v, char *why, size_t len)
 {
 	char unit_buf[64];
@@ -224,7 +135,9 @@ static int store_number(const struct zc_opt *o, char *p, const char *v, char *wh
 	double d;
 	long l;
 
-	if (unit_text(o, v, unit_buf, sizeof(unit_buf), &v, why, len))
+	/* A named value ("auto") is no duration or percent. */
+	if (!(o->names && !named_value(o->names, v, &l)) &&
+	    zc_opt_unit_text(o, v, unit_buf, sizeof(unit_buf), &v, why, len))
 		return -EINVAL;
 
 	switch (o->type) {
@@ -568,47 +481,4 @@ int zc_opt_argv(const struct zc_opt *opts, size_t n, const void *base, char **ar
 		used += strlen(store + used) + 1;
 	}
 	return argc;
-}
-
-json_t *zc_opt_row_json(const struct zc_opt *o)
-{
-	static const char *const types[] = {
-		[ZC_OPT_SIZE] = "size", [ZC_OPT_DOUBLE] = "number", [ZC_OPT_LONG] = "integer",
-		[ZC_OPT_INT] = "integer", [ZC_OPT_BOOL] = "bool", [ZC_OPT_STR] = "text",
-		[ZC_OPT_TEXT] = "text", [ZC_OPT_TEXTS] = "texts", [ZC_OPT_CHOICE] = "choice",
-		[ZC_OPT_CUSTOM] = "text",
-	};
-	static const char *const units[] = {
-		[U_NONE] = NULL, [U_S] = "s", [U_MS] = "ms", [U_PCT] = "%",
-	};
-	const char *unit = o->type == ZC_OPT_SIZE ? "bytes" : units[row_unit(o)];
-	json_t *j = json_object(), *a;
-	char flag[80];
-	int k = snprintf(flag, sizeof(flag), "--%s", o->key);
-
-	for (int c = 2; c < k && c < (int)sizeof(flag); c++)
-		flag[c] = flag[c] == '_' ? '-' : flag[c];
-	json_object_set_new(j, "key", json_string(o->key));
-	json_object_set_new(j, "flag", o->flags & ZC_OPT_POS ? json_null() : json_string(flag));
-	json_object_set_new(j, "type", json_string(types[o->type]));
-	json_object_set_new(j, "list", json_boolean(o->flags & ZC_OPT_LIST));
-	json_object_set_new(j, "required", json_boolean(o->flags & ZC_OPT_REQ));
-	json_object_set_new(j, "default", o->def ? json_string(o->def) : json_null());
-	json_object_set_new(j, "unit", unit ? json_string(unit) : json_null());
-	json_object_set_new(j, "min", bounded(o) ? json_real(o->min) : json_null());
-	json_object_set_new(j, "max", bounded(o) ? json_real(o->max) : json_null());
-	if (o->type == ZC_OPT_CHOICE) {
-		a = json_array();
-		for (const char *p = o->choices; p && *p;) {
-			const char *end = strchrnul(p, '|');
-
-			json_array_append_new(a, json_stringn(p, (size_t)(end - p)));
-			p = *end ? end + 1 : end;
-		}
-		json_object_set_new(j, "choices", a);
-	} else {
-		json_object_set_new(j, "choices", json_null());
-	}
-	json_object_set_new(j, "help", json_string(o->help ? o->help : ""));
-	return j;
 }

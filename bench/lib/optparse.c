@@ -129,8 +129,9 @@ void zc_opt_put_text(FILE *f, const char *text)
 
 	while (text && *text) {
 		const char *nl = strchrnul(text, '\n'), *p = text;
-		char line[2048];
+		char line[4096];
 		int indent = 0;
+		size_t k;
 
 		/* An indented line ("  csv   one row per sample ...") hangs under
 		 * its text, past the name and the gap after it. */
@@ -142,9 +143,18 @@ void zc_opt_put_text(FILE *f, const char *text)
 			else
 				indent = (int)strspn(text, " ") + 2;
 		}
-		snprintf(line, sizeof(line), "%.*s\n", (int)(nl - text), text);
-		zc_put_fitted(f, line, width, indent);
+		k = (size_t)snprintf(line, sizeof(line), "%.*s", (int)(nl - text), text);
 		text = *nl ? nl + 1 : nl;
+		/* Lines indented to the hanging column continue it: one text to
+		 * break again at this width. */
+		while (indent && k < sizeof(line) && (int)strspn(text, " ") == indent &&
+		       text[indent] && text[indent] != '\n') {
+			nl = strchrnul(text, '\n');
+			k += (size_t)snprintf(line + k, sizeof(line) - k, " %.*s",
+					      (int)(nl - text - indent), text + indent);
+			text = *nl ? nl + 1 : nl;
+		}
+		zc_put_fitted(f, line, width, indent);
 	}
 }
 

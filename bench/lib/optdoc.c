@@ -127,7 +127,7 @@ static const char *const examples[][2] = {
 			  "file key" },
 	{ "zcbench run workloads/default.ini --duration 2s --chunk 4k,64k",
 	  "measure; the results file goes to results/DATE-HOST-KERNEL.json" },
-	{ "zcbench run --host hosts/netns.ini --only splice,copy",
+	{ "zcbench run --host hosts/netns.ini --only proxy-splice --only proxy-copy",
 	  "the roles in network namespaces, two of the file's runs" },
 	{ "zcbench report results/FILE.json", "headline ratios with their intervals and answers, "
 					      "profile buckets, the kernel fingerprint" },

@@ -37,6 +37,21 @@ if unav=$(jq -r '.modes[] | select(.available | not) | .name' "$TMP/list.json") 
 		bash -c "COLUMNS=1000 $ZCBENCH list | grep -A1 -E '^  $m ' | grep -q unavailable"
 fi
 
+# A mode's line is one line at any width (cut with ~, never wrapped), so that
+# "unavailable:" stays right under it (scripts read it with grep -A1:
+# peers.sh, uring.sh, bench-peers.sh).
+for cols in 80 100; do
+	names=$(COLUMNS=$cols $ZCBENCH list | awk -v n="$($ZCBENCH list --names | tr '\n' ' ')" '
+		BEGIN { split(n, v, " "); for (i in v) m[v[i]] = 1 }
+		prev != "" && match($0, /^ +/) && RLENGTH >= 20 &&
+			!/^ +(unavailable|headline|after-mode|option|unverified)/ { print prev }
+		{ prev = ""; if ($1 in m && /^  [^ ]/) prev = $1 }')
+	check "COLUMNS=$cols: no mode's line wraps (wrapped: ${names:-none})" [ -z "$names" ]
+done
+PATH=/nonexistent "$(cd "$(dirname "$ZCBENCH")" && pwd)/$(basename "$ZCBENCH")" list >"$TMP/nopath" 2>&1
+check "no haproxy in PATH: unavailable: right under haproxy-splice's line" \
+	bash -c "grep -A1 '^  haproxy-splice ' '$TMP/nopath' | grep -q 'unavailable: haproxy not installed'"
+
 # --- zcbench keys --json ---
 $ZCBENCH keys --json >"$TMP/keys.json" || fail "keys --json exit $?"
 check "keys --json is JSON with version 1" jqe '.version == 1' "$TMP/keys.json"

@@ -2,11 +2,11 @@
 # `make bench` and `make check` are the only commands a new user needs;
 # both run `make deps` first.
 
-PKGS      := liburing numa hwloc jansson inih
+PKGS      := liburing numa hwloc jansson
 TEST_PKGS := cmocka
 # Debian packages behind every library and tool the build and tests use.
 DEB_PKGS  := build-essential pkg-config liburing-dev libnuma-dev libhwloc-dev \
-             libjansson-dev libinih-dev libcmocka-dev libbpf-dev iproute2 procps jq
+             libjansson-dev libcmocka-dev libbpf-dev iproute2 procps jq
 # Optional: installed by make deps when it can, their absence never fails the
 # build (peer modes then say why they are unavailable). bench/peers/.
 DEB_OPT_PKGS := haproxy iperf3 wrk nginx-light nghttp2-client
@@ -129,8 +129,9 @@ plots: deps-plots
 	@$(MAKE) --no-print-directory $(BIN)
 	$(BIN) plot --out $(PLOT_OUT) $(PLOT_INPUT)
 
+# The man page and the completion too, so README's man -l build/zcbench.1 works.
 bench: deps
-	@$(MAKE) --no-print-directory $(BIN)
+	@$(MAKE) --no-print-directory $(BIN) $(DOCS)
 	$(BIN) run workloads/default.ini --counters=all
 
 .PHONY: bench-stability bench-gate

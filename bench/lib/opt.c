@@ -130,9 +130,15 @@ static int char_len(const char *p)
 
 static int store_number(const struct zc_opt *o, char *p, const char *v, char *why, size_t len)
 {
+	char unit_buf[64];
 	uint64_t u;
 	double d;
 	long l;
+
+	/* A named value ("auto") is no duration or percent. */
+	if (!(o->names && !named_value(o->names, v, &l)) &&
+	    zc_opt_unit_text(o, v, unit_buf, sizeof(unit_buf), &v, why, len))
+		return -EINVAL;
 
 	switch (o->type) {
 	case ZC_OPT_SIZE:

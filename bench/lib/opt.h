@@ -85,6 +85,24 @@ struct zc_opt {
 int zc_list_split(const char *text, char *buf, size_t buflen, char **items, int max, char *why,
 		  size_t whylen);
 
+/*
+ * Durations and percents, as every row whose value's name (meta) is S
+ * (seconds), MS (milliseconds; also a key ending in _ms) or PCT reads them:
+ * "2", "2s", "500ms", "1.5m", "1h", "250us" (a bare number is the row's own
+ * unit: seconds, or milliseconds on an MS row); "5" and "5%". 0 or -EINVAL.
+ */
+int zc_parse_duration(const char *v, double *seconds);
+int zc_parse_percent(const char *v, double *pct);
+/* The unit a row's number is in, by its value's name (one fact: the meta
+ * already says it) or a "_ms" key. */
+enum zc_opt_unit { ZC_UNIT_NONE, ZC_UNIT_S, ZC_UNIT_MS, ZC_UNIT_PCT };
+enum zc_opt_unit zc_opt_unit(const struct zc_opt *o);
+/* A duration or percent row's text as the bare number it stores ("2s" ->
+ * "2", "500ms" on an MS row -> "500", "5%" -> "5") in buf, *out pointing at
+ * it; other rows' text is left as it is (*out = v). 0, or -EINVAL with why. */
+int zc_opt_unit_text(const struct zc_opt *o, const char *v, char *buf, size_t buflen,
+		     const char **out, char *why, size_t len);
+
 /* Where a row's value lives: .off and .size of field in struct type. */
 #define ZC_OPT_AT(type, field) \
 	.off = offsetof(type, field), .size = sizeof(((type *)0)->field)
@@ -114,10 +132,21 @@ json_t *zc_opt_json(const struct zc_opt *o, const void *base);
 int zc_opt_argv(const struct zc_opt *opts, size_t n, const void *base, char **argv, int max,
 		char *store, size_t storelen);
 
+/* A row described as JSON (zcbench keys --json, schema in results/README.md):
+ * key, flag (dash spelling), type, list, required, default (text), unit
+ * ("bytes", "s", "ms", "%" or null), min/max (null: unbounded), choices,
+ * help. */
+json_t *zc_opt_row_json(const struct zc_opt *o);
+
 /* --help: one line per row, its value's name, help, default and bounds.
  * as_flags: "--key VALUE" (command lines; a yes/no row is --key, or
  * --no-key when it defaults to yes), else "key = VALUE" (files). */
 void zc_opt_help(FILE *f, const struct zc_opt *opts, size_t n, bool as_flags);
+
+/* Text a person reads (a command's about, a list's lines) fitted to f's
+ * terminal width: prose broken at spaces, an indented line ("  name   text")
+ * hanging under its text. */
+void zc_opt_put_text(FILE *f, const char *text);
 
 /* A command line is one or more tables, each filling its own struct. */
 struct zc_optgroup {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Command lines from option tables: --help, usage and the one argv parser (opt.h). */
 #include "lib/opt.h"
+#include "lib/term.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>
@@ -57,6 +58,11 @@ void zc_opt_row_text(const struct zc_opt *o, bool as_flags, char *left, size_t l
 		snprintf(left, leftlen, "--%s%s", o->def && strcmp(o->def, "no") ? "[no-]" : "", o->key);
 	else
 		snprintf(left, leftlen, as_flags ? "--%s %s" : "%s = %s", o->key, m);
+	/* Flags are spelled with dashes (the '_' spelling is still read, opt.c's
+	 * key_eq); keys in files keep theirs. */
+	for (char *c = left + 2; as_flags && !pos && *c && *c != ' '; c++)
+		if (*c == '_')
+			*c = '-';
 #define ADD(...) (k += (k < textlen ? (size_t)snprintf(text + k, textlen - k, __VA_ARGS__) : 0))
 	k = 0;
 	text[0] = 0;
@@ -90,13 +96,65 @@ void zc_opt_row_text(const struct zc_opt *o, bool as_flags, char *left, size_t l
 #undef ADD
 }
 
+/* Where a help text starts, as argp puts it: past "  " and a 28 column left. */
+#define HELP_COL 31
+
+/* The terminal's width for f: stderr's for stderr, else stdout's (a
+ * memstream's text is bound for stdout). */
+static int width_of(FILE *f)
+{
+	return zc_term_width(f == stderr ? 2 : 1);
+}
+
 void zc_opt_help(FILE *f, const struct zc_opt *opts, size_t n, bool as_flags)
 {
+	int width = width_of(f);
+
 	for (size_t i = 0; i < n; i++) {
-		char left[96], text[2048];
+		char left[96], text[2048], line[2200];
 
 		zc_opt_row_text(&opts[i], as_flags, left, sizeof(left), text, sizeof(text));
-		fprintf(f, "  %-28s %s\n", left, text);
+		/* A left column past its width puts the help on a line of its own. */
+		if ((int)strlen(left) > HELP_COL - 3)
+			snprintf(line, sizeof(line), "  %s\n%*s%s", left, HELP_COL, "", text);
+		else
+			snprintf(line, sizeof(line), "  %-*s %s", HELP_COL - 3, left, text);
+		zc_put_fitted(f, line, width, HELP_COL);
+	}
+}
+
+void zc_opt_put_text(FILE *f, const char *text)
+{
+	int width = width_of(f);
+
+	while (text && *text) {
+		const char *nl = strchrnul(text, '\n'), *p = text;
+		char line[4096];
+		int indent = 0;
+		size_t k;
+
+		/* An indented line ("  csv   one row per sample ...") hangs under
+		 * its text, past the name and the gap after it. */
+		if (*p == ' ') {
+			p += strspn(p, " ");
+			p += strcspn(p, " \n");
+			if (p[0] == ' ' && p[1] == ' ' && p < nl)
+				indent = (int)(p + strspn(p, " ") - text);
+			else
+				indent = (int)strspn(text, " ") + 2;
+		}
+		k = (size_t)snprintf(line, sizeof(line), "%.*s", (int)(nl - text), text);
+		text = *nl ? nl + 1 : nl;
+		/* Lines indented to the hanging column continue it: one text to
+		 * break again at this width. */
+		while (indent && k < sizeof(line) && (int)strspn(text, " ") == indent &&
+		       text[indent] && text[indent] != '\n') {
+			nl = strchrnul(text, '\n');
+			k += (size_t)snprintf(line + k, sizeof(line) - k, " %.*s",
+					      (int)(nl - text - indent), text + indent);
+			text = *nl ? nl + 1 : nl;
+		}
+		zc_put_fitted(f, line, width, indent);
 	}
 }
 
@@ -113,8 +171,12 @@ void zc_opt_synopsis(FILE *f, const struct zc_cmdline *c)
 			if (o->flags & ZC_OPT_POS)
 				continue;
 			meta(o, m, sizeof(m));
-			if (o->flags & ZC_OPT_REQ)
-				fprintf(f, " --%s %s", o->key, m);
+			if (o->flags & ZC_OPT_REQ) {
+				fprintf(f, " --");
+				for (const char *k = o->key; *k; k++)
+					fputc(*k == '_' ? '-' : *k, f);
+				fprintf(f, " %s", m);
+			}
 			else
 				any = true;
 		}
@@ -134,11 +196,18 @@ void zc_opt_synopsis(FILE *f, const struct zc_cmdline *c)
 
 void zc_opt_usage(FILE *f, const struct zc_cmdline *c)
 {
-	fprintf(f, "usage: ");
-	zc_opt_synopsis(f, c);
-	fprintf(f, "\n");
-	if (c->about)
-		fprintf(f, "%s", c->about);
+	char *syn = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&syn, &len);
+
+	if (m) {
+		fprintf(m, "usage: ");
+		zc_opt_synopsis(m, c);
+		fclose(m);
+		zc_put_fitted(f, syn, width_of(f), 8);
+		free(syn);
+	}
+	zc_opt_put_text(f, c->about);
 	for (size_t g = 0; g < c->ngroups; g++) {
 		if (c->groups[g].title)
 			fprintf(f, "%s\n", c->groups[g].title);

@@ -254,6 +254,12 @@ bool zc_mode_probeable(const struct zc_mode *m);
 /* zcbench list: every mode by role, its relations, options and (with
  * availability) why it cannot run here. */
 void zc_modes_list(FILE *f, bool with_availability);
+/* The same as JSON (zcbench list --json; schema in results/README.md): an
+ * array of modes, each with role, summary, flags, relations, options and
+ * (with availability) whether it can run here and why not. */
+struct json_t *zc_modes_json(bool with_availability);
+/* One mode option as JSON: key, type, default, min, max, help. */
+struct json_t *zc_mode_opt_json(const struct zc_mode_opt *o);
 
 /* options.c: mode options, one "KEY=VALUE[,KEY=VALUE]" text per run */
 /* The option called key and the mode declaring it; NULL when none. */

@@ -195,6 +195,11 @@ int zc_cmd_profile(int argc, char **argv)
 		zc_err("profile: --out %s %s", a.out, why);
 		return ZC_EXIT_USAGE;
 	}
+	/* A file it cannot read is bad input, as every command's (exit 2). */
+	if (a.folded && access(a.folded, R_OK)) {
+		zc_err("profile: --folded %s: %s", a.folded, strerror(errno));
+		return ZC_EXIT_USAGE;
+	}
 	sum = a.folded ? from_folded(&a) : sample(&a, t0);
 	if (!sum)
 		return ZC_EXIT_FAIL;

@@ -360,6 +360,51 @@ void zc_host_keys_help(FILE *f)
 	}
 }
 
+/* A host file's keys as JSON: one array, each row with the transport it
+ * belongs to (null: every one) and the sections it may be in. */
+static void keys_json(json_t *out, const struct zc_opt *opts, size_t n, const char *transport)
+{
+	for (size_t i = 0; i < n; i++) {
+		json_t *j = zc_opt_row_json(&opts[i]), *sec = json_array();
+
+		if (opts[i].flags & ZC_HOST_KEY)
+			json_array_append_new(sec, json_string("host"));
+		for (int r = 0; r < ZC_ROLE_NR && (opts[i].flags & ZC_ROLE_KEY); r++)
+			json_array_append_new(sec, json_string(zc_role_names[r]));
+		json_object_set_new(j, "sections", sec);
+		json_object_set_new(j, "transport", transport ? json_string(transport) : json_null());
+		json_array_append_new(out, j);
+	}
+}
+
+int zc_host_key_table(size_t i, const struct zc_opt **opts, size_t *n, const char **transport,
+		      const char **summary)
+{
+	if (i == 0) {
+		*opts = host_keys;
+		*n = ZC_ARRAY_SIZE(host_keys);
+		*transport = *summary = NULL;
+		return 0;
+	}
+	if (i > ZC_ARRAY_SIZE(transports))
+		return -ENOENT;
+	*opts = transports[i - 1]->keys;
+	*n = transports[i - 1]->nkeys;
+	*transport = transports[i - 1]->name;
+	*summary = transports[i - 1]->summary;
+	return 0;
+}
+
+json_t *zc_host_keys_json(void)
+{
+	json_t *a = json_array();
+
+	keys_json(a, host_keys, ZC_ARRAY_SIZE(host_keys), NULL);
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(transports); i++)
+		keys_json(a, transports[i]->keys, transports[i]->nkeys, transports[i]->name);
+	return a;
+}
+
 json_t *zc_host_json(const struct zc_host *h)
 {
 	json_t *o = json_object(), *roles = json_object(), *rj[ZC_ROLE_NR];

@@ -134,6 +134,14 @@ bool zc_host_remote(const struct zc_host *h, int role);
 int zc_host_get(const struct zc_host *h, int role, const char *key, char *buf, size_t len);
 /* Every host-file key, generic ones then each transport's (zcbench keys). */
 void zc_host_keys_help(FILE *f);
+/* The same as JSON (zcbench keys --json): every key with its sections and
+ * transport. */
+json_t *zc_host_keys_json(void);
+/* Host file key table i (0: every host file's, 1..: each transport's, with
+ * its name and summary), n rows (0 for a transport without keys). 0, or
+ * -ENOENT past the last (the man page). */
+int zc_host_key_table(size_t i, const struct zc_opt **opts, size_t *n, const char **transport,
+		      const char **summary);
 /* Namespaces left by dead zcbench controllers: removed; count. */
 int zc_netns_reap_stale(void);
 

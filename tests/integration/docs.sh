@@ -54,6 +54,57 @@ check "groff has no warning ($(head -c 300 "$TMP/man.err"))" [ ! -s "$TMP/man.er
 check "the page's name line" grep -q '^NAME' "$TMP/man.txt"
 [ -f build/zcbench.1 ] && check "build/zcbench.1 is what the binary prints" cmp -s build/zcbench.1 "$TMP/zcbench.1"
 
+# The page's sections (issue 32): EXAMPLES from README's tour, each workload
+# key once, mode options, host file keys, units, exit codes.
+for sec in EXAMPLES 'WORKLOAD KEYS' 'MODE OPTIONS' 'HOST FILE KEYS' UNITS 'EXIT STATUS'; do
+	check "the page has $sec" grep -qx "$sec" "$TMP/man.txt"
+done
+# section NAME: the rendered page's lines under heading NAME, to the next one.
+section() { awk -v s="$1" '/^[A-Z]/ { on = ($0 == s); next } on' "$TMP/man.txt"; }
+section EXAMPLES >"$TMP/ex.txt"
+for e in 'make bench' 'zcbench run' 'zcbench report' 'zcbench compare' 'zcbench trend' \
+	'zcbench export' 'zcbench plot'; do
+	check "EXAMPLES: $e" grep -q "^       $e" "$TMP/ex.txt"
+done
+section 'WORKLOAD KEYS' >"$TMP/wk.txt"
+# pairs FILE: each option line with the line under it (its help's start), so
+# another command's own --timeout is not taken for the workload key's.
+pairs() { awk 'p ~ /^       --/ { print p "|" $0 } { p = $0 }' "$1"; }
+pairs "$TMP/wk.txt" >"$TMP/wk.pairs"
+pairs "$TMP/man.txt" >"$TMP/all.pairs"
+twice=() nkeys=0
+while read -r flag; do
+	nkeys=$((nkeys + 1))
+	pair=$(grep -E -- "^       $flag( |\|)" "$TMP/wk.pairs")
+	[ "$(grep -cE -- "^       $flag( |\|)" "$TMP/wk.pairs")" -eq 1 ] || { twice+=("$flag"); continue; }
+	# and nowhere else in the page (run, noise and the roles point at WORKLOAD KEYS)
+	[ "$(grep -cxF -- "$pair" "$TMP/all.pairs")" -eq 1 ] || twice+=("$flag (elsewhere)")
+done < <($ZCBENCH keys --json | jq -r '.workload_keys[].flag')
+check "each of $nkeys workload keys once in the page (not once: ${twice[*]:-none})" \
+	[ "${#twice[@]}" -eq 0 -a "$nkeys" -ge 40 ]
+check "the page is no longer than 1,400 lines rendered at 100 columns ($(wc -l <"$TMP/man.txt"))" \
+	[ "$(wc -l <"$TMP/man.txt")" -le 1400 ]
+section 'HOST FILE KEYS' >"$TMP/hk.txt"
+missing=()
+while read -r k; do
+	grep -q "^       $k = " "$TMP/hk.txt" || missing+=("$k")
+done < <($ZCBENCH keys --json | jq -r '.host_keys[].key' | sort -u)
+check "every host file key in HOST FILE KEYS (missing: ${missing[*]:-none})" [ "${#missing[@]}" -eq 0 ]
+missing=()
+while read -r k; do
+	grep -q "$k = " <(section 'MODE OPTIONS') || missing+=("$k")
+done < <($ZCBENCH keys --json | jq -r '.mode_options[].key' | sort -u)
+check "every mode option in MODE OPTIONS (missing: ${missing[*]:-none})" [ "${#missing[@]}" -eq 0 ]
+section 'EXIT STATUS' >"$TMP/exit.txt"
+for code in 0 1 2 3 130; do
+	check "EXIT STATUS names $code" grep -q "^       $code  " "$TMP/exit.txt"
+done
+check "UNITS: durations take 500ms" grep -q 500ms <(section UNITS)
+check "the page says the old _ spelling is still read" grep -q -- '--pipe_size' "$TMP/man.txt"
+# make bench builds the page and the completion (README's man -l after make bench)
+check "make bench builds build/zcbench.1 and the completion" \
+	bash -c "make -n bench 2>/dev/null | grep -q 'build/zcbench.1 build/zcbench.bash-completion'"
+
 # Every command zcbench --help lists, every flag its --help lists.
 cmds=$($ZCBENCH --help | awk '/^  [a-z]/ { print $1 }')
 check "zcbench --help lists commands" [ "$(wc -w <<<"$cmds")" -ge 15 ]
@@ -66,7 +117,7 @@ for c in $cmds; do
 	done < <($ZCBENCH "$c" --help | awk '$1 ~ /^--/ { print $1 }')
 done
 check "every command and its $nflags flags in the page (missing: ${missing[*]:-none})" \
-	[ "${#missing[@]}" -eq 0 ] && [ "$nflags" -ge 100 ]
+	[ "${#missing[@]}" -eq 0 -a "$nflags" -ge 100 ]
 
 bash -n <($ZCBENCH completion bash) || fail "the completion script is not bash"
 $ZCBENCH completion bash >"$TMP/completion.bash"
@@ -76,7 +127,7 @@ for m in $modes; do
 	grep -Eq "^       $m( |\$)" "$TMP/man.txt" || missing+=("mode $m")
 done
 check "every source mode in the page's MODES ($(wc -w <<<"$modes"); missing: ${missing[*]:-none})" \
-	[ "${#missing[@]}" -eq 0 ] && [ -n "$modes" ]
+	[ "${#missing[@]}" -eq 0 -a -n "$modes" ]
 # complete WORD...: COMPREPLY after the words (the last one is being typed).
 complete_words() {
 	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _zcbench
@@ -91,6 +142,17 @@ check "completion: a proxy mode for --proxy, not a source one" \
 check "completion: a flag" grep -qx -- --wide <(complete_words run --wi)
 check "completion: a choice" grep -qx interleaved <(complete_words run --order in)
 check "completion: a workload file" grep -qx workloads/smoke.ini <(complete_words run workloads/smo)
+check "completion: an export format" grep -qx prometheus <(complete_words export --format pro)
+check "completion: a compare layout" grep -qx mmtests <(complete_words compare --format mm)
+check "completion: a run of the workload file for --only" \
+	grep -qx proxy-splice <(complete_words run workloads/default.ini --only proxy-spl)
+check "completion: help COMMAND" grep -qx report <(complete_words help rep)
+check "completion: a flag spelled with dashes" grep -qx -- --pipe-size <(complete_words run --pipe-s)
+check "completion: the old spelling's value too" grep -qx sendfile <(complete_words run --server_send sendf)
+binds=$(bash -c '. "$1"; complete -p' _ "$TMP/completion.bash" 2>/dev/null)
+for w in zcbench bench/zcbench ./bench/zcbench; do
+	check "completion binds $w" grep -qxF -- "complete -F _zcbench $w" <<<"$binds"
+done
 
 # make install under DESTDIR: the files where PREFIX says.
 if command -v make >/dev/null; then

@@ -298,17 +298,153 @@ static void test_json_and_help(void **state)
 	assert_string_equal(json_string_value(json_object_get(o, "sink")), "recv");
 	assert_true(json_real_value(json_object_get(o, "duration")) == 4);
 	json_decref(o);
-	/* Every workload key is in --help with its default. */
+	/* Every workload key is in --help with its default, spelled with dashes
+	 * (one line each at a width that breaks none). */
+	setenv("COLUMNS", "1000", 1);
 	zc_opts_help(f);
 	fclose(f);
+	unsetenv("COLUMNS");
 	for (size_t i = 0; i < zc_nopts; i++) {
 		char want[64];
 
 		snprintf(want, sizeof(want), "--%s ", zc_opts[i].key);
+		for (char *c = want + 2; *c; c++)
+			*c = *c == '_' ? '-' : *c;
 		if (!strstr(buf, want))
 			fail_msg("help lacks %s", want);
 	}
 	assert_non_null(strstr(buf, "(default 64k; 1..1024M)"));
+	free(buf);
+}
+
+/* Durations and percents on fixed inputs, as the parsers and the rows read them. */
+static void test_units(void **state)
+{
+	struct u { double s, pct; long ms; int ims; } x;
+	const struct zc_opt urows[] = {
+		{ "dur", ZC_OPT_DOUBLE, "4", 0.05, 86400, ZC_OPT_AT(struct u, s), .meta = "S" },
+		{ "gate", ZC_OPT_DOUBLE, "5", 0, 1000, ZC_OPT_AT(struct u, pct), .meta = "PCT" },
+		{ "slice_ms", ZC_OPT_LONG, "200", 20, 10000, ZC_OPT_AT(struct u, ms), .meta = "MS" },
+		{ "wait-ms", ZC_OPT_INT, "1000", 10, 60000, ZC_OPT_AT(struct u, ims) },
+	};
+	static const struct { const char *in; double s; } durs[] = {
+		{ "2", 2 }, { "2s", 2 }, { "500ms", 0.5 }, { "1m", 60 }, { "1.5m", 90 },
+		{ "1h", 3600 }, { "250us", 0.00025 }, { "0.25", 0.25 },
+	};
+	static const char *const bad_durs[] = { "", "s", "2x", "ms", "2 s", "1e999s", "nan" };
+	char why[256];
+	double d;
+
+	(void)state;
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(durs); i++) {
+		assert_int_equal(zc_parse_duration(durs[i].in, &d), 0);
+		assert_true(fabs(d - durs[i].s) < 1e-12);
+	}
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(bad_durs); i++)
+		if (!zc_parse_duration(bad_durs[i], &d))
+			fail_msg("'%s' read as a duration", bad_durs[i]);
+	assert_int_equal(zc_parse_percent("5", &d), 0);
+	assert_true(d == 5);
+	assert_int_equal(zc_parse_percent("5%", &d), 0);
+	assert_true(d == 5);
+	assert_int_equal(zc_parse_percent("0.5%", &d), 0);
+	assert_true(d == 0.5);
+	assert_int_equal(zc_parse_percent("%", &d), -EINVAL);
+	assert_int_equal(zc_parse_percent("5%%", &d), -EINVAL);
+	assert_int_equal(zc_parse_percent("five", &d), -EINVAL);
+
+	/* The rows: S in seconds, MS in milliseconds, PCT with or without %. */
+	zc_opt_defaults(urows, ZC_ARRAY_SIZE(urows), &x);
+	assert_int_equal(zc_opt_store(&urows[0], &x, "2s", why, sizeof(why)), 0);
+	assert_true(x.s == 2);
+	assert_int_equal(zc_opt_store(&urows[0], &x, "500ms", why, sizeof(why)), 0);
+	assert_true(x.s == 0.5);
+	assert_int_equal(zc_opt_store(&urows[0], &x, "3", why, sizeof(why)), 0);
+	assert_true(x.s == 3);
+	assert_int_equal(zc_opt_store(&urows[0], &x, "10ms", why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "out of range"));
+	assert_int_equal(zc_opt_store(&urows[0], &x, "2x", why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "not a duration"));
+	assert_int_equal(zc_opt_store(&urows[1], &x, "3%", why, sizeof(why)), 0);
+	assert_true(x.pct == 3);
+	assert_int_equal(zc_opt_store(&urows[1], &x, "7", why, sizeof(why)), 0);
+	assert_true(x.pct == 7);
+	assert_int_equal(zc_opt_store(&urows[1], &x, "7%%", why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "not a percentage"));
+	assert_int_equal(zc_opt_store(&urows[2], &x, "300", why, sizeof(why)), 0);
+	assert_int_equal(x.ms, 300);
+	assert_int_equal(zc_opt_store(&urows[2], &x, "1.5s", why, sizeof(why)), 0);
+	assert_int_equal(x.ms, 1500);
+	assert_int_equal(zc_opt_store(&urows[2], &x, "0.5ms", why, sizeof(why)), -EINVAL);
+	assert_int_equal(zc_opt_store(&urows[3], &x, "2s", why, sizeof(why)), 0);
+	assert_int_equal(x.ims, 2000);
+	/* Durations format back as the bare number a row reads again. */
+	assert_int_equal(zc_opt_store(&urows[0], &x, "1m", why, sizeof(why)), 0);
+	assert_true(zc_opt_format(&urows[0], &x, why, sizeof(why)) > 0);
+	assert_int_equal(zc_opt_store(&urows[0], &x, why, why + 100, sizeof(why) - 100), 0);
+	assert_true(x.s == 60);
+}
+
+/* Flags have one spelling in help (dashes); the old '_' one is still read. */
+static void test_spellings(void **state)
+{
+	struct s { uint64_t pipe; bool exec; } x;
+	const struct zc_opt srows[] = {
+		{ "pipe_size", ZC_OPT_SIZE, "64k", ZC_OPT_AT(struct s, pipe), .help = "p" },
+		{ "exec_source", ZC_OPT_BOOL, "no", ZC_OPT_AT(struct s, exec), .help = "e" },
+	};
+	const struct zc_optgroup g = { .opts = srows, .n = ZC_ARRAY_SIZE(srows), .base = &x };
+	const struct zc_cmdline c = { .name = "t", .groups = &g, .ngroups = 1 };
+	char *a1[] = { "t", "--pipe-size=1M", "--exec-source", NULL };
+	char *a2[] = { "t", "--pipe_size", "2M", "--exec_source", NULL };
+	char *a3[] = { "t", "--no-exec-source", NULL };
+	char left[96], text[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(zc_opt_parse(&c, 3, a1, err, sizeof(err)), 0);
+	assert_true(x.pipe == 1 << 20 && x.exec);
+	assert_int_equal(zc_opt_parse(&c, 4, a2, err, sizeof(err)), 0);
+	assert_true(x.pipe == 2 << 20 && x.exec);
+	assert_int_equal(zc_opt_parse(&c, 2, a3, err, sizeof(err)), 0);
+	assert_false(x.exec);
+	zc_opt_row_text(&srows[0], true, left, sizeof(left), text, sizeof(text));
+	assert_string_equal(left, "--pipe-size SIZE");
+	zc_opt_row_text(&srows[0], false, left, sizeof(left), text, sizeof(text));
+	assert_string_equal(left, "pipe_size = SIZE");	/* a file's key keeps its spelling */
+	f = open_memstream(&buf, &len);
+	zc_opt_usage(f, &c);
+	fclose(f);
+	assert_non_null(strstr(buf, "--exec-source"));
+	assert_null(strstr(buf, "exec_source"));
+	free(buf);
+}
+
+/* Help lines fit the width: a long help breaks under its column. */
+static void test_help_fits(void **state)
+{
+	const struct zc_opt h[] = {
+		{ "long-help", ZC_OPT_INT, "1", AT(i), .help =
+		  "a help text that is much longer than any terminal of eighty columns can show on "
+		  "one line, so it must break at a space and hang under the help column" },
+	};
+	char *buf = NULL, *line;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int lines = 0;
+
+	(void)state;
+	setenv("COLUMNS", "80", 1);
+	zc_opt_help(f, h, 1, true);
+	fclose(f);
+	unsetenv("COLUMNS");
+	for (char *save = NULL, *p = buf; (line = strtok_r(p, "\n", &save)); p = NULL, lines++) {
+		assert_true(strlen(line) <= 80);
+		if (lines)
+			assert_int_equal((int)strspn(line, " "), 31);
+	}
+	assert_true(lines >= 2);
 	free(buf);
 }
 
@@ -321,6 +457,9 @@ int main(void)
 		cmocka_unit_test(test_argv_round_trip),
 		cmocka_unit_test(test_role_args),
 		cmocka_unit_test(test_json_and_help),
+		cmocka_unit_test(test_units),
+		cmocka_unit_test(test_spellings),
+		cmocka_unit_test(test_help_fits),
 	};
 
 	return zc_run_tests(tests, NULL, NULL);

@@ -110,9 +110,10 @@ static void row_end(FILE *f, const struct zc_cmp *c, const char *full,
 	if (at + 2 + (int)strlen(full) + c->nfiles <= c->width) {
 		fprintf(f, "  %s\n", full);
 	} else {
-		fprintf(f, "\n%*s", NOTES_AT, "");
-		zc_put_cell(f, full, room > 8 ? room : 8, 0);
-		fputc('\n', f);
+		char cut[600];
+
+		zc_elide(cut, sizeof(cut), full, room > 8 ? room : 8);
+		fprintf(f, "\n%*s%s\n", NOTES_AT, "", cut);
 	}
 	if (!notes->len)
 		return;

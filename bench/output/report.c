@@ -119,9 +119,7 @@ static void print_best(FILE *f, json_t *best, int width)
 
 	if (!json_array_size(best))
 		return;
-	fprintf(f, "\n  Headline, the fair question first: each side at its best size among those "
-		   "run (the best median Gbps/core; the interval leaves the choice out, which "
-		   "favours a noisy high side a little):\n");
+	fprintf(f, "\n  " ZC_BEST_INTRO "\n");
 	json_array_foreach(best, i, h) {
 		json_t *n = json_object_get(h, "numerator"), *d = json_object_get(h, "denominator");
 		char ns[48], ds[48], val[24], ci[48], words[48], a[24], b[24], hw[24] = "";

@@ -572,9 +572,7 @@ void zc_print_headline_best(FILE *f, json_t *best, int width)
 
 	if (!json_array_size(best))
 		return;
-	fprintf(f, "\nHeadline, the fair question first: each side at its best size among those "
-		"run (the best median Gbps/core; the interval leaves the choice out, which favours "
-		"a noisy high side a little):\n");
+	fprintf(f, "\n" ZC_BEST_INTRO "\n");
 	json_array_foreach(best, i, h) {
 		json_t *num = json_object_get(h, "numerator"), *den = json_object_get(h, "denominator");
 		char ns[48], ds[48];

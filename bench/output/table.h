@@ -20,6 +20,11 @@ void zc_print_table(FILE *f, json_t *runs, int width);
 void zc_print_headline(FILE *f, json_t *headline, json_t *runs, int width);
 /* headline_best (results/best.c): each ratio at each side's best chunk and pipe
  * size, with its answer and each DUT's busy: printed before zc_print_headline. */
+/* What the best-size headline is, said once for the run table and report. */
+#define ZC_BEST_INTRO                                                                     \
+	"Headline, the fair question first: each side at its best size among those run "  \
+	"(the best median Gbps/core; the interval leaves the choice out, which favours "  \
+	"a noisy high side a little):"
 void zc_print_headline_best(FILE *f, json_t *best, int width);
 /* One line: the order the samples were taken in, and for repetitions =
  * auto why it stopped. */

@@ -24,7 +24,7 @@ static bool any_rr(json_t *runs)
 static const char *const headline_cols[] = {
 	"ratio", "sizes", "numerator", "denominator", "chunk", "pipe_size", "denominator_chunk",
 	"denominator_pipe_size", "numerator_sizes", "denominator_sizes", "connections", "workers",
-	"rr", "aa_side", "value", "lo", "hi", "level", "n", "method", "half_width_pct",
+	"rr", "side", "aa_side", "value", "lo", "hi", "level", "n", "method", "half_width_pct",
 	"answer", "threshold_pct", "numerator_gbps_per_core", "denominator_gbps_per_core",
 	"numerator_busy_frac", "denominator_busy_frac", "disturbed_left_out", "verified",
 };

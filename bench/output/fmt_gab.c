@@ -14,13 +14,13 @@ static void headlines(json_t *out, json_t *root)
 		json_t *v = json_object_get(row, "value"), *lo = json_object_get(row, "lo"),
 		       *hi = json_object_get(row, "hi"), *nb = json_object_get(row, "numerator_busy_frac"),
 		       *db = json_object_get(row, "denominator_busy_frac");
-		char key[600], name[640], range[64], extra[512], busy[64] = "";
+		char key[600], name[640], range[64], extra[600], busy[64] = "", words[48];
+		int verified = json_is_true(json_object_get(row, "verified"));
 
 		if (!json_is_number(v))
 			continue;
 		zc_export_headline_key(row, key, sizeof(key));
-		snprintf(name, sizeof(name), "headline %s%s", key,
-			 json_is_true(json_object_get(row, "verified")) ? "" : " unverified");
+		snprintf(name, sizeof(name), "headline %s%s", key, verified ? "" : " unverified");
 		if (json_is_number(lo) && json_is_number(hi))
 			snprintf(range, sizeof(range), "95%% [%.4g, %.4g]", json_number_value(lo),
 				 json_number_value(hi));
@@ -29,9 +29,11 @@ static void headlines(json_t *out, json_t *root)
 		if (json_is_number(nb) && json_is_number(db))
 			snprintf(busy, sizeof(busy), "; DUT busy %.2f / %.2f of a core",
 				 json_number_value(nb), json_number_value(db));
+		zc_ratio_words(zc_an_str(row, "answer"), json_number_value(v), words, sizeof(words));
 		snprintf(extra, sizeof(extra), "Gbps per core ratio, n=%lld %s; against 1.0+-%g%%: %s%s; "
-			 "kernel %s", zc_an_int(row, "n"), zc_an_str(row, "method"),
-			 100 * ZC_RATIO_THRESHOLD, zc_an_str(row, "answer"), busy, zc_an_kernel(root));
+			 "kernel %s%s", zc_an_int(row, "n"), zc_an_str(row, "method"),
+			 100 * ZC_RATIO_THRESHOLD, words, busy, zc_an_kernel(root),
+			 verified ? "" : "; UNVERIFIED: a sink did not check the bytes");
 		json_array_append_new(out, json_pack("{s:s,s:s,s:f,s:s,s:s}", "name", name,
 						     "unit", "ratio", "value", json_number_value(v),
 						     "range", range, "extra", extra));

@@ -193,6 +193,11 @@ static void headline_labels(FILE *f, json_t *root, json_t *row)
 	for (size_t k = 0; k < ZC_ARRAY_SIZE(ints); k++)
 		if (json_is_integer(json_object_get(row, ints[k])))
 			prom_label_int(f, ints[k], zc_an_int(row, ints[k]));
+	/* An emulated after-mode's ratio (report's "after, emulated"); the
+	 * kernel's own side is the fingerprint's vmsplice label. */
+	if (json_is_boolean(json_object_get(row, "emulated")))
+		zc_prom_label(f, "emulated", json_is_true(json_object_get(row, "emulated")) ? "true" :
+			      "false", false);
 	zc_prom_label(f, "verified", json_is_true(json_object_get(row, "verified")) ? "true" :
 		      "false", false);
 	host_labels(f, root, false);

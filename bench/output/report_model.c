@@ -104,9 +104,7 @@ static json_t *missing_after(const struct zc_pair *p)
 static json_t *headline(json_t *root, json_t *missing)
 {
 	json_t *runs = json_object_get(root, "runs"), *rows = json_array();
-	const char *side = zc_an_kernel_side(root);
-	const char *native = !side ? "this kernel" :
-			     !strcmp(side, "after") ? "after, measured" : "before, measured";
+	const char *native = zc_an_side_words(root, false);
 	struct zc_pair *pv;
 	size_t n = zc_headline_pairs(runs, ZC_PAIRS_AFTER | ZC_PAIRS_UNPAIRED, &pv);
 
@@ -119,7 +117,7 @@ static json_t *headline(json_t *root, json_t *missing)
 		if (p->kind == ZC_PAIR_HEADLINE)
 			json_array_append_new(rows, pair_row(p, native));
 		else if (p->run)
-			json_array_append_new(rows, pair_row(p, "after, emulated"));
+			json_array_append_new(rows, pair_row(p, zc_an_side_words(root, true)));
 		else {
 			/* One per ratio, not one per size. */
 			json_array_foreach(missing, j, m)

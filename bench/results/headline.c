@@ -392,11 +392,11 @@ static json_t *num_or_null(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
-json_t *zc_headline(json_t *runs)
+static json_t *headline_rows(json_t *runs, unsigned flags)
 {
 	json_t *out = json_array();
 	struct zc_pair *pv;
-	size_t n = zc_headline_pairs(runs, 0, &pv);
+	size_t n = zc_headline_pairs(runs, flags, &pv);
 
 	for (size_t i = 0; i < n; i++) {
 		json_t *k = json_object_get(pv[i].run, "key"), *row;
@@ -405,6 +405,8 @@ json_t *zc_headline(json_t *runs)
 		double a, b;
 		char rr[512];
 
+		if (!pv[i].run)		/* ZC_PAIRS_AFTER: a principal ratio without an after-mode run */
+			continue;
 		/* The medians of the ok, undisturbed samples: the summaries' own. */
 		zc_an_ratio(pv[i].run, pv[i].peer_run, &r);
 		a = r.num_gpc;
@@ -434,10 +436,22 @@ json_t *zc_headline(json_t *runs)
 		/* 1.3: the pair's connections and workers (both runs share them). */
 		json_object_set_new(row, "connections", json_integer(zc_an_int(k, "connections") ?: 1));
 		json_object_set_new(row, "workers", json_integer(zc_an_int(k, "workers") ?: 1));
+		if (flags & ZC_PAIRS_AFTER)	/* the results file's rows stay as they were */
+			json_object_set_new(row, "emulated", json_boolean(pv[i].kind == ZC_PAIR_AFTER));
 		json_array_append_new(out, row);
 	}
 	free(pv);
 	return out;
+}
+
+json_t *zc_headline(json_t *runs)
+{
+	return headline_rows(runs, 0);
+}
+
+json_t *zc_headline_with_after(json_t *runs)
+{
+	return headline_rows(runs, ZC_PAIRS_AFTER);
 }
 
 int zc_headline_tight(json_t *runs, double target_rel, char *why, size_t len)

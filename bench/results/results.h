@@ -100,6 +100,10 @@ void zc_an_fingerprint(json_t *root, char *line, size_t len, char *id, size_t id
 /* "before" or "after" when the fingerprint tells (zcbench probe's
  * vmsplice_state, from behaviour), else NULL. */
 const char *zc_an_kernel_side(json_t *root);
+/* Which side a headline ratio of root speaks for, in report's words:
+ * "after, emulated" for an emulated after-mode's, else "before, measured",
+ * "after, measured" or, unfingerprinted, "this kernel". */
+const char *zc_an_side_words(json_t *root, bool emulated);
 
 /*
  * The headline/peer engine (headline.c): every pair of runs that run,
@@ -233,5 +237,8 @@ json_t *zc_headline_best(json_t *runs);
 
 /* The headline ratios of runs as JSON (results file's "headline"). */
 json_t *zc_headline(json_t *runs);
+/* The same, each ratio followed by its emulated after-modes' (report's rows;
+ * "emulated" says which). */
+json_t *zc_headline_with_after(json_t *runs);
 
 #endif

@@ -289,3 +289,12 @@ const char *zc_an_kernel_side(json_t *root)
 
 	return s && (!strcmp(s, "before") || !strcmp(s, "after")) ? s : NULL;
 }
+
+const char *zc_an_side_words(json_t *root, bool emulated)
+{
+	const char *side = zc_an_kernel_side(root);
+
+	if (emulated)
+		return "after, emulated";
+	return !side ? "this kernel" : !strcmp(side, "after") ? "after, measured" : "before, measured";
+}

@@ -242,6 +242,19 @@ PY
 ok "headline ratios: csv and prometheus carry report's value, interval, n, answer, busy"
 "$ZCBENCH" export --format prometheus --what runs "$MB" | grep -q '^zcbench_headline_' &&
 	fail "--what runs: headline gauges"
+# Every ratio report prints, the emulated after-modes' too, is exported
+# (emulated.json: six measured, six emulated), with report's side words.
+E=results/fixtures/emulated.json
+"$ZCBENCH" report --json "$E" | jq -c '[.files[0].headline[] | select(.value != null) | [.numerator, .denominator, .side]] | sort' >"$TMP/r.rows"
+"$ZCBENCH" export --format csv --what headlines "$E" | python3 -c '
+import csv, json, sys
+print(json.dumps(sorted([r["numerator"], r["denominator"], r["side"]] for r in csv.DictReader(sys.stdin)
+                        if r["sizes"] == "same" and r["value"] != ""), separators=(",", ":")))' >"$TMP/e.rows"
+check "csv: the ratios report prints, after-modes too ($(jq length "$TMP/e.rows") of $(jq length "$TMP/r.rows"))" \
+	cmp -s "$TMP/r.rows" "$TMP/e.rows"
+check "csv: six of them emulated after-modes" [ "$(jq '[.[] | select(.[2] == "after, emulated")] | length' "$TMP/e.rows")" -eq 6 ]
+check "prometheus: the emulated ones labelled" \
+	[ "$("$ZCBENCH" export --format prometheus --what headlines "$E" | grep -c '^zcbench_headline_ratio{.*emulated="true".*bound="estimate"')" -eq 6 ]
 "$ZCBENCH" export --format prometheus --what headlines "$MB" >"$TMP/hl.prom"
 grep -q '^zcbench_payload_' "$TMP/hl.prom" && fail "--what headlines: run gauges"
 grep -q '^zcbench_headline_ratio{' "$TMP/hl.prom" || fail "--what headlines: no headline gauge"

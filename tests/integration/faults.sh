@@ -274,9 +274,15 @@ check "report: the ratio says UNVERIFIED" grep -q 'splice/copy proxy .*before, m
 check "csv: a verified column" grep -q ',emulated,verified,rep,status,' "$TMP/n.csv"
 check "csv: false in both rows" [ "$(grep -c ',false,false,0,ok,' "$TMP/n.csv")" -eq 2 ]
 check "prometheus: a verified label, false" grep -q 'verified="false"' <("$ZCBENCH" export --format prometheus "$f")
-check "bmf: keys of their own" jqe 'keys | length == 2 and all(endswith(" unverified"))' <("$ZCBENCH" export --format bmf "$f")
+check "bmf: keys of their own" jqe 'keys | length == 2 and all(endswith(" unverified"))' \
+	<("$ZCBENCH" export --format bmf --what runs "$f")
 check "gab: names of their own" jqe 'all(.name | test(" unverified ")) and all(.extra | test("UNVERIFIED"))' \
-	<("$ZCBENCH" export --format gab "$f")
+	<("$ZCBENCH" export --format gab --what runs "$f")
+# The headline ratios made of them are marked as well.
+check "bmf: the headline keys too" jqe 'keys | length > 0 and all(startswith("headline ") and endswith(" unverified"))' \
+	<("$ZCBENCH" export --format bmf --what headlines "$f")
+check "gab: the headline names too" jqe 'length > 0 and all(.name | endswith(" unverified")) and all(.extra | test("UNVERIFIED"))' \
+	<("$ZCBENCH" export --format gab --what headlines "$f")
 # A verified file has no mark: report and export of the untouched tamper run.
 f=$(result_in "$TMP/t-none")
 check "verified: no mark in report" bash -c "! '$ZCBENCH' report '$f' | grep -q UNVERIFIED"

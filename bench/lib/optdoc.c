@@ -24,8 +24,9 @@ static void roff(FILE *f, const char *s)
 	}
 }
 
-/* An about text: prose filled, indented lines (lists of layouts,
- * formats, patterns) kept as they are. */
+/* An about text: prose filled; an indented "NAME  text" line (lists of
+ * layouts, formats, patterns) a tagged paragraph, so man wraps its text to
+ * the reader's width; any other indented line kept as it is. */
 static void roff_about(FILE *f, const char *about)
 {
 	bool verbatim = false;
@@ -34,13 +35,29 @@ static void roff_about(FILE *f, const char *about)
 		const char *nl = strchrnul(about, '\n');
 		char line[1024];
 		bool indented = *about == ' ';
+		char *name, *gap = NULL;
 
 		snprintf(line, sizeof(line), "%.*s", (int)(nl - about), about);
-		if (indented != verbatim)
-			fputs(indented ? ".nf\n" : ".fi\n", f);
-		verbatim = indented;
-		roff(f, line);
-		fputc('\n', f);
+		name = line + strspn(line, " ");
+		if (indented && *name)
+			gap = strstr(name, "  ");
+		if (gap && gap[strspn(gap, " ")]) {
+			if (verbatim)
+				fputs(".fi\n", f);
+			verbatim = false;
+			*gap = 0;
+			fputs(".TP\n.B ", f);
+			roff(f, name);
+			fputc('\n', f);
+			roff(f, gap + 1 + strspn(gap + 1, " "));
+			fputs("\n.PP\n", f);
+		} else {
+			if (indented != verbatim)
+				fputs(indented ? ".nf\n" : ".fi\n", f);
+			verbatim = indented;
+			roff(f, line);
+			fputc('\n', f);
+		}
 		about = *nl ? nl + 1 : nl;
 	}
 	if (verbatim)

@@ -52,6 +52,12 @@ check "man -l renders the page (exit $rc)" [ "$rc" -eq 0 ]
 check "man -l's page is not empty" [ -s "$TMP/man.txt" ]
 check "groff has no warning ($(head -c 300 "$TMP/man.err"))" [ ! -s "$TMP/man.err" ]
 check "the page's name line" grep -q '^NAME' "$TMP/man.txt"
+# man fills the page to the reader's width: no line of it wider (lists of
+# layouts and formats are tagged paragraphs, not kept as they were written).
+for w in 80 100; do
+	n=$(LC_ALL=C.UTF-8 MANWIDTH=$w man -l "$TMP/zcbench.1" 2>/dev/null | wc -L)
+	check "MANWIDTH=$w: no line of the page wider ($n)" [ "$n" -le "$w" ]
+done
 [ -f build/zcbench.1 ] && check "build/zcbench.1 is what the binary prints" cmp -s build/zcbench.1 "$TMP/zcbench.1"
 
 # The page's sections (issue 32): EXAMPLES from README's tour, each workload

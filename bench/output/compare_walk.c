@@ -267,6 +267,7 @@ void zc_cmp_walk(struct zc_cmp_walk *w, FILE *f, bool print)
 static void list_unmatched(struct zc_cmp_walk *w, FILE *f)
 {
 	bool header_done = false;
+	char line[1200];
 	json_t *kv;
 	size_t i;
 
@@ -299,7 +300,8 @@ static void list_unmatched(struct zc_cmp_walk *w, FILE *f)
 			fprintf(f, "\nRuns not compared (not in the base file, or in it alone):\n");
 			header_done = true;
 		}
-		fprintf(f, "  %s: only in %s\n", key, only);
+		snprintf(line, sizeof(line), "  %s: only in %s", key, only);
+		zc_cmp_put_fitted(f, &w->c, line, 4);
 	}
 	/* Keys in base and some, not all, of the others. */
 	json_array_foreach(w->keys, i, kv) {
@@ -313,8 +315,10 @@ static void list_unmatched(struct zc_cmp_walk *w, FILE *f)
 
 				for (int fj = 1; fj < w->c.nfiles; fj++)
 					present += !!side_run(w, fj, key);
-				if (present)
-					fprintf(f, "  %s: missing in %s\n", key, w->c.paths[fi]);
+				if (!present)
+					continue;
+				snprintf(line, sizeof(line), "  %s: missing in %s", key, w->c.paths[fi]);
+				zc_cmp_put_fitted(f, &w->c, line, 4);
 			}
 	}
 	/* A side with nothing in common with the base cannot pass a gate. */
@@ -326,8 +330,9 @@ static void list_unmatched(struct zc_cmp_walk *w, FILE *f)
 			       side_run(w, fi, json_string_value(kv));
 		if (!any) {
 			w->empty_sides++;
-			fprintf(f, "\nnothing compared: %s has no run of the base's keys\n",
-				w->c.paths[fi]);
+			snprintf(line, sizeof(line), "\nnothing compared: %s has no run of the base's keys",
+				 w->c.paths[fi]);
+			zc_cmp_put_fitted(f, &w->c, line, 2);
 		}
 	}
 }

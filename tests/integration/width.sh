@@ -31,6 +31,11 @@ cmds+=(
 	"compare rr|$ZCBENCH compare $F/rr.json $F/rr.json"
 	"compare lkp|$ZCBENCH compare --layout lkp $F/base.json $F/new.json"
 	"compare mmtests|$ZCBENCH compare --layout mmtests $F/base.json $F/new.json"
+	"compare other runs|$ZCBENCH compare $F/scale.json $F/bench.json"
+	"compare lkp other runs|$ZCBENCH compare --layout lkp $F/emulated.json $F/bench.json"
+	"compare mmtests other runs|$ZCBENCH compare --layout mmtests $F/emulated.json $F/bench.json"
+	"compare three files --all|$ZCBENCH compare --all $F/base.json $F/new.json $F/bench.json"
+	"compare gated (stdout; a REGRESSION line on stderr is a log line)|$ZCBENCH compare --fail-on-regression 5 $F/new.json $F/base.json 2>/dev/null"
 	"trend|$ZCBENCH trend $TMP/nights/*.json"
 	"before-after|$ZCBENCH before-after $F/emulated.json"
 	"scale|$ZCBENCH scale $F/scale.json"
@@ -54,6 +59,6 @@ for cols in 80 100; do
 	done
 done
 # Not a terminal and no COLUMNS: 100.
-"$ZCBENCH" keys </dev/null >"$TMP/k" 2>&1
+env -u COLUMNS "$ZCBENCH" keys </dev/null >"$TMP/k" 2>&1
 check "no COLUMNS, not a terminal: keys at most 100 ($(longest "$TMP/k"))" [ "$(longest "$TMP/k")" -le 100 ]
 finish

@@ -113,7 +113,8 @@ int zc_cmd_list(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (a.json)
-		return put_json(json_pack("{s:i,s:o}", "version", 1, "modes", zc_modes_json(true)));
+		return put_json(json_pack("{s:s,s:s,s:o}", "schema", "zcbench-list", "schema_version",
+					"1.0", "modes", zc_modes_json(true)));
 	if (a.names) {
 		for (size_t i = 0; i < zc_nmodes; i++)
 			printf("%s\n", zc_modes[i]->name);
@@ -152,7 +153,8 @@ static json_t *keys_json(void)
 			json_object_set_new(j, "mode", json_string(zc_modes[i]->name));
 			json_array_append_new(m, j);
 		}
-	return json_pack("{s:i,s:o,s:o,s:o}", "version", 1, "workload_keys", w, "mode_options", m,
+	return json_pack("{s:s,s:s,s:o,s:o,s:o}", "schema", "zcbench-keys", "schema_version", "1.0",
+			 "workload_keys", w, "mode_options", m,
 			 "host_keys", zc_host_keys_json());
 }
 
@@ -252,6 +254,9 @@ static struct zc_doc_table *host_tables(size_t *ntab, char (**titles)[160])
 		for (size_t w = 0; w < ZC_ARRAY_SIZE(where); w++) {
 			struct zc_opt *rows = calloc(n ? n : 1, sizeof(*rows));
 			size_t m = 0;
+
+			if (!rows)
+				zc_die("out of memory");
 
 			for (size_t r = 0; r < n; r++)
 				if ((opts[r].flags & (ZC_HOST_KEY | ZC_ROLE_KEY)) == where[w].flags)
@@ -401,6 +406,10 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	/* zcbench help CMD is zcbench CMD --help. */
+	if (argc > 3 && !strcmp(argv[1], "help")) {
+		zc_err("command line: help takes one command (zcbench help COMMAND)");
+		return ZC_EXIT_USAGE;
+	}
 	if (argc == 3 && !strcmp(argv[1], "help")) {
 		char help[] = "--help";
 		char *hargv[] = { argv[0], argv[2], help, NULL };

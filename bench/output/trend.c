@@ -196,7 +196,8 @@ static json_t *series_json(const struct zc_trend *t, const struct zc_series *s,
 static void print_json(FILE *f, const struct zc_trend *t, const struct zc_trend_v *res,
 		       const struct trend_opts *o, size_t regress, size_t cant, size_t within)
 {
-	json_t *root = json_object(), *arr = json_array(), *nights = json_array();
+	json_t *root = json_pack("{s:s,s:s}", "schema", "zcbench-trend", "schema_version", "1.0");
+	json_t *arr = json_array(), *nights = json_array();
 
 	for (size_t i = 0; i < t->nnights; i++)
 		json_array_append_new(nights, json_pack("{s:s,s:s,s:s,s:s,s:s}", "file",

@@ -9,7 +9,7 @@ jqe() { jq -e "$@" >/dev/null; }
 
 # --- zcbench list --json ---
 $ZCBENCH list --json >"$TMP/list.json" || fail "list --json exit $?"
-check "list --json is JSON with version 1" jqe '.version == 1' "$TMP/list.json"
+check "list --json is JSON, schema zcbench-list 1.0" jqe '.schema == "zcbench-list" and .schema_version == "1.0"' "$TMP/list.json"
 n_text=$($ZCBENCH list --names | wc -l)
 check "list --json has every mode list --names has ($n_text)" \
 	jqe --argjson n "$n_text" '.modes | length == $n' "$TMP/list.json"
@@ -54,7 +54,7 @@ check "no haproxy in PATH: unavailable: right under haproxy-splice's line" \
 
 # --- zcbench keys --json ---
 $ZCBENCH keys --json >"$TMP/keys.json" || fail "keys --json exit $?"
-check "keys --json is JSON with version 1" jqe '.version == 1' "$TMP/keys.json"
+check "keys --json is JSON, schema zcbench-keys 1.0" jqe '.schema == "zcbench-keys" and .schema_version == "1.0"' "$TMP/keys.json"
 nhelp=$(COLUMNS=1000 $ZCBENCH keys | awk '/^workload keys/ { on = 1; next } on && /^  --/ { n++ } on && /^mode options/ { exit } END { print n + 0 }')
 check "every workload key of keys (text: $nhelp) is in the JSON" \
 	jqe --argjson n "$nhelp" '.workload_keys | length == $n and $n > 40' "$TMP/keys.json"
@@ -130,7 +130,7 @@ usage=(
 	"run --no-such-flag" "list extra" "keys --bogus" "completion zsh" "man --x"
 	"report /nonexistent.json" "export --format csv --out /nonexistent/x.csv $F/bench.json"
 	"plot --out /etc/passwd/x $F/bench.json" "profile --folded /nonexistent"
-	"run --out /etc/passwd/x" "compare $F/bench.json"
+	"run --out /etc/passwd/x" "compare $F/bench.json" "help run extra"
 )
 for u in "${usage[@]}"; do
 	# shellcheck disable=SC2086

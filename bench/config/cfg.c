@@ -50,13 +50,11 @@ static int format_mode(const struct zc_opt *o, const void *base, char *buf, size
 /* ci_target: "3%" or "3", percent, in (0, 100]. */
 static int parse_pct(const struct zc_opt *o, void *base, const char *v, char *why, size_t len)
 {
-	char buf[64];
-	size_t l = strlen(v);
 	double d;
 
-	snprintf(buf, sizeof(buf), "%.*s", (int)(l && v[l - 1] == '%' ? l - 1 : l), v);
-	if (zc_parse_double(buf, &d) || !(d > 0 && d <= 100)) {
-		snprintf(why, len, "'%s' is not a percentage in (0, 100], e.g. 3%%", v);
+	/* The one percent reader (5 or 5%), then this key's range. */
+	if (zc_parse_percent(v, &d) || !(d > 0 && d <= 100)) {
+		snprintf(why, len, "'%s' is not a percentage in (0, 100] (examples: 5, 5%%, 0.5%%)", v);
 		return -EINVAL;
 	}
 	*(double *)((char *)base + o->off) = d;

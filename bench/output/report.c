@@ -156,7 +156,7 @@ static void group_name(json_t *h, char *buf, size_t len)
 		o += snprintf(buf + o, len - o, ", %lld conn, %lld workers",
 			      zc_an_int(h, "connections"), zc_an_int(h, "workers"));
 	if (*zc_an_str(h, "rr") && o > 0 && (size_t)o < len)
-		snprintf(buf + o, len - o, ", rr %s", zc_an_str(h, "rr"));
+		snprintf(buf + o, len - o, ", %s", zc_an_str(h, "rr"));
 }
 
 static void print_row(FILE *f, json_t *h, int width)

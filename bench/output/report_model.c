@@ -74,9 +74,10 @@ static json_t *pair_row(const struct zc_pair *p, const char *side)
 	json_object_set_new(row, "pipe_size", json_integer(zc_an_int(k, "pipe_size")));
 	json_object_set_new(row, "connections", json_integer(zc_an_int(k, "connections") ?: 1));
 	json_object_set_new(row, "workers", json_integer(zc_an_int(k, "workers") ?: 1));
-	/* Request/response pairs of one path differ by these ("object=1024 churn"). */
+	/* Request/response pairs of one path differ by these ("rr object=1024
+	 * churn", as the results file's headline and the exports spell it). */
 	json_object_set_new(row, "rr", *zc_an_rr_key(k, true, rr, sizeof(rr)) ?
-			    json_string(rr + 3) : json_null());
+			    json_string(rr) : json_null());
 	json_object_set_new(row, "value", num_or_null(r.value));
 	zc_an_ratio_json(row, num, den, &r);
 	json_object_set_new(row, "numerator_gbps_per_core", num_or_null(r.num_gpc));

@@ -9,7 +9,7 @@
 
 /* "headline KEY": {"ratio": {value, lower_value, upper_value}}, and the
  * figures beside it as measures of their own (n, each side's busy). A ratio
- * without an interval (under 3 repetitions) has its value as both bounds. */
+ * without an interval (under 3 repetitions) has no bounds. */
 static void headlines(json_t *out, json_t *root)
 {
 	json_t *hl = zc_export_headlines(root), *row;
@@ -27,9 +27,15 @@ static void headlines(json_t *out, json_t *root)
 		zc_export_headline_key(row, key, sizeof(key));
 		snprintf(name, sizeof(name), "headline %s%s", key,
 			 json_is_true(json_object_get(row, "verified")) ? "" : " unverified");
-		measures = json_pack("{s:{s:f,s:f,s:f}}", "ratio", "value", json_number_value(v),
-				     "lower_value", json_number_value(json_is_number(lo) ? lo : v),
-				     "upper_value", json_number_value(json_is_number(hi) ? hi : v));
+		measures = json_pack("{s:{s:f}}", "ratio", "value", json_number_value(v));
+		/* No interval (under 3 repetitions): no bounds, never a zero-width
+		 * one Bencher would read as exact. */
+		if (json_is_number(lo) && json_is_number(hi)) {
+			json_t *ratio = json_object_get(measures, "ratio");
+
+			json_object_set(ratio, "lower_value", lo);
+			json_object_set(ratio, "upper_value", hi);
+		}
 		for (size_t k = 0; k < ZC_ARRAY_SIZE(beside); k++) {
 			json_t *x = json_object_get(row, beside[k]);
 

@@ -21,15 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double med(json_t *run, const char *metric)
-{
-	json_t *v = json_object_get(json_object_get(json_object_get(run, "summary"), metric), "median");
-
-	if (strcmp(json_string_value(json_object_get(run, "status")) ?: "", "ok") &&
-	    strcmp(json_string_value(json_object_get(run, "status")) ?: "", "partial"))
-		return NAN;
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 static const char *fp_short(json_t *root, char *buf, size_t len)
 {
@@ -45,18 +36,6 @@ static const char *fp_short(json_t *root, char *buf, size_t len)
 	return buf;
 }
 
-/* "measured", or "measured (guest, tcg)" for a file kernel-ab brought back
- * from a qemu guest (its "guest" and "accel" keys). */
-static const char *measured_kind(json_t *root, char *buf, size_t len)
-{
-	const char *accel = json_string_value(json_object_get(root, "accel"));
-
-	if (json_is_object(json_object_get(root, "guest")) || accel)
-		snprintf(buf, len, "measured (guest, %s)", accel ?: "?");
-	else
-		snprintf(buf, len, "measured");
-	return buf;
-}
 
 static void size_str(long long b, char *out, size_t len)
 {
@@ -77,88 +56,8 @@ static const char *fig(double v, const char *fmt, char *buf, size_t len)
 	return buf;
 }
 
-static double change_pct(double before, double after)
-{
-	return isfinite(before) && isfinite(after) && before > 0 ? (after / before - 1) * 100 : NAN;
-}
 
-/* Did an earlier pair already show run (its measured row)? Remembers it in
- * seen (a set by address: a file of many runs stays linear). */
-static bool shown(json_t *seen, json_t *run)
-{
-	char key[32];
 
-	snprintf(key, sizeof(key), "%p", (void *)run);
-	if (json_object_get(seen, key))
-		return true;
-	json_object_set_new(seen, key, json_true());
-	return false;
-}
-
-int zc_ba_tcp_rows(json_t **files, int nfiles, json_t **after, int nafter,
-		   void (*fn)(const struct zc_ba_row *row, void *user), void *user)
-{
-	int rows = 0;
-	struct zc_run_index *idx[32] = { 0 };
-
-	nafter = nafter < 32 ? nafter : 32;
-	for (int k = 0; k < nafter; k++)
-		idx[k] = zc_run_index_new(json_object_get(after[k], "runs"));
-	for (int f = 0; f < nfiles; f++) {
-		struct zc_pair *pv;
-		size_t n = zc_before_after_pairs(json_object_get(files[f], "runs"),
-						 nafter ? ZC_PAIRS_UNPAIRED : 0, &pv);
-		json_t *seen = json_object();
-
-		for (size_t i = 0; i < n; i++) {
-			const struct zc_pair *p = &pv[i];
-			const char *kind = "emulated", *amode = p->peer->name;
-			json_t *a = NULL, *afile = NULL;
-			char kbuf[48];
-			struct zc_ba_row row;
-
-			/* The same mode measured on a patched kernel beats any emulation:
-			 * one row per native run then, whatever its after-modes. */
-			for (int k = 0; k < nafter && !a; k++) {
-				a = idx[k] ? zc_run_index_peer(idx[k], p->run, p->role, p->mode->name)
-					   : zc_an_peer(json_object_get(after[k], "runs"), p->run,
-							p->role, p->mode->name);
-				if (a)
-					afile = after[k];
-			}
-			if (a && shown(seen, p->run))
-				continue;
-			if (a) {
-				kind = measured_kind(afile, kbuf, sizeof(kbuf));
-				amode = p->mode->name;
-			} else if (!(a = p->peer_run)) {
-				continue;
-			}
-			row = (struct zc_ba_row){
-				.path = p->mode->path ? p->mode->path : p->mode->summary,
-				.chunk = zc_an_int(json_object_get(p->run, "key"), "chunk"),
-				.pipe_size = zc_an_int(json_object_get(p->run, "key"), "pipe_size"),
-				.before_mode = p->mode->name, .after_mode = amode, .kind = kind,
-				.before_gpc = med(p->run, "gbps_per_core"),
-				.after_gpc = med(a, "gbps_per_core"),
-				.before_calls_per_mb = med(p->run, "dut_calls_per_mb"),
-				.after_calls_per_mb = med(a, "dut_calls_per_mb"),
-				.before_file = files[f], .after_file = afile,
-			};
-			row.change_pct = change_pct(row.before_gpc, row.after_gpc);
-			zc_an_change(files[f], p->run, afile ? afile : files[f], a, "gbps_per_core",
-				     ZC_LEVEL, &row.ch);
-			zc_verdict_judge(&row.ch, ZC_RATIO_THRESHOLD, &row.vd);
-			fn(&row, user);
-			rows++;
-		}
-		json_decref(seen);
-		free(pv);
-	}
-	for (int k = 0; k < nafter; k++)
-		zc_run_index_free(idx[k]);
-	return rows;
-}
 
 /* What the rows' printer carries from row to row. */
 struct tcp_print {
@@ -224,7 +123,7 @@ static void tcp_table(json_t **files, int nfiles, json_t **after, int nafter, in
 /* calls per MB of a pipebench run (its medians): the call pattern. */
 static double calls_per_mb(json_t *r)
 {
-	double c = med(r, "calls_per_s"), m = med(r, "mb_per_s");
+	double c = zc_ba_med(r, "calls_per_s"), m = zc_ba_med(r, "mb_per_s");
 
 	return m > 0 ? c / m : NAN;
 }
@@ -233,15 +132,15 @@ static double calls_per_mb(json_t *r)
  * MB and the kernels (tail) on a line under it. */
 static void pipe_row(const char *name, json_t *r, json_t *a, const char *tail, int width)
 {
-	double cb = med(r, "calls_per_s"), ca = med(a, "calls_per_s");
-	double mb = med(r, "mb_per_s_per_core"), ma = med(a, "mb_per_s_per_core");
+	double cb = zc_ba_med(r, "calls_per_s"), ca = zc_ba_med(a, "calls_per_s");
+	double mb = zc_ba_med(r, "mb_per_s_per_core"), ma = zc_ba_med(a, "mb_per_s_per_core");
 	char f[8][32], ch[24], line[600];
 
 	size_str(json_integer_value(json_object_get(r, "chunk")), ch, sizeof(ch));
 	printf("%-14s %5s %9s %9s %7s %8s %8s %7s\n", name, ch, fig(cb, "%.0f", f[0], 32),
-	       fig(ca, "%.0f", f[1], 32), fig(change_pct(cb, ca), "%+.1f%%", f[2], 32),
+	       fig(ca, "%.0f", f[1], 32), fig(zc_ba_change_pct(cb, ca), "%+.1f%%", f[2], 32),
 	       fig(mb, "%.0f", f[3], 32), fig(ma, "%.0f", f[4], 32),
-	       fig(change_pct(mb, ma), "%+.1f%%", f[5], 32));
+	       fig(zc_ba_change_pct(mb, ma), "%+.1f%%", f[5], 32));
 	snprintf(line, sizeof(line), "  calls/MB %s -> %s; %s", fig(calls_per_mb(r), "%.2f", f[6], 32),
 		 fig(calls_per_mb(a), "%.2f", f[7], 32), tail);
 	zc_put_fitted(stdout, line, width, 4);
@@ -274,7 +173,7 @@ static void pipe_table(json_t **files, int nfiles, json_t **after, int nafter, i
 					snprintf(tail, sizeof(tail), "%s -> %s (after %s)",
 						 fp_short(files[f0], fpb, sizeof(fpb)),
 						 fp_short(after[k], fpa, sizeof(fpa)),
-						 measured_kind(after[k], kbuf, sizeof(kbuf)));
+						 zc_ba_measured_kind(after[k], kbuf, sizeof(kbuf)));
 					pipe_row(name, r, a, tail, width);
 					rows++;
 				}
@@ -303,6 +202,7 @@ struct ba_files {
 	char *after[32];	/* --after: the same modes (or pipebench patterns) measured on a
 				 * patched kernel */
 	int nafter;
+	bool json;
 };
 
 #define AT(field) ZC_OPT_AT(struct ba_files, field)
@@ -310,6 +210,9 @@ static const struct zc_opt ba_optv[] = {
 	{ "after", ZC_OPT_TEXTS, NULL, AT(after), .count_off = offsetof(struct ba_files, nafter),
 	  .meta = "PATCHED.json",
 	  .help = "compare against the same mode measured on a patched kernel" },
+	{ "json", ZC_OPT_BOOL, "no", AT(json),
+	  .help = "print the TCP rows (each path before and after, its change, interval and "
+		  "answer) as JSON (results/README.md); pipebench rows are in the text only" },
 	{ "FILE.json", ZC_OPT_TEXTS, NULL, 1, 0, AT(paths), ZC_OPT_POS,
 	  .count_off = offsetof(struct ba_files, n),
 	  .help = "results files (each real mode against its emulated after-mode in the same "
@@ -374,6 +277,10 @@ int zc_cmd_before_after(int argc, char **argv)
 	if (!ntcp && !npipe) {
 		zc_err("before-after: give a results file (zcbench before-after --help)");
 		ret = ZC_EXIT_USAGE;
+		goto out;
+	}
+	if (files.json) {
+		ret = zc_ba_print_json(stdout, tcp, ntcp, after, nafter) ? ZC_EXIT_FAIL : 0;
 		goto out;
 	}
 	if (tcg)

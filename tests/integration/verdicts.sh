@@ -150,4 +150,29 @@ check "prometheus: its options label" grep -q 'run="proxy-splice-cap",.*options=
 "$ZCBENCH" size --target 10G "$B" >"$TMP/size" 2>&1
 check "size: a row per pipe size" \
 	bash -c "grep -q 'proxy splice, 1 conn, 64k/1M' '$TMP/size' && grep -q 'proxy splice, 1 conn, 64k/64k' '$TMP/size'"
+# before-after --json (results/README.md): every row the text prints, each
+# answer the text's, and the estimate the mean of the logs recomputed here
+# from the samples of emulated.json.
+E=results/fixtures/emulated.json
+"$ZCBENCH" before-after --json "$E" >"$TMP/ba.json" || fail "before-after --json exited $?"
+"$ZCBENCH" before-after "$E" >"$TMP/ba.txt"
+check "before-after --json: schema and a row per text block" \
+	[ "$(jq -r '.schema + " " + (.rows | length | tostring)' "$TMP/ba.json")" = \
+	  "zcbench-before-after $(grep -c '^  before ' "$TMP/ba.txt")" ]
+check "before-after --json: the answers the text gives, in order" \
+	[ "$(jq -r '.rows[].answer | sub("cant_tell"; "can'"'"'t tell")' "$TMP/ba.json" | paste -sd,)" = \
+	  "$(grep -oE "^  (changed|unchanged|can't tell)" "$TMP/ba.txt" | sed 's/^  //' | paste -sd,)" ]
+check "before-after --json: each estimate the mean of the logs of the samples" python3 - "$E" "$TMP/ba.json" <<'PY'
+import json, math, sys
+runs = {r["name"]: r for r in json.load(open(sys.argv[1]))["runs"]}
+def logs(name):
+    return [math.log(s["gbps_per_core"]) for s in runs[name]["samples"]
+            if s["status"] == "ok" and not s.get("disturbed") and s.get("gbps_per_core")]
+rows = json.load(open(sys.argv[2]))["rows"]
+assert rows, "no rows"
+for r in rows:
+    b, a = logs(r["before_run"]), logs(r["after_run"])
+    want = 100 * math.expm1(sum(a) / len(a) - sum(b) / len(b))
+    assert abs(want - r["estimate_pct"]) < 1e-6, (r["before_run"], want, r["estimate_pct"])
+PY
 finish

@@ -36,8 +36,8 @@ struct zc_command {
 static const struct zc_command commands[] = { ZC_COMMANDS(ZC_CMD_ROW) };
 #undef ZC_CMD_ROW
 
-/* What fn prints, fitted to the terminal (zc_opt_put_text). */
-static void put_fitted(void (*fn)(FILE *f, void *arg), void *arg)
+/* What fn prints, as a string (free it). */
+static char *printed(void (*fn)(FILE *f, void *arg), void *arg)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -46,7 +46,16 @@ static void put_fitted(void (*fn)(FILE *f, void *arg), void *arg)
 	if (!m)
 		zc_die("out of memory");
 	fn(m, arg);
-	fclose(m);
+	if (fclose(m))
+		zc_die("out of memory");
+	return buf;
+}
+
+/* What fn prints, fitted to the terminal (zc_opt_put_text). */
+static void put_fitted(void (*fn)(FILE *f, void *arg), void *arg)
+{
+	char *buf = printed(fn, arg);
+
 	zc_opt_put_text(stdout, buf);
 	free(buf);
 }
@@ -285,6 +294,11 @@ static struct zc_doc_table *host_tables(size_t *ntab, char (**titles)[160])
 	return t;
 }
 
+static void print_mode_opt(FILE *f, void *o)
+{
+	zc_mode_opt_print(f, o);
+}
+
 /* Every mode option as a line "key = default (type, bounds): help" under its mode. */
 static struct zc_doc_item *mode_opt_items(size_t *n, char ***texts)
 {
@@ -293,14 +307,8 @@ static struct zc_doc_item *mode_opt_items(size_t *n, char ***texts)
 
 	for (size_t i = 0; i < zc_nmodes; i++)
 		for (const struct zc_mode_opt *o = zc_modes[i]->opts; o && o->key; o++) {
-			char *buf = NULL;
-			size_t len = 0;
-			FILE *m = open_memstream(&buf, &len);
+			char *buf = printed(print_mode_opt, (void *)o);
 
-			if (!m)
-				zc_die("out of memory");
-			zc_mode_opt_print(m, o);
-			fclose(m);
 			buf[strcspn(buf, "\n")] = 0;
 			v = realloc(v, (k + 1) * sizeof(*v));
 			*texts = realloc(*texts, (k + 1) * sizeof(**texts));

@@ -129,8 +129,19 @@ plots: deps-plots
 	@$(MAKE) --no-print-directory $(BIN)
 	$(BIN) plot --out $(PLOT_OUT) $(PLOT_INPUT)
 
+# `make bench` installs what the default run needs: the build, the tools
+# run calls (ip, tc, ethtool, jq, perf), the BPF accounting's toolchain
+# (--counters=all), man to read the page it builds, and the peer programs
+# when apt has them; not the guests' qemu, the dashboard's browser, gnuplot
+# or the tests' frameworks (make check's deps installs everything).
+BENCH_DEB_PKGS = $(BUILD_DEB_PKGS) iproute2 procps jq util-linux ethtool iptables kmod \
+                 clang bpftool libbpf-dev libpfm4-dev linux-perf man-db groff-base
+.PHONY: deps-bench
+deps-bench:
+	@bash tests/deps.sh $(BENCH_DEB_PKGS) --optional $(DEB_OPT_PKGS)
+
 # The man page and the completion too, so README's man -l build/zcbench.1 works.
-bench: deps
+bench: deps-bench
 	@$(MAKE) --no-print-directory $(BIN) $(DOCS)
 	$(BIN) run workloads/default.ini --counters=all
 

@@ -110,6 +110,14 @@ check "the page says the old _ spelling is still read" grep -q -- '--pipe_size' 
 # make bench builds the page and the completion (README's man -l after make bench)
 check "make bench builds build/zcbench.1 and the completion" \
 	bash -c "make -n bench 2>/dev/null | grep -q 'build/zcbench.1 build/zcbench.bash-completion'"
+# Dependencies per target: make bench installs the build and what a run
+# uses, not the guests', the dashboard's or the tests' packages.
+make -n -s deps-bench >"$TMP/deps" 2>&1
+check "make deps-bench: the build's libraries" grep -q 'libjansson-dev.*libgsl-dev' "$TMP/deps"
+for p in qemu-system-x86 chromium gnuplot-nox libcmocka-dev openssh-server libinih-dev; do
+	check "make deps-bench: no $p" bash -c "! grep -qw -- '$p' '$TMP/deps'"
+done
+check "make bench: deps-bench, not deps" bash -c "make -n bench 2>/dev/null | grep -q 'deps.sh.*libjansson' && ! make -n bench 2>/dev/null | grep -q qemu-system-x86"
 
 # Every command zcbench --help lists, every flag its --help lists.
 cmds=$($ZCBENCH --help | awk '/^  [a-z]/ { print $1 }')

@@ -204,6 +204,17 @@ static void headline_labels(FILE *f, json_t *root, json_t *row)
 	fp_labels(f, root);
 }
 
+/* One sample of a headline gauge: its labels, one more (key NULL: none), the value. */
+static void headline_sample(FILE *f, const char *name, json_t *root, json_t *row, const char *key,
+			    const char *value, double v)
+{
+	fprintf(f, "%s{", name);
+	headline_labels(f, root, row);
+	if (key)
+		zc_prom_label(f, key, value, false);
+	fprintf(f, "} %.10g\n", v);
+}
+
 /* The headline ratios (report's, zc_headline): the ratio with its 95%
  * interval (bound estimate, lower, upper), its repetitions, its answer
  * against 1.0 and each side's DUT busy fraction, a gauge each. */
@@ -236,29 +247,20 @@ static void write_headlines(FILE *f, json_t *root)
 		json_array_foreach(hl, i, row) {
 			json_t *x;
 
-			for (size_t k = 0; g == 0 && k < ZC_ARRAY_SIZE(bound); k++) {
-				if (!json_is_number(x = json_object_get(row, bound[k][1])))
-					continue;
-				fprintf(f, "%s{", help[g][0]);
-				headline_labels(f, root, row);
-				zc_prom_label(f, "bound", bound[k][0], false);
-				fprintf(f, "} %.10g\n", json_number_value(x));
-			}
-			if (g == 1 || g == 2) {
-				fprintf(f, "%s{", help[g][0]);
-				headline_labels(f, root, row);
-				if (g == 2)
-					zc_prom_label(f, "answer", zc_an_str(row, "answer"), false);
-				fprintf(f, "} %lld\n", g == 1 ? zc_an_int(row, "n") : 1);
-			}
-			for (size_t k = 0; g == 3 && k < ZC_ARRAY_SIZE(side); k++) {
-				if (!json_is_number(x = json_object_get(row, side[k][1])))
-					continue;
-				fprintf(f, "%s{", help[g][0]);
-				headline_labels(f, root, row);
-				zc_prom_label(f, "side", side[k][0], false);
-				fprintf(f, "} %.10g\n", json_number_value(x));
-			}
+			for (size_t k = 0; g == 0 && k < ZC_ARRAY_SIZE(bound); k++)
+				if (json_is_number(x = json_object_get(row, bound[k][1])))
+					headline_sample(f, help[g][0], root, row, "bound", bound[k][0],
+							json_number_value(x));
+			if (g == 1)
+				headline_sample(f, help[g][0], root, row, NULL, NULL,
+						(double)zc_an_int(row, "n"));
+			if (g == 2)
+				headline_sample(f, help[g][0], root, row, "answer",
+						zc_an_str(row, "answer"), 1);
+			for (size_t k = 0; g == 3 && k < ZC_ARRAY_SIZE(side); k++)
+				if (json_is_number(x = json_object_get(row, side[k][1])))
+					headline_sample(f, help[g][0], root, row, "side", side[k][0],
+							json_number_value(x));
 		}
 	}
 	json_decref(hl);

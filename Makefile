@@ -24,7 +24,7 @@ LDLIBS   += $(PKG_LIBS) -lm
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 # bench/ is one folder per concern (bench/README.md); sources are found by folder.
-ROOMS    := lib modes counters peers profile config metrics transport results output probe run guest
+ROOMS    := lib modes counters profile config metrics transport wire results report rr probe export peers role compare plot run guest
 SRCS     := bench/main.c $(foreach r,$(ROOMS),$(wildcard bench/$(r)/*.c))
 OBJS     := $(SRCS:bench/%.c=build/obj/%.o)
 SAN_OBJS := $(SRCS:bench/%.c=build/asan/%.o)

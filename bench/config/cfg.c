@@ -112,7 +112,7 @@ const struct zc_opt zc_opts[] = {
 		  "interleaved rounds, runs shuffled within each (order_seed)" },
 	{ "order_seed", ZC_OPT_LONG, "1", 0, 1e15, AT(order_seed),
 	  .help = "order = random: seed of the shuffle (the same seed, the same order)" },
-	/* Paired slices inside one window (issue 22; run/slices.c). */
+	/* Paired slices inside one window (issue 22; role/slices.c). */
 	{ "alternate", ZC_OPT_STR, "", AT(alternate), .meta = "MODE",
 	  .help = "another mode of the DUT's role (or the same one: an A/A run) that takes turns "
 		  "with the run's mode on the same connections in ABBA slices of slice_ms; each "

@@ -57,7 +57,7 @@ struct zc_cfg {
 	int nconnections;
 	int workers_list[ZC_LIST_MAX];	/* may hold ZC_WORKERS_MAX_CORES, ZC_WORKERS_LADDER */
 	int nworkers;
-	/* request/response (traffic = rr): run/rr*.c */
+	/* request/response (traffic = rr): rr/rr*.c */
 	int traffic;			/* enum zc_traffic */
 	uint64_t request_size;		/* bytes of each request, 0: the shortest */
 	uint64_t object_size;		/* bytes of each response body */

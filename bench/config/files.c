@@ -21,7 +21,7 @@ int zc_cfg_files_check(const struct zc_cfg *cfg, char *err, size_t errlen, const
 	/* Stream runs never read it (zc_cfg_conflicts refuses it there). */
 	if (cfg->traffic != ZC_TRAFFIC_RR || !cfg->object_sizes_file[0])
 		return 0;
-	/* The bound the roles read it with (run/rr.c, run/rr_peer.c). */
+	/* The bound the roles read it with (rr/rr.c, peers/rr_peer.c). */
 	ret = zc_sizes_file_read(cfg->object_sizes_file, ZC_OBJECT_SIZE_MAX, &sizes, &n, why,
 				 sizeof(why));
 	free(sizes);

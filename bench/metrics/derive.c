@@ -14,7 +14,7 @@ static void derive_in(struct zc_derive_in *in, json_t *sample, json_t *roles, co
 	json_t *sink = json_object_get(json_object_get(roles, "sink"), "window");
 	json_t *d;
 
-	/* Request/response: the client verified the response bodies (run/rr_client.c). */
+	/* Request/response: the client verified the response bodies (rr/rr_client.c). */
 	if (json_object_get(json_object_get(roles, "source"), "rr"))
 		sink = json_object_get(json_object_get(roles, "source"), "window");
 	memset(in, 0, sizeof(*in));

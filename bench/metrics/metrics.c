@@ -44,7 +44,7 @@ static double d_window_agreement(const struct zc_derive_in *in)
 }
 
 /* How busy the DUT's own cores were: below ZC_SATURATED_FRAC its Gbit/s per
- * core is a figure of a DUT that waited (output/saturation.c says so). */
+ * core is a figure of a DUT that waited (report/saturation.c says so). */
 static double d_dut_busy_frac(const struct zc_derive_in *in)
 {
 	json_t *w = json_object_get(in->dut, "window");
@@ -107,7 +107,7 @@ static double d_conn_fairness(const struct zc_derive_in *in)
 	return conn_spread(in, 2);
 }
 
-/* Request/response: the client's figures (run/rr_client.c), NaN for a stream run. */
+/* Request/response: the client's figures (rr/rr_client.c), NaN for a stream run. */
 static json_t *rr_client(const struct zc_derive_in *in)
 {
 	return json_object_get(json_object_get(in->roles, "source"), "rr");

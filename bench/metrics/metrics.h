@@ -69,7 +69,7 @@ struct zc_metric {
 	struct zc_metric_col col;
 };
 /* dut_busy_frac under this: the DUT was not saturated (the table and the
- * headline say so, output/saturation.c). */
+ * headline say so, report/saturation.c). */
 #define ZC_SATURATED_FRAC 0.9
 
 extern const struct zc_metric zc_metrics[];

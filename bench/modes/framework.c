@@ -110,7 +110,7 @@ void zc_mode_teardown(const struct zc_mode *m, struct zc_io *io)
 
 const char *zc_conns_unsupported(const struct zc_mode *m, size_t n)
 {
-	/* A peer's program serves its connections itself (run/role_peer.c). */
+	/* A peer's program serves its connections itself (peers/role_peer.c). */
 	if (n <= 1 || (m->flags & ZC_MODE_PEER))
 		return NULL;
 	if (m->single_conn)

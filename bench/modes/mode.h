@@ -27,7 +27,7 @@ struct json_t;
  * leaves it out. */
 #define ZC_MODE_SOCKET_STEP	0x20
 /* A real program (HAProxy, iperf3) in the role's place (.program): the role
- * starts, measures and stops it (run/role_peer.c); it has no data path here. */
+ * starts, measures and stops it (peers/role_peer.c); it has no data path here. */
 #define ZC_MODE_PEER		0x40
 /* Its bytes cannot be checked by any sink (iperf3's own payload): the run
  * says "verified": false, with .unverified_why. */
@@ -35,10 +35,10 @@ struct json_t;
 /* Speaks HTTP/1.1: HAProxy in HTTP mode as the proxy, nginx as the server,
  * wrk and h2load as the client. Only traffic = rr runs take it (config/cfg.c
  * and config/http_peer.c refuse it on a stream); the server and client
- * programs run in run/rr_peer*.c. */
+ * programs run in peers/rr_peer*.c. */
 #define ZC_MODE_HTTP		0x100
 /* A peer whose program splices (HAProxy's option splice-request/-response):
- * run/role_peer.c configures the program so. */
+ * peers/role_peer.c configures the program so. */
 #define ZC_MODE_PEER_SPLICE	0x200
 
 struct zc_conns;
@@ -324,7 +324,7 @@ int zc_set_nonblock(int fd);
 
 /*
  * alternate.c: two modes taking turns on the same connections (run key
- * alternate, run/slices.c). Why m cannot take turns with another mode on a
+ * alternate, role/slices.c). Why m cannot take turns with another mode on a
  * stream, or NULL.
  */
 const char *zc_mode_alternate_why(const struct zc_mode *m);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The headline ratio of a run with alternate (run/slices.h): in each sample
+ * The headline ratio of a run with alternate (role/slices.h): in each sample
  * the DUT role's slices, the dropped ones left out, are taken in adjacent
  * A/B pairs; each slice's efficiency is its bytes per second of cost (the
  * DUT workers' thread CPU + softirq + irq of their CPUs), each pair's ratio

@@ -8,7 +8,7 @@
  * up (make bench-stability prints it).
  */
 #include "run/run.h"
-#include "output/noise.h"
+#include "compare/noise.h"
 #include "results/results.h"
 #include "lib/outpath.h"
 

@@ -7,7 +7,7 @@
 #include "run/controller.h"
 #include "run/disturbed.h"
 #include "run/report_parse.h"
-#include "run/role.h"
+#include "wire/wire.h"
 #include "run/watch.h"
 #include "run/verify.h"
 #include "run/stall.h"

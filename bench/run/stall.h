@@ -3,13 +3,11 @@
 #define ZC_RUN_STALL_H
 
 #include "lib/proc.h"
+#include "wire/wire.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* How a sample that timed out is told, by the controller (a role never
- * ended) and by a request/response client (a response never came). */
-#define ZC_STALLED "a role stalled"
 
 /*
  * A sample that timed out: which of its roles' processes are stopped

@@ -1,35 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What was verified, measured by the sink and checked by the controller (verify.h). */
 #include "run/verify.h"
-#include "run/role_int.h"
+#include "wire/wire.h"
+#include "modes/mode.h"
 
 #include <stdio.h>
 #include <string.h>
 
-void zc_role_verified_json(const struct role *r, json_t *out)
-{
-	bool checks = r->ra->role == ZC_ROLE_SINK && (r->m->flags & ZC_MODE_VERIFIES);
-	json_t *conns = json_object_get(out, "connections");
-	uint64_t total = 0, got = 0;
-
-	if (r->ra->role != ZC_ROLE_SINK)
-		return;
-	for (int c = 0; c < r->nconn; c++) {
-		const struct zc_io *io = &r->io[c];
-		/* A checking sink advances fill_off past each byte it compared. */
-		uint64_t v = checks && io->fill_off >= r->shift[c] ? io->fill_off - r->shift[c] : 0;
-
-		total += v;
-		got += io->bytes;
-		json_object_set_new(json_array_get(conns, (size_t)c), "verified_bytes",
-				    json_integer((json_int_t)v));
-	}
-	json_object_set_new(out, "verified_bytes", json_integer((json_int_t)total));
-	json_object_set_new(out, "verified", json_boolean(checks && total == got));
-}
-
 /* Request/response: the client checks every body byte as it arrives and
- * fails the run on the first wrong one (run/rr_client.c), so what counts is
+ * fails the run on the first wrong one (rr/rr_client.c), so what counts is
  * that it completed transactions; the server's and the proxy's byte counts
  * are reported, not held against the client's per connection (connections
  * come and go, and the bytes in flight at the edges differ). */

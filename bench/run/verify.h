@@ -10,16 +10,6 @@
  */
 #include <jansson.h>
 
-struct role;
-
-/*
- * Role side, after the window: a sink's per-connection "verified_bytes"
- * (payload bytes checked against the pattern; 0 for a mode that does not
- * look at them), the role's "verified_bytes" and "verified" (true only when
- * its mode checks bytes and every byte it received was checked).
- */
-void zc_role_verified_json(const struct role *r, json_t *out);
-
 /*
  * Controller side, an ok sample: "verified" true when the sink reported
  * every byte of every connection checked and those are the bytes the source

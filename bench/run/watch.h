@@ -20,6 +20,7 @@
 
 #include "config/cfg.h"
 #include "lib/cpu.h"
+#include "wire/wire.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -66,33 +67,6 @@ void zc_watch_prepare(struct zc_ctl *c, const struct zc_cfg *cfg, const struct z
 int zc_watch_window(struct zc_ctl *c, struct zc_child **live, int n, double t_close);
 /* The roles are done: "intervals" and "profile" into sample, files away. */
 void zc_watch_finish(struct zc_ctl *c, json_t *sample);
-
-/* ---- the shared counters (live.c) ---- */
-
-#define ZC_LIVE_ENV "ZCBENCH_LIVE_FILE"
-
-struct zc_live_map {
-	void *base;
-	size_t len;
-};
-
-/* The controller: make an empty file for role (its path into path). 0/-errno. */
-int zc_live_create(int role, char *path, size_t len);
-/* Map a role's file once it has filled it in: 0, -EAGAIN (not yet), -errno. */
-int zc_live_open(struct zc_live_map *m, const char *path);
-/* Every connection's bytes now, summed; at the end of phase p (0 warm-up,
- * 1 window) as the role took them. 0 or -ENODATA. */
-int zc_live_bytes(const struct zc_live_map *m, uint64_t *bytes);
-int zc_live_edge(const struct zc_live_map *m, int phase, uint64_t *bytes);
-void zc_live_close(struct zc_live_map *m);
-/* Remove the files of controllers that died between making one and mapping it. */
-void zc_live_reap_stale(void);
-
-/* The role (role.c): its io and edge arrays in the file named by
- * $ZCBENCH_LIVE_FILE, else on the heap. 0 or -ENOMEM. */
-struct role;
-int zc_live_role_alloc(struct role *r);
-void zc_live_role_free(struct role *r);
 
 /* ---- the profile of each window (profile_hook.c) ---- */
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* zcbench export --format F FILE, for every format. */
-#include "output/export.h"
+#include "export/export.h"
 #include <stddef.h>
 static int zc_fuzz_args(int call, char *path, char **argv)
 {

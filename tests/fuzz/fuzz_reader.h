@@ -6,7 +6,7 @@
  * many calls the harness makes (call i gets i).
  */
 #include "fuzz.h"
-#include "output/report.h"
+#include "report/report.h"
 
 #ifndef ZC_FIXTURES
 #define ZC_FIXTURES "results/fixtures"

@@ -4,9 +4,9 @@
 #  - metric: a row in bench/metrics/metrics.c, plus its derive function in
 #    the same file when it is computed (dut_gbps_x2 = 2 * dut_gbps); a metric
 #    read from the DUT's report is the row alone (dut_window_busy_s);
-#  - export format: bench/output/fmt_tsv.c + one line in output/export.h;
-#  - compare layout: bench/output/layout_lkp2.c (lkp's, renamed) + one line
-#    in output/compare.h.
+#  - export format: bench/export/fmt_tsv.c + one line in export/export.h;
+#  - compare layout: bench/compare/layout_lkp2.c (lkp's, renamed) + one line
+#    in compare/compare.h.
 # Then it builds and checks that the metrics reach a short run's samples,
 # summary and table, compare and the README's generated list, and that the
 # format and the layout work and are listed by --help and the errors.
@@ -40,11 +40,11 @@ awk '
 { print }' "$M" >"$M.new" && mv "$M.new" "$M"
 
 # --- the export format: one file + one line ---
-cat >"$T/bench/output/fmt_tsv.c" <<'EOF'
+cat >"$T/bench/export/fmt_tsv.c" <<'EOF'
 // SPDX-License-Identifier: GPL-2.0
 /* A throwaway format (tests/static/add_metric_format.sh): run key, then
  * the median of every metric, tab-separated, one line per run. */
-#include "output/export.h"
+#include "export/export.h"
 
 static int write_tsv(FILE *f, json_t *root, enum zc_export_what what)
 {
@@ -81,19 +81,19 @@ const struct zc_export_format zc_fmt_tsv = {
 	.write = write_tsv,
 };
 EOF
-grep -q '^	X(gab)  *\\$' "$T/bench/output/export.h" || fail "export.h: no X(gab) line to add after"
-sed -i 's/^\tX(gab)  *\\$/&\n\tX(tsv) \\/' "$T/bench/output/export.h"
+grep -q '^	X(gab)  *\\$' "$T/bench/export/export.h" || fail "export.h: no X(gab) line to add after"
+sed -i 's/^\tX(gab)  *\\$/&\n\tX(tsv) \\/' "$T/bench/export/export.h"
 
 # --- the compare layout: one file (lkp's, renamed) + one line ---
 sed -e 's/zc_layout_lkp\b/zc_layout_lkp2/' -e 's/\.name = "lkp"/.name = "lkp2"/' \
-	"$T/bench/output/layout_lkp.c" >"$T/bench/output/layout_lkp2.c"
-grep -q 'zc_layout_lkp2 = {' "$T/bench/output/layout_lkp2.c" || fail "layout_lkp.c: no zc_layout_lkp"
-sed -i 's/^\tX(mmtests)  *\\$/&\n\tX(lkp2) \\/' "$T/bench/output/compare.h"
+	"$T/bench/compare/layout_lkp.c" >"$T/bench/compare/layout_lkp2.c"
+grep -q 'zc_layout_lkp2 = {' "$T/bench/compare/layout_lkp2.c" || fail "layout_lkp.c: no zc_layout_lkp"
+sed -i 's/^\tX(mmtests)  *\\$/&\n\tX(lkp2) \\/' "$T/bench/compare/compare.h"
 
 # Beyond the two new files, each list changed by exactly one added line.
-changed() { diff "bench/output/$1" "$T/bench/output/$1" | grep -c '^[<>]'; }
-check "export.h: one line added" [ "$(changed export.h)" -eq 1 ]
-check "compare.h: one line added" [ "$(changed compare.h)" -eq 1 ]
+changed() { diff "bench/$1" "$T/bench/$1" | grep -c '^[<>]'; }
+check "export.h: one line added" [ "$(changed export/export.h)" -eq 1 ]
+check "compare.h: one line added" [ "$(changed compare/compare.h)" -eq 1 ]
 
 echo "building the copy (a few minutes under load) ..."
 make -C "$T" -j2 OPT=-O2 bench/zcbench build/tests/test_metrics >"$TMP/build.log" 2>&1 ||

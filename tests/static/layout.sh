@@ -6,8 +6,9 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
-declare -A rank=([lib]=0 [modes]=1 [counters]=1 [peers]=1 [profile]=1 [config]=2 [metrics]=2 [transport]=3
-	[results]=4 [output]=5 [probe]=5 [run]=6 [guest]=7)
+declare -A rank=([lib]=0 [modes]=1 [counters]=1 [profile]=1 [config]=2 [metrics]=2
+	[transport]=3 [wire]=3 [results]=4 [report]=5 [rr]=5 [probe]=5 [export]=6 [peers]=6 [role]=7
+	[compare]=7 [plot]=8 [run]=8 [guest]=9)
 MAX_LINES=600
 
 for f in $(git ls-files 'bench/*.c' 'bench/*.h' 2>/dev/null || find bench -name '*.[ch]'); do

@@ -15,7 +15,7 @@
 #include "zc_test.h"
 
 #include "lib/zcbench.h"
-#include "output/report.h"
+#include "report/report.h"
 
 #include <fcntl.h>
 #include <jansson.h>

@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "metrics/metrics.h"
-#include "output/compare.h"
-#include "output/export.h"
-#include "output/table.h"
+#include "compare/compare.h"
+#include "export/export.h"
+#include "report/table.h"
 
 #define README "results/README.md"
 

@@ -8,7 +8,7 @@
 
 #include "lib/opt.h"
 #include "config/cfg.h"
-#include "run/role.h"
+#include "wire/wire.h"
 
 #include <errno.h>
 #include <math.h>

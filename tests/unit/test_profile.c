@@ -3,7 +3,7 @@
  * The profile library without sampling: perf script text folded, folded
  * files read and written, the buckets of hand-made stacks, the summary's
  * shares worked out by hand, the flame graph's SVG, and what one path saves
- * over another per byte (output/breakdown.c) on a hand-made results file.
+ * over another per byte (report/breakdown.c) on a hand-made results file.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "zc_test.h"
 
-#include "output/breakdown.h"
+#include "report/breakdown.h"
 #include "profile/profile.h"
 
 static const char perf_script[] =

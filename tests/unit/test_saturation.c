@@ -8,8 +8,8 @@
  */
 #include "zc_test.h"
 
-#include "output/saturation.h"
-#include "output/table.h"
+#include "report/saturation.h"
+#include "report/table.h"
 #include "results/results.h"
 
 #include <math.h>

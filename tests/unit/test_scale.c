@@ -9,7 +9,7 @@
 #include "config/cfg.h"
 #include "lib/cpu.h"
 #include "modes/mode.h"
-#include "output/scale.h"
+#include "report/scale.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Paired slices (issue 22): the ABBA order of the sides with and without
- * the dropped first slice after a switch (run/slices.h); the adjacent pairs
+ * the dropped first slice after a switch (role/slices.h); the adjacent pairs
  * a sample's slices give, dropped ones left out (results/slices.h); the
  * run's slice ratio on synthetic slices: an A/A run's interval holds 1.0, a
  * steady drift does not move the interval off 1, a B 1.5 times as efficient gives 1.5 with 1.0
@@ -13,7 +13,7 @@
 
 #include "results/results.h"
 #include "results/slices.h"
-#include "run/slices.h"
+#include "role/slices.h"
 
 #include <errno.h>
 #include <math.h>

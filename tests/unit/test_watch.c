@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "zc_test.h"
 
-#include "run/role_int.h"
+#include "role/role_int.h"
 #include "run/watch.h"
 #include "profile/profile.h"
 

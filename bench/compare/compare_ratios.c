@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compare's headline ratios: each pair of runs the modes declare (splice over
+ * copy, tee over send ...) in BASE, matched by both runs' whole keys in NEW,
+ * and the ratio's change from BASE to NEW with its interval: the ratio is
+ * taken per round in each file (the two runs of a round share the machine's
+ * state), then Student's t on the log ratios paired by round when both files
+ * are one invocation, else Welch's on the two files' per-round ratios. A
+ * drop of the ratio is the bad way: the numerator's path lost against its
+ * reference. The ratio cancels much of what drifts between invocations,
+ * which the run figures' intervals do not, so no A/A floor is added.
+ */
+#include "compare/compare_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What the gate and the lines read of a ratio: its name, higher is better. */
+static const struct zc_metric ratio_metric = {
+	.key = "ratio", .unit = "x", .better = ZC_BETTER_HIGHER,
+	.help = "a headline ratio of Gbit/s per core, numerator over denominator",
+};
+
+/* The first run of root with this key, or NULL. */
+static json_t *run_with_key(json_t *root, const char *key)
+{
+	json_t *run;
+	size_t i;
+	char k[512];
+
+	json_array_foreach(json_object_get(root, "runs"), i, run) {
+		zc_an_key(run, k, sizeof(k));
+		if (!strcmp(k, key))
+			return run;
+	}
+	return NULL;
+}
+
+/* num/den of Gbit/s per core by round into r[0..max) (NaN where a side is
+ * missing); how many rounds. */
+static size_t ratios_by_round(json_t *num, json_t *den, double *r, size_t max)
+{
+	static double a[ZC_SAMPLES_MAX], b[ZC_SAMPLES_MAX];
+	size_t na = zc_an_values_by_rep(num, "gbps_per_core", a, ZC_SAMPLES_MAX);
+	size_t nb = zc_an_values_by_rep(den, "gbps_per_core", b, ZC_SAMPLES_MAX);
+	size_t n = na > nb ? na : nb;
+
+	n = n < max ? n : max;
+	for (size_t i = 0; i < n; i++)
+		r[i] = a[i] > 0 && b[i] > 0 ? a[i] / b[i] : NAN;
+	return n;
+}
+
+/* The two sides' per-round ratios as a cell's samples (for the table). */
+static void fill(struct zc_cmp_side *s, const double *r, size_t n)
+{
+	s->n = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(r[i]))
+			s->v[s->n++] = r[i];
+	zc_summarize(s->v, s->n, &s->s);
+}
+
+size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n, double alpha,
+			  double threshold_pct, bool gated, struct zc_cmp_cell_v **out,
+			  struct zc_cmp_side **sides)
+{
+	static double rb[ZC_SAMPLES_MAX], rn[ZC_SAMPLES_MAX];
+	struct zc_pair *pv;
+	size_t n = zc_headline_pairs(json_object_get(root_b, "runs"), 0, &pv), k = 0;
+	struct zc_cmp_cell_v *cells = calloc(n ? 2 * n : 1, sizeof(*cells));
+	struct zc_cmp_side *sd = calloc(n ? 2 * n : 1, sizeof(*sd));
+
+	*out = NULL;
+	*sides = NULL;
+	if (!cells || !sd) {
+		free(cells);
+		free(sd);
+		free(pv);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char kn[512], kd[512], id[300];
+		json_t *nn, *nd;
+		struct zc_cmp_cell_v *cl = &cells[k];
+		struct zc_cmp_side *b = &sd[2 * k], *m = &sd[2 * k + 1];
+		size_t cb, cn;
+		const char *at;
+
+		zc_an_key(pv[i].run, kn, sizeof(kn));
+		zc_an_key(pv[i].peer_run, kd, sizeof(kd));
+		nn = run_with_key(root_n, kn);
+		nd = run_with_key(root_n, kd);
+		if (!nn || !nd)
+			continue;
+		cb = ratios_by_round(pv[i].run, pv[i].peer_run, rb, ZC_SAMPLES_MAX);
+		cn = ratios_by_round(nn, nd, rn, ZC_SAMPLES_MAX);
+		fill(b, rb, cb);
+		fill(m, rn, cn);
+		memset(&cl->v, 0, sizeof(cl->v));
+		cl->v.noise_rel = NAN;
+		if (zc_an_paired(root_b, pv[i].run, root_n, nn) &&
+		    !zc_change_paired(rb, rn, cb > cn ? cb : cn, true, 1 - alpha, &cl->v.ch) &&
+		    cl->v.ch.ok)
+			cl->v.paired = true;
+		else
+			zc_change_unpaired(b->v, b->n, m->v, m->n, true, 1 - alpha, &cl->v.ch);
+		cl->v.base_mean = b->s.mean;
+		cl->v.identical = b->n && b->n == m->n && !memcmp(b->v, m->v, b->n * sizeof(*b->v));
+		cl->v.change = isnan(cl->v.ch.d) ? NAN : zc_change_pct(&cl->v.ch, cl->v.ch.d);
+		cl->v.direction = !isfinite(cl->v.change) || cl->v.change == 0 ? 0 :
+				  cl->v.change > 0 ? 1 : -1;
+		cl->v.robot = b->n && m->n && (m->s.median < b->s.min || m->s.median > b->s.max) &&
+			      (b->s.median < m->s.min || b->s.median > m->s.max);
+		cl->m = &ratio_metric;
+		cl->gated = gated;
+		cl->path = path_n;
+		zc_an_run_id(pv[i].run, id, sizeof(id));
+		at = strchr(id, '@');
+		snprintf(cl->name, sizeof(cl->name), "%s%s", pv[i].name, at ? at : "");
+		snprintf(cl->key, sizeof(cl->key), "%s", kn);
+		zc_cmp_regate(&cl->v, cl->m, 1 - alpha, threshold_pct);
+		k++;
+	}
+	free(pv);
+	if (!k) {
+		free(cells);
+		free(sd);
+		return 0;
+	}
+	*out = cells;
+	*sides = sd;
+	return k;
+}
+
+void zc_cmp_ratio_rows(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cell_v *cells,
+		       const struct zc_cmp_side *sides, size_t n)
+{
+	int w = 0;
+
+	zc_cmp_put_fitted(f, c, "\nHeadline ratios (Gbit/s per core, numerator over denominator; "
+			  "median of the per-round ratios in each file; the change's interval on "
+			  "their logs):", 2);
+	for (size_t i = 0; i < n; i++)
+		w = (int)strlen(cells[i].name) > w ? (int)strlen(cells[i].name) : w;
+	w = w > 40 ? 40 : w;
+	for (size_t i = 0; i < n; i++) {
+		const struct zc_cmp_cell_v *cl = &cells[i];
+		struct zc_cmp_notes notes = { "", 0 };
+		char line[1024];
+
+		zc_cmp_verdict_note(&cl->v, &notes);
+		snprintf(line, sizeof(line), "  %-*s %6.2fx -> %6.2fx  %s%s%s", w, cl->name,
+			 sides[2 * i].s.median, sides[2 * i + 1].s.median, notes.text,
+			 c->nfiles > 2 ? " in " : "", c->nfiles > 2 ? cl->path : "");
+		zc_cmp_put_fitted(f, c, line, 4);
+	}
+}

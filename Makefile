@@ -73,14 +73,14 @@ build/asan-tests/%: tests/unit/%.c tests/unit/zc_test.h $(filter-out build/asan/
 	      $(LDLIBS) $(shell pkg-config --libs $(TEST_PKGS))
 
 # The bare loops (make bench-lean, make bench-gate): plain C, our handicap
-# (tests/handicap.h) and, for the source, the payload pattern (bench/lib).
-BARE_CFLAGS := -std=gnu11 $(OPT) -Wall -Wextra -Werror -D_GNU_SOURCE -Itests -Ibench
+# (benchmarks/handicap.h) and, for the source, the payload pattern (bench/lib).
+BARE_CFLAGS := -std=gnu11 $(OPT) -Wall -Wextra -Werror -D_GNU_SOURCE -Ibenchmarks -Ibench
 BARE_BINS   := build/bare_proxy build/bare_source
-build/bare_proxy: tests/bare_proxy.c tests/handicap.c tests/handicap.h
+build/bare_proxy: benchmarks/bare_proxy.c benchmarks/handicap.c benchmarks/handicap.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BARE_CFLAGS) -o $@ $(filter %.c,$^)
 
-build/bare_source: tests/bare_source.c tests/handicap.c tests/handicap.h bench/lib/pattern.c
+build/bare_source: benchmarks/bare_source.c benchmarks/handicap.c benchmarks/handicap.h bench/lib/pattern.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BARE_CFLAGS) -o $@ $(filter %.c,$^)
 
@@ -151,30 +151,30 @@ bench: deps-bench
 # back-to-back runs, the way it was before rounds).
 bench-stability: deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@bash tests/bench-stability.sh
+	@bash benchmarks/bench-stability.sh
 
 # The gate's false alarms and power: K rounds of A/A and A against the bare
 # proxy with a handicap of 5% (and 2%) of its CPU, each pair judged by compare;
 # last line "bench-gate: caught C of K regressions of 5%, false alarms F of K".
-# ZC_GATE_K, ZC_GATE_HANDICAPS, ZC_GATE_ARGS (tests/bench-gate.sh says more).
+# ZC_GATE_K, ZC_GATE_HANDICAPS, ZC_GATE_ARGS (benchmarks/bench-gate.sh says more).
 bench-gate: deps
 	@$(MAKE) --no-print-directory $(BIN) build/bare_proxy
-	@bash tests/bench-gate.sh
+	@bash benchmarks/bench-gate.sh
 
 # How well zcbench trend finds a step (issue 31): synthetic series at a
 # night-to-night noise, beside a t-test that knows the night.
 # ZC_TREND_NOISE (sd of the logs, default 0.10), ZC_TREND_NIGHTS (30).
-build/trend_power: tests/trend_power.c bench/lib/changepoint.c bench/lib/verdict.c
+build/trend_power: benchmarks/trend_power.c bench/lib/changepoint.c bench/lib/verdict.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BARE_CFLAGS) -o $@ $(filter %.c,$^) -lgsl -lgslcblas -lm
 
 # Does zcbench trend find, in a short series of real runs, the run where a
 # handicap of the bare proxy was switched on? ZC_TREND_N, ZC_TREND_SWITCH,
-# ZC_TREND_PCT, ZC_TREND_ARGS (tests/bench-trend.sh says more).
+# ZC_TREND_PCT, ZC_TREND_ARGS (benchmarks/bench-trend.sh says more).
 .PHONY: bench-trend
 bench-trend: deps
 	@$(MAKE) --no-print-directory $(BIN) build/bare_proxy
-	@bash tests/bench-trend.sh
+	@bash benchmarks/bench-trend.sh
 
 .PHONY: bench-trend-power
 bench-trend-power: build/trend_power
@@ -184,12 +184,12 @@ bench-trend-power: build/trend_power
 .PHONY: bench-interval
 bench-interval: deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@bash tests/bench-interval.sh
+	@bash benchmarks/bench-interval.sh
 
 # Harness overhead: zcbench's proxy against a bare ~30-line loop, side by side.
 bench-lean: deps
 	@$(MAKE) --no-print-directory $(BIN) build/bare_proxy
-	@bash tests/bench-lean.sh
+	@bash benchmarks/bench-lean.sh
 
 # --- Kernel A/B in qemu guests (kernel-ab, kernel-build) ---
 # qemu and an initramfs built from busybox + cpio; kmod's depmod indexes the
@@ -272,7 +272,7 @@ DEB_PKGS += ethtool openssh-client openssh-server jq iptables
 # and iperf3 are optional packages: without one, its runs are skipped with why.
 bench-peers: deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@bash tests/bench-peers.sh
+	@bash benchmarks/bench-peers.sh
 
 .PHONY: bench-sweep
 # workloads/splice-sweep.ini: copy against splice, zcbench and HAProxy, over
@@ -280,7 +280,7 @@ bench-peers: deps
 # sweep_pipe and sweep_chunk in plots/out/sweep/ (issue 21).
 bench-sweep: deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@bash tests/bench-sweep.sh
+	@bash benchmarks/bench-sweep.sh
 
 .PHONY: bench-rr
 # workloads/rr.ini: request/response (traffic = rr) over object sizes 1k..16M,
@@ -293,21 +293,21 @@ bench-sweep: deps
 # RR_ARGS="--repetitions=1"), the results folder in OUT (default results/).
 bench-rr: deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@bash tests/bench-rr.sh $(RR_ARGS)
+	@bash benchmarks/bench-rr.sh $(RR_ARGS)
 
 .PHONY: bench-precision
 # workloads/precision.ini: the default headline pairs in ABBA slices of one
 # window, each slice ratio's half-width against PRECISION_TARGET (3%).
 bench-precision: deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@bash tests/bench-precision.sh
+	@bash benchmarks/bench-precision.sh
 
 .PHONY: bench-netns
 # workloads/netns.ini on loopback and across network namespaces (root),
 # headline ratios side by side.
 bench-netns: deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@bash tests/bench-netns.sh
+	@bash benchmarks/bench-netns.sh
 
 # ---- counters (issue 4): BPF accounting program, skeleton, overhead bench ----
 # CO-RE: vmlinux.h comes from the build machine's kernel BTF; the object
@@ -348,16 +348,16 @@ build/bpf/acct.skel.h: build/bpf/acct.bpf.o
 .PHONY: bench-scale
 bench-scale: deps
 	@$(MAKE) --no-print-directory $(BIN)
-	@bash tests/bench-scale.sh
+	@bash benchmarks/bench-scale.sh
 
 .PHONY: bench-overhead
 # Counters' cost: splice and copy proxies with counters none vs all, alternating.
 bench-overhead: deps
 	@$(MAKE) --no-print-directory $(BIN) build/ctr_syscall_cost
-	@bash tests/bench-overhead.sh
+	@bash benchmarks/bench-overhead.sh
 
 # A tight syscall loop with 0, 1 and 3 accounting programs loaded.
-build/ctr_syscall_cost: tests/ctr_syscall_cost.c $(filter-out build/obj/main.o,$(OBJS))
+build/ctr_syscall_cost: benchmarks/ctr_syscall_cost.c $(filter-out build/obj/main.o,$(OBJS))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Ibench -o $@ $^ $(LDLIBS)
 

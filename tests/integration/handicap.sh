@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The bare loops' handicap (tests/handicap.h) is applied: started by zcbench
+# The bare loops' handicap (benchmarks/handicap.h) is applied: started by zcbench
 # run (--exec-proxy, --exec-source) with ZC_HANDICAP_PCT=5, each says in its
 # report (kept as the sample's roles.ROLE) that the handicap took 5% of its
 # own CPU time, within 1.5 points, measured on its thread's CPU clock; with
@@ -10,8 +10,8 @@
 for b in proxy source; do
 	extra=()
 	[ $b = source ] && extra=(bench/lib/pattern.c)
-	cc -std=gnu11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Itests -Ibench -o "$TMP/bare_$b" \
-		tests/bare_$b.c tests/handicap.c "${extra[@]}" || fail "build bare_$b"
+	cc -std=gnu11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Ibenchmarks -Ibench -o "$TMP/bare_$b" \
+		tests/bare_$b.c benchmarks/handicap.c "${extra[@]}" || fail "build bare_$b"
 done
 cat >"$TMP/w.ini" <<INI
 [workload]

@@ -236,7 +236,7 @@ static void test_role_args(void **state)
 	/* Room left for the longest transport prefix (ssh's, about 15 entries):
 	 * a role run over ssh failed with E2BIG when this ran out. */
 	assert_true(n + 3 + 24 <= ZC_ROLE_ARGV_MAX);
-	/* What tests/bare_proxy.c reads. */
+	/* What benchmarks/bare_proxy.c reads. */
 	for (const char *want[] = { "--mode=splice", "--pipe-size=65536", "--cpu=1", "--chunk=65536",
 				    "--connect=10.0.0.2:4242", NULL }, **w = want; *w; w++) {
 		bool found = false;
@@ -246,7 +246,7 @@ static void test_role_args(void **state)
 		if (!found)
 			fail_msg("role argv lacks %s", *w);
 	}
-	/* And what tests/bare_source.c reads besides (values of the defaults). */
+	/* And what benchmarks/bare_source.c reads besides (values of the defaults). */
 	for (const char *want[] = { "--period=8192", "--seed=", "--warmup=", "--duration=", "--tail=",
 				    "--connections=", NULL }, **w = want; *w; w++) {
 		bool found = false;

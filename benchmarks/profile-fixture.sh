@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Makes results/fixtures/profile.json (and results/fixtures/profile/*.folded):
 # the workload below run with --counters=all and every run's DUT core
-# profiled during its first repetition's window (tests/profile-run.sh),
+# profiled during its first repetition's window (benchmarks/profile-run.sh),
 # trimmed to stay small. Root (CPU-wide sampling, BPF counters). ~5 minutes.
 #
-#   bash tests/profile-fixture.sh [OUTDIR]      (default results/fixtures)
-#   FROM=DIR: trim again what an earlier tests/profile-run.sh left in DIR.
+#   bash benchmarks/profile-fixture.sh [OUTDIR]      (default results/fixtures)
+#   FROM=DIR: trim again what an earlier benchmarks/profile-run.sh left in DIR.
 set -u
 cd "$(dirname "$0")/.."
 . tests/lib.sh
@@ -54,7 +54,7 @@ INI
 
 PR=${FROM:-$TMP/pr}
 if [ -z "${FROM:-}" ]; then
-	bash tests/profile-run.sh "$TMP/w.ini" "$PR" --counters=all >"$TMP/pr.log" 2>&1
+	bash benchmarks/profile-run.sh "$TMP/w.ini" "$PR" --counters=all >"$TMP/pr.log" 2>&1
 	rc=$?
 	[ $rc -eq 77 ] && skip "$(grep '^skip:' "$TMP/pr.log")"
 	[ $rc -eq 0 ] || { cat "$TMP/pr.log"; fail "profile-run failed"; }
@@ -74,7 +74,7 @@ for k in $keep; do
 done
 # Kept small: the roles' counters (their figures are in the samples'
 # metrics), NIC tables, per-run options; no perf.data or flame graph.
-jq --indent 1 '._fixture_note = "trimmed: runs[].options, roles.*.nics and roles.*.counters removed (the counter figures stay in the samples metrics); profiles taken from outside by tests/profile-fixture.sh (perf.data and flame graphs not kept; folded stacks of the DUT process kept for proxy-copy and proxy-splice at 64k)" |
+jq --indent 1 '._fixture_note = "trimmed: runs[].options, roles.*.nics and roles.*.counters removed (the counter figures stay in the samples metrics); profiles taken from outside by benchmarks/profile-fixture.sh (perf.data and flame graphs not kept; folded stacks of the DUT process kept for proxy-copy and proxy-splice at 64k)" |
 	del(.runs[].options) | del(.runs[].samples[].roles[]?.nics) |
 	del(.runs[].samples[].roles[]?.counters) |
 	(.runs[].profile | select(. != null)) |= (.data = null | .flamegraph = null |

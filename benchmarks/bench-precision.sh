@@ -5,7 +5,7 @@
 # default 3). Extra arguments go to zcbench run (e.g. --repetitions=5).
 set -u
 cd "$(dirname "$0")/.."
-. tests/bench_lib.sh
+. benchmarks/bench_lib.sh
 bench_header bench-precision
 target=${PRECISION_TARGET:-3}
 out=$(mktemp -d /tmp/zc-precision.XXXXXX)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make bench-gate: the regression gate judged by what it says it can see.
-# The device under test is the bare proxy (tests/bare_proxy.c, --exec-proxy),
+# The device under test is the bare proxy (benchmarks/bare_proxy.c, --exec-proxy),
 # plain or with a calibrated handicap: ZC_HANDICAP_PCT=P makes it spend P% of
-# its own CPU time on extra work per byte (tests/handicap.h), a regression of
+# its own CPU time on extra work per byte (benchmarks/handicap.h), a regression of
 # about P% in Gbit/s per core of known cause and size.
 #  1. Noise floors: one `zcbench noise` of the plain proxy (A/A, interleaved):
 #     how far two invocations of one build come apart.
@@ -20,7 +20,7 @@
 #     P% drop called within P/2%, a wrong answer) of K; the A/A pairs' false
 #     alarms (exit 1) of K; the smallest drop the gate said it could see
 #     (median over the pairs of "could see -X%"); the measured slow-down
-#     (median of the pairs' ratios of medians, tests/median_ci.awk's interval)
+#     (median of the pairs' ratios of medians, benchmarks/median_ci.awk's interval)
 #     and the share of the proxy's CPU the handicap took. The gate is right
 #     when it catches every handicap at least as large as what it said it
 #     could see, misses none, and raises no false alarm. The last line is the
@@ -35,7 +35,7 @@
 # About 100 s a round on 2 cores with the defaults: 6 rounds within 12 min.
 set -u
 cd "$(dirname "$0")/.." || exit 1
-. tests/bench_lib.sh
+. benchmarks/bench_lib.sh
 bench_header bench-gate
 Z=${ZCBENCH:-bench/zcbench}
 BARE=${ZC_GATE_PROXY:-build/bare_proxy}
@@ -183,7 +183,7 @@ echo "  of step 1); within: without it (the samples' spread only). caught = exit
 echo "  can't tell = exit 3, missed = exit 0 (a wrong answer), unjudged pairs are in none."
 echo
 for p in "${LEVELS[@]}"; do
-	read -r n med lo hi _ <<<"$(awk -v p="$p" '$1 == p && $2 != "nan" { print $2 }' "$out/ratios" | awk -f tests/median_ci.awk)"
+	read -r n med lo hi _ <<<"$(awk -v p="$p" '$1 == p && $2 != "nan" { print $2 }' "$out/ratios" | awk -f benchmarks/median_ci.awk)"
 	[ "$med" = nan ] && med="(fewer than 3 pairs: $(awk -v p="$p" '$1 == p { printf "%s ", $2 }' "$out/ratios"))" lo=- hi=-
 	echo "handicap $p%: handicapped/plain Gbps per core $med [$lo-$hi] over $n pairs (expected $(awk -v p="$p" 'BEGIN { print 1 - p / 100 }'))"
 done

@@ -5,8 +5,8 @@
 # (zcbench size). Extra arguments go to both runs (e.g. --repetitions=1).
 set -u
 cd "$(dirname "$0")/.."
-. tests/bench_lib.sh
-. tests/bench-hosts.sh
+. benchmarks/bench_lib.sh
+. benchmarks/bench-hosts.sh
 bench_header bench-scale
 bench_hosts bench-scale workloads/scale.ini "$@"
 for f in "${files[@]}"; do

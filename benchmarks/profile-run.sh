@@ -10,7 +10,7 @@
 # Then: zcbench report OUTDIR/results.json; zcbench plot --out DIR OUTDIR/results.json.
 # Root (CPU-wide sampling).
 #
-#   bash tests/profile-run.sh WORKLOAD OUTDIR [zcbench run flags ...]
+#   bash benchmarks/profile-run.sh WORKLOAD OUTDIR [zcbench run flags ...]
 set -u
 cd "$(dirname "$0")/.."
 . tests/lib.sh

@@ -12,7 +12,7 @@
 # bench) and ZC_STABILITY_OUT (default: a temporary folder) change it.
 set -u
 cd "$(dirname "$0")/.."
-. tests/bench_lib.sh
+. benchmarks/bench_lib.sh
 bench_header bench-stability
 Z=${ZCBENCH:-bench/zcbench}
 W=${ZC_STABILITY_WORKLOAD:-workloads/default.ini}

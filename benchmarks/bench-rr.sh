@@ -10,7 +10,7 @@
 # the results folder is OUT (default results/).
 set -u
 cd "$(dirname "$0")/.."
-. tests/bench_lib.sh
+. benchmarks/bench_lib.sh
 bench_header bench-rr
 out=$(mktemp -d /tmp/zc-rr.XXXXXX)
 bench_on_exit "rm -rf '$out'"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # make bench-lean: is zcbench's timed loop as lean as a hand-written one?
 # The proxy (device under test) is zcbench's own role, then the bare loop in
-# tests/bare_proxy.c (same syscalls), alternating, in one invocation each
+# benchmarks/bare_proxy.c (same syscalls), alternating, in one invocation each
 # pair; the controller measures the DUT core for both the same way (its
 # /proc/stat at the window edges). Prints the ratio of Gbps per core.
 set -eu
 cd "$(dirname "$0")/.."
-. tests/bench_lib.sh
+. benchmarks/bench_lib.sh
 bench_header bench-lean
 ZCBENCH=${ZCBENCH:-bench/zcbench}
 PAIRS=${PAIRS:-5}

@@ -9,7 +9,7 @@
 # workloads/default.ini), extra `zcbench run` flags in $ZC_INTERVAL_ARGS.
 set -u
 cd "$(dirname "$0")/.."
-. tests/bench_lib.sh
+. benchmarks/bench_lib.sh
 bench_header bench-interval
 Z=${ZCBENCH:-bench/zcbench}
 PAIRS=${PAIRS:-10}
@@ -43,9 +43,9 @@ for r in $RUNS; do
 		b=$(jq -r '.runs[0].samples[0].gbps_per_core // empty' "$out/$r-on-$i"/*.json 2>/dev/null)
 		[ -n "$a" ] && [ -n "$b" ] && echo "$a $b"
 	done)
-	read -r n mq lo hi mn mx < <(awk '$1 > 0 { print $2 / $1 }' <<<"$pairs" | awk -f tests/median_ci.awk)
-	off=$(awk '{ print $1 }' <<<"$pairs" | awk -f tests/median_ci.awk | cut -d' ' -f2)
-	on=$(awk '{ print $2 }' <<<"$pairs" | awk -f tests/median_ci.awk | cut -d' ' -f2)
+	read -r n mq lo hi mn mx < <(awk '$1 > 0 { print $2 / $1 }' <<<"$pairs" | awk -f benchmarks/median_ci.awk)
+	off=$(awk '{ print $1 }' <<<"$pairs" | awk -f benchmarks/median_ci.awk | cut -d' ' -f2)
+	on=$(awk '{ print $2 }' <<<"$pairs" | awk -f benchmarks/median_ci.awk | cut -d' ' -f2)
 	line=$(awk -v run="$r" -v n="$n" -v off="$off" -v on="$on" -v mq="$mq" -v lo="$lo" -v hi="$hi" -v mn="$mn" -v mx="$mx" 'BEGIN {
 		if (mq == "nan") { printf "%-14s %6d  too few pairs with both sides\n", run, n; exit 1 }
 		v = lo <= 1 && hi >= 1 ? "no cost shown (interval holds 1.0)" : \

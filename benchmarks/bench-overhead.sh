@@ -29,7 +29,7 @@
 # $ZC_OVERHEAD_OUT (default: a temporary folder).
 set -u
 cd "$(dirname "$0")/.."
-. tests/bench_lib.sh
+. benchmarks/bench_lib.sh
 bench_header bench-overhead
 Z=${ZCBENCH:-bench/zcbench}
 W=${ZC_OVERHEAD_WORKLOAD:-workloads/overhead.ini}
@@ -108,7 +108,7 @@ for mode in splice copy; do
 				| group_by(.k)[]
 				| {n: (map(select(.c == "none").v) | first), a: (map(select(.c == "all").v) | first)}
 				| select(.n != null and .a != null and .n > 0) | 100 * (1 - .a / .n)' "$f" |
-				awk -f tests/median_ci.awk)
+				awk -f benchmarks/median_ci.awk)
 			v=$(verdict_ci "$med" "$clo" "$chi" "$TARGET")
 		fi
 		awk -v m="$mode" -v p="$label" -v n="$none" -v a="$all" -v o="$med" -v l="$lo" -v h="$hi" -v v="$v" 'BEGIN {
@@ -130,7 +130,7 @@ for mode in splice copy; do
 		| range(0; $s | length / 2 | floor) | [$s[2 * .], $s[2 * . + 1]]
 		| (map(select(.[0]))[0]) as $on | (map(select(.[0] | not))[0]) as $off
 		| select($on != null and $off != null and $on[2] > 0 and $off[2] > 0 and $off[3] > 0)
-		| 100 * (1 - ($on[3] / $on[2]) / ($off[3] / $off[2]))' "$k" | awk -f tests/median_ci.awk)
+		| 100 * (1 - ($on[3] / $on[2]) / ($off[3] / $off[2]))' "$k" | awk -f benchmarks/median_ci.awk)
 	v=$(verdict_ci "$med" "$lo" "$hi" "$TARGET")
 	awk -v m="$mode" -v n="$n" -v o="$med" -v l="$lo" -v h="$hi" -v a="$mn" -v b="$mx" -v v="$v" 'BEGIN {
 		if (o == "nan") { printf "%-7s %6d no pairs of slices (the role said why: counters_toggle_error)\n", m, n; exit 1 }

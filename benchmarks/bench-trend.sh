@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # make bench-trend: does zcbench trend find, in a short series of real runs,
 # the run where a regression was switched on?
-# The device under test is the bare proxy (tests/bare_proxy.c, --exec-proxy).
+# The device under test is the bare proxy (benchmarks/bare_proxy.c, --exec-proxy).
 # N "nights" are N `zcbench run` invocations of one small workload, one after
 # the other; from night SWITCH on the proxy runs with a handicap of P% of its
-# CPU (tests/handicap.h), a drop of about P% in Gbit/s per core of known
+# CPU (benchmarks/handicap.h), a drop of about P% in Gbit/s per core of known
 # cause and night. Then `zcbench trend` over the N files: the step must be
 # found at night SWITCH (or next to it), with its size, and the gate on the
 # newest nights must call it (exit 1) when it is among them.
@@ -14,7 +14,7 @@
 # About 20 s a night on 2 cores with the defaults.
 set -u
 cd "$(dirname "$0")/.." || exit 1
-. tests/bench_lib.sh
+. benchmarks/bench_lib.sh
 bench_header bench-trend
 Z=${ZCBENCH:-bench/zcbench}
 BARE=${ZC_TREND_PROXY:-build/bare_proxy}

@@ -7,7 +7,7 @@
 # so each ratio shows its contenders' syscalls per MB and bytes per call.
 set -u
 cd "$(dirname "$0")/.."
-. tests/bench_lib.sh
+. benchmarks/bench_lib.sh
 bench_header bench-peers
 ZCBENCH=${ZCBENCH:-bench/zcbench}
 OUT=${OUT:-results}
@@ -45,7 +45,7 @@ f=$(sed -n 's/^results: \([^ ]*\).*/\1/p' "$log")
 rm -f "$log"
 [ -n "$f" ] || { echo "bench-peers: the run wrote no results (exit $rc)" >&2; exit 1; }
 [ "$rc" -eq 130 ] && exit 130
-bash tests/peers-ratios.sh "$f"
+bash benchmarks/peers-ratios.sh "$f"
 bench_verdict "$(jq -r '[.headline[] | select(.value != null)] | length' "$f") ratios with a figure, \
 $skipped run(s) skipped (program missing), zcbench run exit $rc; results: $f"
 exit "$rc"

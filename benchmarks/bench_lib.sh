@@ -1,4 +1,4 @@
-# Sourced by every tests/bench-*.sh (the make bench-* targets), not run: one
+# Sourced by every benchmarks/bench-*.sh (the make bench-* targets), not run: one
 # output style for the long benchmarks (README.md, "Long benchmarks").
 #   bench_header NAME   first: what ran where (date, git sha, CPU model,
 #                       cores, kernel, load average), so a pasted output

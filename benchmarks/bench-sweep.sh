@@ -10,7 +10,7 @@
 # printed first). Extra arguments go to zcbench run.
 set -u
 cd "$(dirname "$0")/.."
-. tests/bench_lib.sh
+. benchmarks/bench_lib.sh
 bench_header bench-sweep
 ZCBENCH=${ZCBENCH:-bench/zcbench}
 export WORKLOAD=${WORKLOAD:-workloads/splice-sweep.ini}
@@ -32,7 +32,7 @@ if [ "$old" -lt "$max" ]; then
 	fi
 fi
 log=$(mktemp)
-bash tests/bench-peers.sh "$@" | tee "$log"
+bash benchmarks/bench-peers.sh "$@" | tee "$log"
 rc=${PIPESTATUS[0]}
 f=$(sed -n 's/^results: \([^ ]*\).*/\1/p' "$log")
 rm -f "$log"

@@ -4,8 +4,8 @@
 # go to both runs (e.g. --repetitions=1 --duration=1).
 set -u
 cd "$(dirname "$0")/.."
-. tests/bench_lib.sh
-. tests/bench-hosts.sh
+. benchmarks/bench_lib.sh
+. benchmarks/bench-hosts.sh
 bench_header bench-netns
 bench_hosts bench-netns workloads/netns.ini "$@"
 [ ${#files[@]} -eq 2 ] || {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Inside compare: one cell's interval and answer (compare_judge.c), the gate
- * over the gated cells (compare_gate.c), the profile rows (compare_profile.c). */
+/* Inside compare: one cell's interval and answer and the gate
+ * over the gated cells (verdict.c), the profile rows (compare_profile.c). */
 #ifndef ZC_COMPARE_INT_H
 #define ZC_COMPARE_INT_H
 
@@ -70,7 +70,7 @@ struct zc_cmp_tally {
 	double could_see;	/* the smallest bad-way change a can't-tell cell could see, % */
 };
 
-/* The gated cells judged together (compare_gate.c): each interval at
+/* The gated cells judged together (verdict.c): each interval at
  * 1 - alpha/gated (Bonferroni), so that all hold at 1 - alpha at once, then
  * answered at +-fail_pct and counted. */
 void zc_cmp_gate_family(struct zc_cmp_cell_v *cells, size_t n, size_t gated, double alpha,

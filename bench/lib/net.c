@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Sockets: listen, connect and accept on loopback or a bound device, their
+ * buffer sizes and options.
+ */
 #include "lib/net.h"
 
 #include <errno.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Summaries of a series (median, mean, stddev, quantiles) and their
+ * intervals, through GSL.
+ */
 #include "lib/stats.h"
 
 #include <errno.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Messages and exit codes (zcbench.h), numbers and sizes parsed strictly,
+ * files read bounded and checked (regular, a size limit, UTF-8).
+ */
 #include "lib/zcbench.h"
 
 #include <ctype.h>

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The machine a results file was measured on: CPU, topology, sysctls,
+ * mitigations, load average and steal at the window edges.
+ */
 #include "results/meta.h"
 #include "lib/zcbench.h"
 

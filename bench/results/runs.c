@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading a results file's runs: a run's key, name and label, its samples'
+ * values, the file's kernel, host, date and fingerprint.
+ */
 #include "results/results.h"
 #include "lib/stats.h"
 #include "lib/zcbench.h"

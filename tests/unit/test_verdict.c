@@ -210,7 +210,7 @@ static void test_coverage(void **state)
 
 /* Share of A/A families (FAMILY figures, nothing changed) with a figure
  * called changed downwards at threshold t, each interval at the gate's level
- * (compare/compare_gate.c): 1 - 2 alpha/m, each one-sided bound at
+ * (compare/verdict.c): 1 - 2 alpha/m, each one-sided bound at
  * 1 - alpha/m. */
 static double false_alarms(size_t n, double s, bool paired, double t)
 {

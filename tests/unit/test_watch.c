@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "zc_test.h"
 
-#include "role/role_int.h"
+#include "wire/wire.h"
 #include "run/watch.h"
 #include "profile/profile.h"
 
@@ -22,7 +22,7 @@
 
 static void test_live_roundtrip(void **state)
 {
-	struct role r = { .nconn = 3 };
+	struct zc_live_role r = { .nconn = 3 };
 	struct zc_live_map m = { 0 };
 	char path[PATH_MAX];
 	uint64_t b;

@@ -6,22 +6,23 @@
  * sample keys, summaries, compare rows, export columns and table columns.
  */
 #include "metrics/metrics_int.h"
+#include "metrics/figures.h"
 
 #include <math.h>
 
 static double d_gbps(const struct zc_derive_in *in)
 {
-	return in->sink_bytes * 8 / in->sink_window_s / 1e9;
+	return zc_fig_gbps(in->sink_bytes, in->sink_window_s);
 }
 
 static double d_dut_gbps(const struct zc_derive_in *in)
 {
-	return in->dut_bytes * 8 / in->dut_window_s / 1e9;
+	return zc_fig_gbps(in->dut_bytes, in->dut_window_s);
 }
 
 static double d_dut_busy_cores(const struct zc_derive_in *in)
 {
-	return in->dut_busy_s / in->dut_window_s;
+	return zc_fig_busy_cores(in->dut_busy_s, in->dut_window_s);
 }
 
 /*
@@ -31,9 +32,7 @@ static double d_dut_busy_cores(const struct zc_derive_in *in)
  */
 static double d_gbps_per_core(const struct zc_derive_in *in)
 {
-	double cores = d_dut_busy_cores(in);
-
-	return cores > 0 ? d_dut_gbps(in) / cores : NAN;
+	return zc_fig_per_core(d_dut_gbps(in), d_dut_busy_cores(in));
 }
 
 static double d_window_agreement(const struct zc_derive_in *in)
@@ -49,19 +48,19 @@ static double d_dut_busy_frac(const struct zc_derive_in *in)
 {
 	json_t *w = json_object_get(in->dut, "window");
 	size_t ncpu = json_array_size(json_object_get(w, "cpus"));
-	double win = zc_derive_num(w, "window_s");
 
-	return ncpu && win > 0 ? zc_derive_num(w, "busy_s") / win / (double)ncpu : NAN;
+	return zc_fig_busy_frac(zc_derive_num(w, "busy_s"), zc_derive_num(w, "window_s"),
+				(double)ncpu);
 }
 
 static double d_dut_proc_cores(const struct zc_derive_in *in)
 {
-	return in->dut_rusage_s / in->dut_window_s;
+	return zc_fig_busy_cores(in->dut_rusage_s, in->dut_window_s);
 }
 
 static double d_service_demand(const struct zc_derive_in *in)
 {
-	return in->dut_bytes > 0 ? in->dut_busy_s * 1e6 / (in->dut_bytes / 1024) : NAN;
+	return zc_fig_service_demand(in->dut_busy_s, in->dut_bytes);
 }
 
 static double d_dut_calls_per_mb(const struct zc_derive_in *in)
@@ -122,9 +121,7 @@ static double d_tps(const struct zc_derive_in *in)
 
 static double d_tps_per_core(const struct zc_derive_in *in)
 {
-	double cores = d_dut_busy_cores(in);
-
-	return cores > 0 ? d_tps(in) / cores : NAN;
+	return zc_fig_per_core(d_tps(in), d_dut_busy_cores(in));
 }
 
 static double lat_us(const struct zc_derive_in *in, const char *key)
@@ -146,7 +143,8 @@ static double d_lat_mean(const struct zc_derive_in *in) { return lat_us(in, "mea
 
 static double d_softirq_elsewhere(const struct zc_derive_in *in)
 {
-	return zc_derive_num(in->sample, "softirq_elsewhere_s") / in->dut_window_s;
+	return zc_fig_busy_cores(zc_derive_num(in->sample, "softirq_elsewhere_s"),
+				 in->dut_window_s);
 }
 
 static double d_bpf_cost_share(const struct zc_derive_in *in)

@@ -19,6 +19,7 @@
  * `zcbench before-after` reads it beside the TCP results.
  */
 #include "probe/probe.h"
+#include "metrics/figures.h"
 #include "results/meta.h"
 #include "results/results.h"
 #include "lib/stats.h"
@@ -350,7 +351,8 @@ int zc_cmd_pipebench(int argc, char **argv)
 					snprintf(reason, sizeof(reason), "%s: %s", p->name, strerror(-ret));
 					break;
 				}
-				double cores = o.cpu_s / o.window_s, mbps = o.bytes / 1e6 / o.window_s;
+				double cores = zc_fig_busy_cores(o.cpu_s, o.window_s);
+				double mbps = o.bytes / 1e6 / o.window_s, pc = zc_fig_per_core(mbps, cores);
 
 				json_array_append_new(samples,
 					json_pack("{s:I,s:f,s:I,s:I,s:f,s:f,s:f,s:f,s:f}", "rep", (json_int_t)r,
@@ -358,7 +360,7 @@ int zc_cmd_pipebench(int argc, char **argv)
 						  "bytes", (json_int_t)o.bytes, "cpu_s", o.cpu_s,
 						  "calls_per_s", o.calls / o.window_s, "mb_per_s", mbps,
 						  "cpu_cores", cores,
-						  "mb_per_s_per_core", cores > 0 ? mbps / cores : 0.0));
+						  "mb_per_s_per_core", isnan(pc) ? 0.0 : pc));
 			}
 			json_object_set_new(run, "samples", samples);
 			sum = pb_summary(samples);

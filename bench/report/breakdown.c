@@ -7,6 +7,7 @@
  * up to the headline and a profile cannot contradict the throughput figures.
  */
 #include "report/breakdown.h"
+#include "metrics/figures.h"
 #include "lib/foreign.h"
 #include "lib/stats.h"
 #include "lib/zcbench.h"
@@ -127,12 +128,11 @@ static double cost_gpc(json_t *run, bool *own)
 		return zc_median(v, zc_an_values(run, "gbps_per_core", v, ZC_SAMPLES_MAX));
 	json_array_foreach(json_object_get(run, "samples"), i, smp) {
 		double win, fs = sample_foreign(smp, dut, &win);
-		double gbps = json_number_value(json_object_get(smp, "dut_gbps"));
-		double cores = json_number_value(json_object_get(smp, "dut_busy_cores")) - fs;
+		double gpc = zc_fig_per_core(json_number_value(json_object_get(smp, "dut_gbps")),
+				json_number_value(json_object_get(smp, "dut_busy_cores")) - fs);
 
-		if (!strcmp(zc_an_str(smp, "status"), "ok") && cores > 0 && gbps > 0 &&
-		    n < ZC_SAMPLES_MAX)
-			v[n++] = gbps / cores;
+		if (!strcmp(zc_an_str(smp, "status"), "ok") && gpc > 0 && n < ZC_SAMPLES_MAX)
+			v[n++] = gpc;
 	}
 	return zc_median(v, n);
 }

@@ -8,6 +8,7 @@
  */
 #include "run/controller.h"
 #include "metrics/metrics.h"
+#include "metrics/figures.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -195,6 +196,6 @@ void zc_cpu_edges_json(json_t *sample, const struct zc_cpu_edge *a, const struct
 	json_object_set_new(sample, "dut_irq_busy_s", json_real(irq_busy));
 	json_object_set_new(sample, "softirq_elsewhere_s", json_real(elsewhere));
 	json_object_set_new(sample, "softirq_landed_elsewhere",
-			    json_boolean(window_s > 0 && elsewhere / window_s > 0.05));
+			    json_boolean(zc_fig_busy_cores(elsewhere, window_s) > 0.05));
 	json_object_set_new(sample, "cpu_softirq", per);
 }

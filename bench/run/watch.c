@@ -15,6 +15,7 @@
 #include "run/watch.h"
 #include "run/controller.h"
 #include "modes/mode.h"
+#include "metrics/figures.h"
 #include "lib/proc.h"
 #include "lib/zcbench.h"
 #include "profile/profile.h"
@@ -284,18 +285,19 @@ static json_t *interval_json(const struct tick *a, const struct tick *b, double 
 		return o;
 	if (a->bytes_ok[0] && b->bytes_ok[0]) {
 		json_object_set_new(o, "sink_bytes", json_integer((json_int_t)(sink)));
-		json_object_set_new(o, "gbps", json_real(sink * 8 / dur / 1e9));
+		json_object_set_new(o, "gbps", json_real(zc_fig_gbps(sink, dur)));
 	}
 	if (a->bytes_ok[1] && b->bytes_ok[1])
 		json_object_set_new(o, "dut_bytes", json_integer((json_int_t)dut));
 	/* Busy time over the span of its own reads; bytes over the interval's. */
 	if (a->busy_ok && b->busy_ok && b->t_read > a->t_read) {
-		double cores = busy / (b->t_read - a->t_read);
+		double cores = zc_fig_busy_cores(busy, b->t_read - a->t_read);
+		double gpc = zc_fig_per_core(zc_fig_gbps(dut, dur), cores);
 
 		json_object_set_new(o, "dut_busy_s", json_real(busy));
 		json_object_set_new(o, "dut_busy_cores", json_real(cores));
-		if (a->bytes_ok[1] && b->bytes_ok[1] && cores > 0)
-			json_object_set_new(o, "gbps_per_core", json_real(dut * 8 / dur / 1e9 / cores));
+		if (a->bytes_ok[1] && b->bytes_ok[1] && isfinite(gpc))
+			json_object_set_new(o, "gbps_per_core", json_real(gpc));
 	}
 	return o;
 }

@@ -40,6 +40,9 @@ check "json-stream: a sample event per sample (4), a run event per run (2)" \
 		 [ \$(jq -r 'select(.event == \"run\") | .run' '$TMP/stream' | wc -l) -eq 2 ]"
 check "json-stream: interval events with Gbit/s and the DUT's busy cores" \
 	jqe -s '[.[] | select(.event == "interval")] | length >= 8 and all(.[]; .gbps > 0 and .dut_busy_cores > 0)' "$TMP/stream"
+check "json-stream: an interval's Gbit/s per core is its DUT's bytes' Gbit/s over its busy cores" \
+	jqe -s '[.[] | select(.event == "interval" and .gbps_per_core)] | length >= 8 and all(.[];
+		((.gbps_per_core - .dut_bytes * 8 / .dur_s / 1e9 / .dut_busy_cores) | fabs) < 1e-6 * .gbps_per_core)' "$TMP/stream"
 check "json-stream: end names the results file and exit 0" \
 	jqe -s --arg f "$res" '.[-1] | .results == $f and .exit == 0 and .status == "complete"' "$TMP/stream"
 check "json-stream: the tables went to stderr" grep -q '^results: ' "$TMP/err"

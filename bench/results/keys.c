@@ -5,6 +5,7 @@
 #include "metrics/metrics.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,4 +35,29 @@ bool zc_key_known(const char *key)
 			return true;
 	pthread_once(&sorted, sort_keys);
 	return bsearch(&key, keys, ZC_ARRAY_SIZE(keys), sizeof(keys[0]), cmp);
+}
+
+static void unknown(const char *key, const char *what)
+{
+	fprintf(stderr, "zcbench: BUG: \"%s\" is %s (a typo? else add it to bench/results/keys.h)\n",
+		key, what);
+	abort();
+}
+
+const char *zc_key(const char *key)
+{
+	static int strict = -1;
+
+	if (strict < 0)
+		strict = getenv("ZC_STRICT_KEYS") && !strcmp(getenv("ZC_STRICT_KEYS"), "1");
+	if (strict && !zc_key_known(key))
+		unknown(key, "in no list of keys");
+	return key;
+}
+
+const char *zc_metric_key(const char *key)
+{
+	if (!zc_metric_find(key))
+		unknown(key, "no metric (metrics/metrics.c)");
+	return key;
 }

@@ -6,8 +6,9 @@
  * gives it, each word once, under the first part that holds it. A key
  * spelled in no list is a typo: tests/unit/test_keys.c scans the sources
  * for every key literal (jansson's getters and setters, json_pack's keys,
- * our getters) and fails naming file:line. A new key is one word here, in
- * its part and in alphabetical order, and its line in results/README.md.
+ * our getters) and fails naming file:line, and the readers' getters check
+ * at run time (zc_key, zc_metric_key). A new key is one word here, in its
+ * part and in alphabetical order, and its line in results/README.md.
  */
 #ifndef ZC_KEYS_H
 #define ZC_KEYS_H
@@ -145,5 +146,15 @@
 
 /* Is key a metric, a workload key or in ZC_KEYS? */
 bool zc_key_known(const char *key);
+/*
+ * key, for a getter to read with. Under ZC_STRICT_KEYS=1 (the tests) a key
+ * in no list is a programming error: it is printed and the program aborts.
+ * Without it nothing is checked: a results file may name keys of its own
+ * (a run's "dut" is looked up as a key), and an absent key reads as absent.
+ */
+const char *zc_key(const char *key);
+/* key, when it is a metric's; else it is printed and the program aborts
+ * (always: a metric getter is never asked what a file says). */
+const char *zc_metric_key(const char *key);
 
 #endif

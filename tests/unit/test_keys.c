@@ -7,7 +7,9 @@
  * json_pack format) and to our own getters (any function taking
  * (json_t *, const char *key|k|metric), zc_an_change's metric, the noise
  * floor's metric); a literal in no list fails naming file:line, so a
- * mistyped key fails here instead of reading a silent NaN.
+ * mistyped key fails here instead of reading a silent NaN. The getters
+ * check at run time too: a non-metric asked of zc_an_values aborts, and so
+ * does an unknown key of zc_an_str or zc_an_int under ZC_STRICT_KEYS=1.
  *
  * Run from the repository root (tests/run.sh does).
  */
@@ -18,12 +20,16 @@
 #include "zc_test.h"
 #include <ctype.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "config/cfg.h"
 #include "metrics/metrics.h"
 #include "results/keys.h"
+#include "results/results.h"
 
 enum tok_type { T_ID, T_STR, T_PUNCT };
 
@@ -446,12 +452,84 @@ static void test_lists(void **state)
 	assert_false(zc_key_known(""));
 }
 
+/* Does fn abort (SIGABRT) in a child? */
+static bool aborts(void (*fn)(void))
+{
+	pid_t pid = fork();
+	int st = 0;
+
+	assert_true(pid >= 0);
+	if (!pid) {
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(1);
+		fn();
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT;
+}
+
+static json_t *run_of(void)
+{
+	return json_pack("{s:[{s:s, s:f}]}", "samples", "status", "ok", "gbps_per_core", 2.5);
+}
+
+static void values_typo(void)
+{
+	double v[4];
+
+	zc_an_values(run_of(), "gbps_per_cor", v, 4);
+}
+
+static void values_by_rep_not_metric(void)
+{
+	double v[4];
+
+	zc_an_values_by_rep(run_of(), "status", v, 4);
+}
+
+static void str_typo(void)
+{
+	zc_an_str(run_of(), "sampels");
+}
+
+static void int_typo(void)
+{
+	zc_an_int(run_of(), "sampels");
+}
+
+/* The getters at run time: a metric getter aborts on what is no metric, the
+ * others on an unknown key under ZC_STRICT_KEYS. */
+static void test_getters(void **state)
+{
+	json_t *run;
+	double v[4];
+
+	(void)state;
+	/* Children first: the parent's first zc_key reads ZC_STRICT_KEYS for good. */
+	assert_true(aborts(values_typo));
+	assert_true(aborts(values_by_rep_not_metric));
+	unsetenv("ZC_STRICT_KEYS");
+	assert_false(aborts(str_typo));
+	assert_false(aborts(int_typo));
+	setenv("ZC_STRICT_KEYS", "1", 1);
+	assert_true(aborts(str_typo));
+	assert_true(aborts(int_typo));
+	run = run_of();
+	assert_int_equal(zc_an_values(run, "gbps_per_core", v, 4), 1);
+	assert_close(v[0], 2.5, 0);
+	assert_string_equal(zc_an_str(json_array_get(json_object_get(run, "samples"), 0), "status"),
+			    "ok");
+	json_decref(run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test_setup(test_scan_finds_typos, load_sources),
 		cmocka_unit_test_setup(test_sources, load_sources),
+		cmocka_unit_test(test_getters),
 	};
 
 	return zc_run_tests(tests, NULL, NULL);

@@ -3,6 +3,8 @@
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ZCBENCH=${ZCBENCH:-bench/zcbench}
+# A key in no list of bench/results/keys.h aborts the getters: a typo fails, never a NaN.
+export ZC_STRICT_KEYS=1
 TMP=$(mktemp -d /tmp/zc-it.XXXXXX)
 FAILS=0
 

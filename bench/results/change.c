@@ -41,6 +41,7 @@ size_t zc_an_values_by_rep(json_t *run, const char *metric, double *out, size_t 
 	json_t *smp;
 	size_t i, n = 0;
 
+	zc_metric_key(metric);
 	for (i = 0; i < max; i++)
 		out[i] = NAN;
 	json_array_foreach(json_object_get(run, "samples"), i, smp) {

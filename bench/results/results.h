@@ -10,6 +10,7 @@
 
 #include "lib/zcbench.h"
 #include "modes/mode.h"
+#include "results/keys.h"
 
 #include "lib/verdict.h"
 
@@ -78,13 +79,13 @@ const char *zc_an_key_opts(json_t *run, char *out, size_t len);
 const char *zc_an_rr_key(json_t *k, bool with_pool, char *out, size_t len);
 /* Short label of the data path: "proxy:splice", "tee", "send>splice-null". */
 void zc_an_label(json_t *run, char *out, size_t len);
-const char *zc_an_str(json_t *o, const char *key); /* "" when absent */
+const char *zc_an_str(json_t *o, const char *key); /* "" when absent; key: zc_key */
 /* Mode of the device under test (the proxy's, or the source's when direct). */
 const char *zc_an_dut_mode(json_t *run);
-long long zc_an_int(json_t *o, const char *key); /* 0 when absent */
+long long zc_an_int(json_t *o, const char *key); /* 0 when absent; key: zc_key */
 
 /* Values of metric over the run's "ok" samples, in repetition order; at most
- * max. Returns how many. */
+ * max. Returns how many. What is no metric aborts (zc_metric_key). */
 size_t zc_an_values(json_t *run, const char *metric, double *out, size_t max);
 
 const char *zc_an_kernel(json_t *root);

@@ -18,14 +18,14 @@
 
 const char *zc_an_str(json_t *o, const char *key)
 {
-	const char *s = json_string_value(json_object_get(o, key));
+	const char *s = json_string_value(json_object_get(o, zc_key(key)));
 
 	return s ? s : "";
 }
 
 long long zc_an_int(json_t *o, const char *key)
 {
-	json_t *v = json_object_get(o, key);
+	json_t *v = json_object_get(o, zc_key(key));
 	double d = json_real_value(v);
 
 	if (json_is_integer(v))
@@ -213,6 +213,7 @@ size_t zc_an_values(json_t *run, const char *metric, double *out, size_t max)
 	json_t *smp;
 	size_t i, n = 0;
 
+	zc_metric_key(metric);
 	json_array_foreach(json_object_get(run, "samples"), i, smp) {
 		json_t *x = json_object_get(smp, metric);
 

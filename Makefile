@@ -24,7 +24,7 @@ LDLIBS   += $(PKG_LIBS) -lm
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 # bench/ is one folder per concern (bench/README.md); sources are found by folder.
-ROOMS    := lib modes counters profile config metrics transport wire results report rr probe export peers role compare plot run guest
+ROOMS    := lib stats modes counters profile config metrics transport wire results report rr probe export peers role compare plot run guest
 SRCS     := bench/main.c $(foreach r,$(ROOMS),$(wildcard bench/$(r)/*.c))
 OBJS     := $(SRCS:bench/%.c=build/obj/%.o)
 SAN_OBJS := $(SRCS:bench/%.c=build/asan/%.o)
@@ -164,7 +164,7 @@ bench-gate: deps
 # How well zcbench trend finds a step (issue 31): synthetic series at a
 # night-to-night noise, beside a t-test that knows the night.
 # ZC_TREND_NOISE (sd of the logs, default 0.10), ZC_TREND_NIGHTS (30).
-build/trend_power: benchmarks/trend_power.c bench/lib/changepoint.c bench/lib/verdict.c
+build/trend_power: benchmarks/trend_power.c bench/stats/changepoint.c bench/stats/verdict.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BARE_CFLAGS) -o $@ $(filter %.c,$^) -lgsl -lgslcblas -lm
 

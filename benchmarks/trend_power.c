@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * make bench-trend-power: how well zcbench trend's change points
- * (lib/changepoint.h) find a step, against a t-test that knows the night.
+ * (stats/changepoint.h) find a step, against a t-test that knows the night.
  * Synthetic series of NIGHTS nights of lognormal noise (sd NOISE on the
  * logs, the night-to-night spread of a figure), a step of 2, 5, 10, 20 and
  * 40% (down) after night NIGHTS/2, and series without a step; SERIES series
@@ -11,7 +11,7 @@
  * step-free series, how many raise a change point anywhere.
  *   trend_power [NOISE [NIGHTS [SERIES]]]    (0.10 30 200)
  */
-#include "lib/changepoint.h"
+#include "stats/changepoint.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>

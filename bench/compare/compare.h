@@ -8,8 +8,8 @@
 #ifndef ZC_COMPARE_H
 #define ZC_COMPARE_H
 
-#include "lib/stats.h"
-#include "lib/verdict.h"
+#include "stats/stats.h"
+#include "stats/verdict.h"
 #include "metrics/metrics.h"
 #include "results/results.h"
 
@@ -36,7 +36,7 @@ struct zc_cmp_side {
 struct zc_cmp_verdict {
 	double change;		/* percent of the base (the interval's estimate), or points for
 				 * percent metrics */
-	struct zc_change ch;	/* the change's interval (lib/verdict.h); level 0: none was
+	struct zc_change ch;	/* the change's interval (stats/verdict.h); level 0: none was
 				 * made (the profile rows, tested with U) */
 	struct zc_verdict vd;	/* its answer at +-the threshold */
 	struct zc_test t;	/* profile rows: Mann-Whitney U on the shares */

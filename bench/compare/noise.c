@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Noise files from A/A results, read back by compare --noise (noise.h). */
 #include "compare/noise.h"
-#include "lib/gate.h"
+#include "stats/gate.h"
 #include "metrics/metrics.h"
 #include "results/results.h"
 

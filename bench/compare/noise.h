@@ -2,7 +2,7 @@
 /*
  * Noise files (schema zcbench-noise 1.0, results/README.md): what an A/A
  * measurement (`zcbench noise`: every run twice, A and B, interleaved) says
- * about this machine: per run key and metric the noise floor (lib/gate.h's
+ * about this machine: per run key and metric the noise floor (stats/gate.h's
  * zc_noise_floor_aa: the smallest change a comparison can tell from noise),
  * and per headline ratio how far A and B came apart. compare --noise FILE
  * holds each change to its floor.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * zcbench trend FILE|DIR...: each series' change points (lib/changepoint.h),
+ * zcbench trend FILE|DIR...: each series' change points (stats/changepoint.h),
  * the size of each step with its interval and the three answers at +-T,
  * what changed that night (kernel, its fingerprint, zcbench, the machine,
  * the workload), and with --fail-on-regression a gate on the newest nights:
@@ -8,7 +8,7 @@
  */
 #include "compare/trend.h"
 #include "results/results.h"
-#include "lib/changepoint.h"
+#include "stats/changepoint.h"
 #include "lib/opt.h"
 #include "lib/outpath.h"
 #include "lib/term.h"

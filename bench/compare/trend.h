@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * zcbench trend: a series of results files (one per night), grouped by each
- * run's whole key and host, each series' change points (lib/changepoint.h),
+ * run's whole key and host, each series' change points (stats/changepoint.h),
  * what changed the night of each step, and a gate on the newest nights.
  * trend_load.c reads the nights and builds the series; trend.c judges and
  * prints them.
@@ -10,7 +10,7 @@
 #define ZC_TREND_H
 
 #include "metrics/metrics.h"
-#include "lib/changepoint.h"
+#include "stats/changepoint.h"
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare's verdicts. One cell (base against one other side for one metric
- * of one run): its change with an interval (lib/verdict.h), Student's t on
+ * of one run): its change with an interval (stats/verdict.h), Student's t on
  * the per-round log ratios when both sides come from rounds of one
  * invocation, else Welch's on the two sides' logs, widened by the offset
  * between invocations an A/A noise file measured; percent metrics in

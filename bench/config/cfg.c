@@ -2,7 +2,7 @@
 #include "config/cfg.h"
 #include "counters/counters.h"
 #include "modes/mode.h"
-#include "lib/order.h"
+#include "stats/order.h"
 
 #include "lib/cpu.h"
 

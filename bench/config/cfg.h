@@ -31,7 +31,7 @@ struct zc_cfg {
 	uint64_t period;		/* pattern period (modes with a static chunk use chunk) */
 	double warmup_s, duration_s, tail_s, timeout_s;
 	long repetitions;		/* ZC_REPS_AUTO: rounds until the ratios are tight */
-	int order;			/* enum zc_order (lib/order.h): how repetitions are taken */
+	int order;			/* enum zc_order (stats/order.h): how repetitions are taken */
 	long order_seed;		/* order = random: the shuffle's seed */
 	char alternate[ZC_MODE_NAME_MAX];	/* the DUT's other mode in ABBA slices, "" off */
 	long slice_ms, slice_drop;	/* alternate: slice length; drop the first after a switch */

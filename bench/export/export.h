@@ -7,7 +7,7 @@
 #ifndef ZC_EXPORT_H
 #define ZC_EXPORT_H
 
-#include "lib/stats.h"
+#include "stats/stats.h"
 #include "metrics/metrics.h"
 #include "results/results.h"
 

@@ -2,7 +2,7 @@
 /* Looking metrics up, and the per-run summary of the results writer. */
 #include "metrics/metrics.h"
 #include "lib/hdr.h"
-#include "lib/stats.h"
+#include "stats/stats.h"
 
 #include <stdlib.h>
 #include <string.h>

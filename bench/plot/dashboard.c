@@ -5,7 +5,7 @@
 #include "plot/plot.h"
 #include "report/breakdown.h"
 #include "metrics/metrics.h"
-#include "lib/stats.h"
+#include "stats/stats.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>

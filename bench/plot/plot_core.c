@@ -12,7 +12,7 @@
  */
 #include "report/breakdown.h"
 #include "plot/plot.h"
-#include "lib/stats.h"
+#include "stats/stats.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>

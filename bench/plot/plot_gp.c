@@ -8,7 +8,7 @@
  */
 #include "results/results.h"
 #include "plot/plot.h"
-#include "lib/stats.h"
+#include "stats/stats.h"
 #include "lib/zcbench.h"
 #include "lib/proc.h"
 

@@ -22,7 +22,7 @@
 #include "metrics/figures.h"
 #include "results/meta.h"
 #include "results/results.h"
-#include "lib/stats.h"
+#include "stats/stats.h"
 #include "lib/cpu.h"
 #include "lib/opt.h"
 #include "lib/outpath.h"

@@ -3,7 +3,7 @@
 #ifndef ZC_BEFOREAFTER_H
 #define ZC_BEFOREAFTER_H
 
-#include "lib/verdict.h"
+#include "stats/verdict.h"
 
 #include <jansson.h>
 

@@ -6,7 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
-#include "lib/verdict.h"
+#include "stats/verdict.h"
 #include "lib/zcbench.h"
 
 static json_t *num(double x)

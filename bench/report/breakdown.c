@@ -9,7 +9,7 @@
 #include "report/breakdown.h"
 #include "metrics/figures.h"
 #include "lib/foreign.h"
-#include "lib/stats.h"
+#include "stats/stats.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>

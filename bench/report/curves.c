@@ -6,7 +6,7 @@
  */
 #include "report/scale.h"
 #include "results/results.h"
-#include "lib/stats.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -16,7 +16,7 @@
 #include "report/table.h"
 #include "report/slices.h"
 #include "results/slices.h"
-#include "lib/stats.h"
+#include "stats/stats.h"
 #include "lib/opt.h"
 #include "lib/term.h"
 #include "lib/zcbench.h"

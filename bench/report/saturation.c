@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A DUT below ZC_SATURATED_FRAC busy, said with a way to load it (saturation.h). */
 #include "report/saturation.h"
-#include "lib/stats.h"
+#include "stats/stats.h"
 #include "lib/term.h"
 #include "metrics/metrics.h"
 #include "results/results.h"

@@ -10,7 +10,7 @@
 #include "results/results.h"
 #include "lib/opt.h"
 #include "lib/outpath.h"
-#include "lib/stats.h"
+#include "stats/stats.h"
 #include "lib/term.h"
 
 #include <errno.h>

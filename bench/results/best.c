@@ -14,7 +14,7 @@
  * the noisy high ones a little), which the table says.
  */
 #include "results/results.h"
-#include "lib/stats.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

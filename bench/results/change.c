@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The change of a figure between two runs, and the ratio of two runs' Gbit/s
- * per core, each with its interval (lib/verdict.h): Student's t on the
+ * per core, each with its interval (stats/verdict.h): Student's t on the
  * per-round log ratios when both runs were taken in rounds of one invocation,
  * else Welch's on the two runs' logs. Every reader of a ratio or a change
  * (run's headline, report, the mail, before-after, plots, the dashboard)
  * asks here, so that one figure has one interval everywhere.
  */
 #include "results/results.h"
-#include "lib/paired.h"
-#include "lib/stats.h"
+#include "stats/paired.h"
+#include "stats/stats.h"
 #include "metrics/metrics.h"
 
 #include <math.h>

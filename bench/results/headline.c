@@ -8,8 +8,8 @@
  * report, plot, the dashboard and before-after all ask here.
  */
 #include "results/results.h"
-#include "lib/paired.h"
-#include "lib/stats.h"
+#include "stats/paired.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 #include "modes/mode.h"
 #include "results/keys.h"
 
-#include "lib/verdict.h"
+#include "stats/verdict.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -175,7 +175,7 @@ struct zc_ratio {
 	bool paired;		/* value: geometric mean of per-repetition ratios (zc_an_paired) */
 	size_t npairs;		/* paired: repetitions with both samples ok */
 	size_t disturbed;	/* samples of the two runs left out as disturbed */
-	struct zc_change ch;	/* the interval on the log scale (lib/verdict.h) */
+	struct zc_change ch;	/* the interval on the log scale (stats/verdict.h) */
 	struct zc_verdict vd;	/* the ratio against 1.0 at +-ZC_RATIO_THRESHOLD */
 };
 /*
@@ -190,7 +190,7 @@ void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r);
  * The change of metric from run b (of the file root_b) to run n (of root_n):
  * paired by rounds when both were taken in rounds of one invocation (and 3
  * pairs are complete), else the two runs' samples apart; on the logs when
- * every value is > 0, else on the values. 0 or -errno (lib/verdict.h).
+ * every value is > 0, else on the values. 0 or -errno (stats/verdict.h).
  */
 int zc_an_change(json_t *root_b, json_t *b, json_t *root_n, json_t *n, const char *metric,
 		 double level, struct zc_change *c);

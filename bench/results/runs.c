@@ -4,7 +4,7 @@
  * values, the file's kernel, host, date and fingerprint.
  */
 #include "results/results.h"
-#include "lib/stats.h"
+#include "stats/stats.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>

@@ -5,12 +5,12 @@
  * A/B pairs; each slice's efficiency is its bytes per second of cost (the
  * DUT workers' thread CPU + softirq + irq of their CPUs), each pair's ratio
  * B over A; the run's ratio is the median over the pairs of all its samples
- * with a percentile bootstrap interval over pairs (lib/paired.h).
+ * with a percentile bootstrap interval over pairs (stats/paired.h).
  */
 #ifndef ZC_RESULTS_SLICES_H
 #define ZC_RESULTS_SLICES_H
 
-#include "lib/paired.h"
+#include "stats/paired.h"
 
 #include <jansson.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Inside zcbench run: the order in which a run set's samples are taken. The
- * (run, repetition) slots come from lib/order.h; each slot calls one sample
+ * (run, repetition) slots come from stats/order.h; each slot calls one sample
  * function and the sample gets its place in the order and its start time.
  * `repetitions = auto` stops after the first round (from ZC_AUTO_MIN_ROUNDS
  * on) in which every headline ratio is tight, or at the maximum. The sample
@@ -10,7 +10,7 @@
 #ifndef ZC_SCHEDULE_H
 #define ZC_SCHEDULE_H
 
-#include "lib/order.h"
+#include "stats/order.h"
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -8,7 +8,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 . tests/lib.sh
-declare -A rank=([lib]=0 [modes]=1 [counters]=1 [profile]=1 [config]=2 [metrics]=2
+declare -A rank=([lib]=0 [stats]=1 [modes]=1 [counters]=1 [profile]=1 [config]=2 [metrics]=2
 	[transport]=3 [wire]=3 [results]=4 [report]=5 [rr]=5 [probe]=5 [export]=6 [peers]=6 [role]=7
 	[compare]=7 [plot]=8 [run]=8 [guest]=9)
 MAX_LINES=1000

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Change points of a series (lib/changepoint.h) on fixed-seed synthetic
+ * Change points of a series (stats/changepoint.h) on fixed-seed synthetic
  * series of lognormal nights: a step is found at its night with its size in
  * the interval, two steps are both found, a series without a step raises one
  * about alpha of the time, the search's critical |t| is above a known
@@ -18,7 +18,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "lib/changepoint.h"
+#include "stats/changepoint.h"
 
 static gsl_rng *rng;
 

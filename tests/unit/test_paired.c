@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Paired statistics, the A/A noise floor, foreign busy time and repetition
- * orders (lib/paired.h, lib/gate.h, lib/foreign.h, lib/order.h) against
+ * orders (stats/paired.h, stats/gate.h, lib/foreign.h, stats/order.h) against
  * values obtained independently, once, with Debian 12's python3-scipy 1.10.1
  * (the tests do not need it at run time). Bootstrap bounds and floors: the
  * exact distribution of the median of n draws with replacement from n
@@ -20,9 +20,9 @@
 #include <math.h>
 
 #include "lib/foreign.h"
-#include "lib/gate.h"
-#include "lib/order.h"
-#include "lib/paired.h"
+#include "stats/gate.h"
+#include "stats/order.h"
+#include "stats/paired.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define ROUNDS 10000

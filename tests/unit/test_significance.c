@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "lib/stats.h"
+#include "stats/stats.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

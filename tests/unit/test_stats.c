@@ -3,7 +3,7 @@
 #include <math.h>
 #include "zc_test.h"
 
-#include "lib/stats.h"
+#include "stats/stats.h"
 
 static void test_odd(void **state)
 {

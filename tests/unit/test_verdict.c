@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Three-valued verdicts (lib/verdict.h): the intervals against values
+ * Three-valued verdicts (stats/verdict.h): the intervals against values
  * computed independently, once, with Debian 12's python3-scipy 1.10.1
  * (scipy.stats.t.ppf; Welch's df by hand from numpy's var(ddof=1)), the three
  * answers at their edges, and by simulation (fixed seed, a few hundred ms):
@@ -25,7 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/verdict.h"
+#include "stats/verdict.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

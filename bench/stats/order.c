@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "lib/order.h"
+#include "stats/order.h"
 
 #include <errno.h>
 #include <gsl/gsl_randist.h>

@@ -3,7 +3,7 @@
  * Paired statistics for interleaved repetitions: repetition i of two runs was
  * taken in the same round, adjacent in time, so num[i] and den[i] share the
  * machine's state and their ratio cancels what drifts between rounds. The
- * unpaired tools (medians of each side, Mann-Whitney) are in lib/stats.h.
+ * unpaired tools (medians of each side, Mann-Whitney) are in stats/stats.h.
  *
  * Every function takes the two sides as equal-length arrays; NaN marks a
  * missing side (a failed or disturbed sample) and drops that pair only.

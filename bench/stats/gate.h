@@ -3,7 +3,7 @@
  * The noise floor of an A/A pair: how far two invocations of one build come
  * apart (a fraction: 0.05 = 5%). An interval from one invocation cannot see
  * what moves between invocations; compare widens its intervals by this
- * (lib/verdict.h's zc_offset_sd_of_floor) so that drift is not called a change.
+ * (stats/verdict.h's zc_offset_sd_of_floor) so that drift is not called a change.
  */
 #ifndef ZC_GATE_H
 #define ZC_GATE_H

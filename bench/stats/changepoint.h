@@ -16,13 +16,13 @@
  *
  * Each change point's step is the segment after it against the segment
  * before it (up to the neighbouring change points), as a zc_change with a
- * Welch interval on the logs (lib/verdict.h), to be judged against +-T like
+ * Welch interval on the logs (stats/verdict.h), to be judged against +-T like
  * every other change.
  */
 #ifndef ZC_CHANGEPOINT_H
 #define ZC_CHANGEPOINT_H
 
-#include "lib/verdict.h"
+#include "stats/verdict.h"
 
 #include <stdbool.h>
 #include <stddef.h>

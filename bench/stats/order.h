@@ -3,7 +3,7 @@
  * The order in which a run set's repetitions are taken. Interleaved (the
  * default) takes repetition 1 of every run, then repetition 2, ...: a machine
  * that slows down halfway then slows every run alike, and repetition i of two
- * runs is a pair taken close together (lib/paired.h).
+ * runs is a pair taken close together (stats/paired.h).
  */
 #ifndef ZC_ORDER_H
 #define ZC_ORDER_H

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "lib/gate.h"
+#include "stats/gate.h"
 
 #include <errno.h>
 #include <gsl/gsl_rng.h>

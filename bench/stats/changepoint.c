@@ -3,7 +3,7 @@
  * Change points of a series (changepoint.h): binary segmentation on the
  * two-sample t statistic, each split tested against shuffles of its segment.
  */
-#include "lib/changepoint.h"
+#include "stats/changepoint.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>

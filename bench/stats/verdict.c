@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "lib/verdict.h"
+#include "stats/verdict.h"
 
 #include <errno.h>
 #include <gsl/gsl_cdf.h>

@@ -3,7 +3,7 @@
  * Summaries of a series (median, mean, stddev, quantiles) and their
  * intervals, through GSL.
  */
-#include "lib/stats.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <gsl/gsl_cdf.h>

@@ -343,14 +343,14 @@ static void consume(struct zc_child *c, char *nl)
 	c->buf[c->len] = 0;
 }
 
-int zc_child_ready(struct zc_child *c, double deadline, int *port)
+int zc_child_ready(struct zc_child *c, double deadline, const char *ready, int *port)
 {
 	char *nl;
 	int ret = wait_line(c, deadline, &nl);
 
 	if (ret)
 		return ret;
-	if (sscanf(c->buf, "READY port=%d", port) != 1)
+	if (sscanf(c->buf, ready, port) != 1)
 		return -EPROTO;
 	consume(c, nl);
 	return 0;

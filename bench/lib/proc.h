@@ -76,10 +76,11 @@ struct zc_child {
  * process group, killed if the controller dies. 0 or -errno. */
 int zc_child_spawn(struct zc_child *c, char *const argv[]);
 int zc_child_send(struct zc_child *c, const char *s); /* 0 or -errno */
-/* Wait for "READY port=N" and consume it: 0, -ETIMEDOUT, -EPIPE, -EINTR,
+/* Wait for the line ready (a scanf format with one %d, the port: the
+ * protocol's READY, wire.h) and consume it: 0, -ETIMEDOUT, -EPIPE, -EINTR,
  * or -EPROTO when the role printed something else first (its report,
  * saying why it cannot start), which is left in the buffer. */
-int zc_child_ready(struct zc_child *c, double deadline, int *port);
+int zc_child_ready(struct zc_child *c, double deadline, const char *ready, int *port);
 /* Read what the role still prints until EOF or deadline, keeping it. */
 void zc_child_drain(struct zc_child *c, double deadline);
 /* Wait until every child has closed stdout, by deadline. 0, -ETIMEDOUT or

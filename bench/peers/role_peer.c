@@ -16,6 +16,7 @@
  * the program's exit and its log's tail), never in between.
  */
 #include "peers/role_peer.h"
+#include "peers/rr_peer_int.h"
 #include "lib/cpu.h"
 #include "lib/zcbench.h"
 #include "counters/counters.h"
@@ -34,36 +35,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PEER_CPUS 64
-
-enum { E_WARMUP, E_WINDOW, E_NR };
-
-struct edge {
-	double t;
-	struct zc_cpustat cs[PEER_CPUS];
-	bool cs_ok;
-	struct zc_peer_tcp tcp;
-	int tcp_ret;
-	double user_s, sys_s;
-	bool cpu_ok;
-};
-
 struct peer_role {
-	const struct zc_role_args *ra;
-	const struct zc_mode *m;
+	/* The program, the role's CPUs and the edges (rr_peer_int.h). Whose
+	 * sockets count: the local port (sink side, read) or the remote port
+	 * (sending side, written). */
+	struct hp h;
 	const char *what;		/* "haproxy", "iperf3-client", "iperf3-server" */
-	int cpus[PEER_CPUS], ncpus;	/* distinct CPUs of the role's workers */
 	struct zc_peer p;
-	int pidfd;
-	char dir[64];
-	/* whose sockets count: local port (sink side) or remote port (sending side) */
-	int lport, rport;
-	bool count_read;		/* the sink: bytes read, else bytes written */
-	struct edge e[E_NR];
 	/* --counters on the program's main thread (all of HAProxy's work with
 	 * nbthread 1, iperf3's) and its first CPU */
 	struct zc_counters ctr;
-	struct zc_counters_snap ctr_snap[E_NR];
+	struct zc_counters_snap ctr_snap[HP_NR];
 	bool ctr_open;
 };
 
@@ -80,85 +62,25 @@ const struct zc_mode *zc_role_peer_mode(const struct zc_role_args *ra, const str
 	return NULL;
 }
 
-/* user and system seconds of pid (every thread, the exited too): 0 or -errno. */
-static int proc_times(pid_t pid, double *user_s, double *sys_s)
-{
-	char path[64], line[1024], *p;
-	unsigned long long ut, st;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (!(f = fopen(path, "re")))
-		return -errno;
-	p = fgets(line, sizeof(line), f);
-	fclose(f);
-	/* After the command's closing parenthesis: state is field 3, utime 14, stime 15. */
-	if (!p || !(p = strrchr(line, ')')) ||
-	    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
-		return -EINVAL;
-	*user_s = ut / (double)sysconf(_SC_CLK_TCK);
-	*sys_s = st / (double)sysconf(_SC_CLK_TCK);
-	return 0;
-}
-
 /* Counters from here on, on the program's main thread (0 when none asked). */
 static void counters_open(struct peer_role *pr)
 {
-	int mask = zc_counters_parse(pr->ra->cfg.counters);
+	int mask = zc_counters_parse(pr->h.ra->cfg.counters);
 
 	if (mask <= 0 || pr->ctr_open)
 		return;
-	zc_counters_open_tid(&pr->ctr, mask, pr->cpus[0], pr->p.pid);
+	zc_counters_open_tid(&pr->ctr, mask, pr->h.cpus[0], pr->p.pid);
 	pr->ctr_open = true;
 }
 
-static void take(struct peer_role *pr, struct edge *e)
+static void take(struct peer_role *pr, int e)
 {
 	/* Counters innermost, as a zcbench role reads them. */
-	if (pr->ctr_open && e == &pr->e[E_WINDOW])
-		zc_counters_snap(&pr->ctr, &pr->ctr_snap[E_WINDOW], true);
-	e->t = zc_now();
-	e->cs_ok = true;
-	for (int i = 0; i < pr->ncpus; i++)
-		e->cs_ok &= pr->cpus[i] >= 0 && zc_cpustat_read(pr->cpus[i], &e->cs[i]) == 0;
-	e->tcp_ret = zc_peer_tcp_bytes(pr->p.pid, pr->lport, pr->rport, &e->tcp);
-	e->cpu_ok = proc_times(pr->p.pid, &e->user_s, &e->sys_s) == 0;
-	if (pr->ctr_open && e == &pr->e[E_WARMUP])
-		zc_counters_snap(&pr->ctr, &pr->ctr_snap[E_WARMUP], false);
-}
-
-/* Sleep until t, or until the program exits: 0 at t, -ECHILD when it exited. */
-static int sleep_until(struct peer_role *pr, double t)
-{
-	for (;;) {
-		double left = t - zc_now();
-		struct pollfd pfd = { .fd = pr->pidfd, .events = POLLIN };
-		int k;
-
-		if (left <= 0)
-			return zc_peer_alive(&pr->p) ? 0 : -ECHILD;
-		if (pr->pidfd < 0) {
-			/* No pidfd (kernel < 5.3): look every 50 ms. */
-			struct timespec nap = { .tv_nsec = 50 * 1000000L };
-
-			if (!zc_peer_alive(&pr->p))
-				return -ECHILD;
-			if (left < 0.05)
-				nap.tv_nsec = (long)(left * 1e9);
-			nanosleep(&nap, NULL);
-			continue;
-		}
-		k = poll(&pfd, 1, (int)ceil(left * 1000));
-		/* Readable: it exited (checked, and reaped, by zc_peer_alive);
-		 * otherwise time passed or a signal came: look at the clock again. */
-		if (k > 0 && !zc_peer_alive(&pr->p))
-			return -ECHILD;
-		if (k > 0) {
-			struct timespec nap = { .tv_nsec = 10 * 1000000L };
-
-			nanosleep(&nap, NULL);
-		}
-	}
+	if (pr->ctr_open && e == HP_WINDOW)
+		zc_counters_snap(&pr->ctr, &pr->ctr_snap[HP_WINDOW], true);
+	zc_hp_take(&pr->h, &pr->h.e[e]);
+	if (pr->ctr_open && e == HP_WARMUP)
+		zc_counters_snap(&pr->ctr, &pr->ctr_snap[HP_WARMUP], false);
 }
 
 /* A peer's folder and the files the programs leave there. */
@@ -195,31 +117,11 @@ static void remove_stale_dirs(void)
 		closedir(d);
 }
 
-static void emit(json_t *out)
-{
-	char *s = json_dumps(out, JSON_COMPACT);
-
-	if (s) {
-		puts(s);
-		fflush(stdout);
-		free(s);
-	}
-}
-
-static int wait_go(void)
-{
-	char line[64];
-
-	if (!fgets(line, sizeof(line), stdin))
-		return -EPIPE;
-	return strncmp(line, "GO", 2) ? -EPROTO : 0;
-}
-
 /* Start the program of this role (before READY, except the client). 0 or
  * -errno, reason in pr->p.reason. *port: what READY says. */
 static int start_listener(struct peer_role *pr, json_t *peer, int *port)
 {
-	const struct zc_role_args *ra = pr->ra;
+	const struct zc_role_args *ra = pr->h.ra;
 	double limit = 10 + ra->cfg.timeout_s;
 	int ret = zc_peer_pick_port(ra->listen, port);
 
@@ -232,10 +134,10 @@ static int start_listener(struct peer_role *pr, json_t *peer, int *port)
 		struct zc_haproxy_cfg hc = {
 			.listen_addr = ra->listen, .listen_port = *port,
 			.server_addr = ra->connect, .server_port = ra->port,
-			.splice = !!(pr->m->flags & ZC_MODE_PEER_SPLICE),
-			.http = !!(pr->m->flags & ZC_MODE_HTTP),
-			.nbthread = pr->ncpus > 0 ? pr->ncpus : 1,
-			.cpus = pr->cpus, .ncpus = pr->cpus[0] >= 0 ? pr->ncpus : 0,
+			.splice = !!(pr->h.m->flags & ZC_MODE_PEER_SPLICE),
+			.http = !!(pr->h.m->flags & ZC_MODE_HTTP),
+			.nbthread = pr->h.ncpus > 0 ? pr->h.ncpus : 1,
+			.cpus = pr->h.cpus, .ncpus = pr->h.cpus[0] >= 0 ? pr->h.ncpus : 0,
 			.pipe_size = ra->cfg.pipe_size,
 			/* Its buffer holds what one recv() takes: zcbench copy's chunk. */
 			.bufsize = ra->cfg.chunk,
@@ -245,25 +147,25 @@ static int start_listener(struct peer_role *pr, json_t *peer, int *port)
 		/* Threads: as many as the DUT's workers, one per CPU. */
 		if (ra->cfg.connections < hc.nbthread)
 			hc.nbthread = (int)ra->cfg.connections;
-		ret = zc_haproxy_start(&pr->p, &hc, pr->dir, limit, text, sizeof(text));
+		ret = zc_haproxy_start(&pr->p, &hc, pr->h.dir, limit, text, sizeof(text));
 		json_object_set_new(peer, "config", json_string(text));
 		json_object_set_new(peer, "nbthread", json_integer(hc.nbthread));
-		pr->rport = ra->port;	/* its connections to the sink: what it forwarded */
+		pr->h.rport = ra->port;	/* its connections to the sink: what it forwarded */
 		return ret;
 	}
-	ret = zc_iperf3_start_server(&pr->p, ra->listen, *port, pr->cpus[0] >= 0 ? pr->cpus : NULL,
-				     pr->cpus[0] >= 0 ? pr->ncpus : 0, pr->dir, limit);
+	ret = zc_iperf3_start_server(&pr->p, ra->listen, *port, pr->h.cpus[0] >= 0 ? pr->h.cpus : NULL,
+				     pr->h.cpus[0] >= 0 ? pr->h.ncpus : 0, pr->h.dir, limit);
 	json_object_set_new(peer, "command", json_sprintf("iperf3 -s -1 -p %d -B %s", *port,
 							  ra->listen));
-	pr->lport = *port;
-	pr->count_read = true;
+	pr->h.lport = *port;
+	pr->h.read = true;
 	return ret;
 }
 
 /* The iperf3 client, at GO. 0 or -errno. */
 static int start_client(struct peer_role *pr, json_t *peer, int *seconds)
 {
-	const struct zc_role_args *ra = pr->ra;
+	const struct zc_role_args *ra = pr->h.ra;
 	struct zc_iperf3_client_cfg c = {
 		.addr = ra->connect, .port = ra->port,
 		/* iperf3 takes whole seconds: its warm-up (-O, left out of its own
@@ -272,7 +174,7 @@ static int start_client(struct peer_role *pr, json_t *peer, int *seconds)
 		.omit_s = (int)ceil(ra->cfg.warmup_s),
 		.seconds = (int)ceil(ra->cfg.duration_s + ra->cfg.tail_s) + 1,
 		.chunk = ra->cfg.chunk,
-		.sendfile = !strcmp(pr->m->name, "iperf3-sendfile"),
+		.sendfile = !strcmp(pr->h.m->name, "iperf3-sendfile"),
 		.streams = (int)ra->cfg.connections,
 	};
 	char *argv[20], nums[128], cmd[512];
@@ -283,73 +185,9 @@ static int start_client(struct peer_role *pr, json_t *peer, int *seconds)
 		for (int i = 0; argv[i] && k < sizeof(cmd); i++)
 			k += snprintf(cmd + k, sizeof(cmd) - k, "%s%s", i ? " " : "", argv[i]);
 	json_object_set_new(peer, "command", json_string(k ? cmd : ""));
-	pr->rport = ra->port;
-	return zc_iperf3_start_client(&pr->p, &c, pr->cpus[0] >= 0 ? pr->cpus : NULL,
-				      pr->cpus[0] >= 0 ? pr->ncpus : 0, pr->dir);
-}
-
-static json_t *window_json(const struct peer_role *pr)
-{
-	const struct edge *a = &pr->e[E_WARMUP], *b = &pr->e[E_WINDOW];
-	double win = b->t - a->t;
-	bool rr = pr->ra->cfg.traffic == ZC_TRAFFIC_RR;
-	uint64_t bytes = pr->count_read ? b->tcp.read - a->tcp.read : b->tcp.written - a->tcp.written;
-	json_t *o = json_object(), *cpus = json_array();
-	struct zc_cpustat sum = { 0 };
-
-	for (int i = 0; i < pr->ncpus; i++)
-		json_array_append_new(cpus, json_integer(pr->cpus[i]));
-	json_object_set_new(o, "window_s", json_real(win));
-	json_object_set_new(o, "bytes", a->tcp_ret || b->tcp_ret || rr ? json_null() :
-				json_integer(bytes));
-	/* Request/response: connections open and close inside the window, so
-	 * the live sockets' counts at its edges are no window figure. */
-	json_object_set_new(o, "bytes_from", json_string(rr ?
-		"none: connections come and go in a request/response run; per-byte figures "
-		"count the client's verified response bytes" : pr->count_read ?
-		"the program's TCP sockets: tcpi_bytes_received - receive queue (sock_diag)" :
-		"the program's TCP sockets: tcpi_bytes_acked + send queue (sock_diag)"));
-	json_object_set_new(o, "sockets", json_integer(b->tcp.nsocks));
-	json_object_set_new(o, "sockets_at_start", json_integer(a->tcp.nsocks));
-	json_object_set_new(o, "tcp_edges", json_pack("[I,I,I,I]", (json_int_t)a->tcp.written,
-		(json_int_t)b->tcp.written, (json_int_t)a->tcp.read, (json_int_t)b->tcp.read));
-	/* The program's own CPU time stands where a role's getrusage would. */
-	if (a->cpu_ok && b->cpu_ok) {
-		json_object_set_new(o, "rusage_user_s", json_real(b->user_s - a->user_s));
-		json_object_set_new(o, "rusage_sys_s", json_real(b->sys_s - a->sys_s));
-	}
-	json_object_set_new(o, "cpus", cpus);
-	if (!a->cs_ok || !b->cs_ok) {
-		json_object_set_new(o, "cpustat", json_null());
-		json_object_set_new(o, "busy_s", json_null());
-		return o;
-	}
-	for (int i = 0; i < pr->ncpus; i++) {
-		struct zc_cpustat d;
-
-		zc_cpustat_delta(&a->cs[i], &b->cs[i], &d);
-		sum.user += d.user, sum.nice += d.nice, sum.system += d.system;
-		sum.irq += d.irq, sum.softirq += d.softirq, sum.idle += d.idle;
-		sum.iowait += d.iowait, sum.steal += d.steal;
-	}
-	json_object_set_new(o, "cpustat", json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f,s:f}",
-		"user_s", sum.user, "nice_s", sum.nice, "system_s", sum.system, "irq_s", sum.irq,
-		"softirq_s", sum.softirq, "idle_s", sum.idle, "iowait_s", sum.iowait,
-		"steal_s", sum.steal, "busy_s", zc_cpustat_busy(&sum)));
-	json_object_set_new(o, "busy_s", json_real(zc_cpustat_busy(&sum)));
-	json_object_set_new(o, "busy_frac", json_real(win > 0 ? zc_cpustat_busy(&sum) / win : 0));
-	return o;
-}
-
-/* The program is gone before it should be: why, into err. */
-static void died(struct peer_role *pr, const char *when, char *err, size_t len)
-{
-	char desc[64], tail[600];
-
-	zc_peer_describe(&pr->p, desc, sizeof(desc));
-	zc_peer_log_tail(pr->p.log_path, tail, sizeof(tail));
-	snprintf(err, len, "%s exited %s (%s)%s%s", pr->what, when, desc, tail[0] ? "; its log ends: " : "",
-		 tail);
+	pr->h.rport = ra->port;
+	return zc_iperf3_start_client(&pr->p, &c, pr->h.cpus[0] >= 0 ? pr->h.cpus : NULL,
+				      pr->h.cpus[0] >= 0 ? pr->h.ncpus : 0, pr->h.dir);
 }
 
 /* The proxy: wait until HAProxy has no connection to the sink left (the
@@ -363,16 +201,16 @@ static int wait_drained(struct peer_role *pr, double until)
 		struct timespec nap = { .tv_nsec = 20 * 1000000L };
 
 		if (!zc_peer_alive(&pr->p) ||
-		    (zc_peer_tcp_bytes(pr->p.pid, 0, pr->rport, &t) == 0 && t.nsocks == 0))
+		    (zc_peer_tcp_bytes(pr->p.pid, 0, pr->h.rport, &t) == 0 && t.nsocks == 0))
 			return 0;
 		nanosleep(&nap, NULL);
 	}
 	return -ETIMEDOUT;
 }
 
-static void add_info(struct peer_role *pr, json_t *peer)
+static void add_info(const struct zc_mode *m, json_t *peer)
 {
-	json_t *info = !strcmp(pr->m->program, "haproxy") ? zc_haproxy_info() : zc_iperf3_info();
+	json_t *info = !strcmp(m->program, "haproxy") ? zc_haproxy_info() : zc_iperf3_info();
 
 	json_object_update(peer, info);
 	json_decref(info);
@@ -381,50 +219,40 @@ static void add_info(struct peer_role *pr, json_t *peer)
 int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus, int nw,
 		      json_t *out)
 {
-	struct peer_role pr = { .ra = ra, .m = m, .pidfd = -1 };
+	struct peer_role pr = { 0 };
 	json_t *peer = json_object();
 	char err[1400] = "";
 	int ret = 0, port = 0, seconds = 0;
+	double late;
 	bool client = ra->role == ZC_ROLE_SOURCE;
 	struct zc_iperf3_result res;
 	const char *why = m->unavailable ? m->unavailable() : NULL;
 
 	pr.what = ra->role == ZC_ROLE_PROXY ? "haproxy" : client ? "iperf3-client" : "iperf3-server";
-	for (int i = 0; i < nw && pr.ncpus < PEER_CPUS; i++) {
-		bool seen = false;
-
-		for (int k = 0; k < pr.ncpus; k++)
-			seen |= pr.cpus[k] == cpus[i];
-		if (!seen)
-			pr.cpus[pr.ncpus++] = cpus[i];
-	}
 	json_object_set_new(out, "peer", peer);
 	if (why) {
 		/* A program that is missing fails the run (exit 1), unlike a data
 		 * path this kernel lacks: its runs were asked for by name. */
-		json_object_set_new(out, "status", json_string("error"));
-		json_object_set_new(out, "error", json_sprintf("%s unavailable: %s", m->name, why));
-		emit(out);
-		return ZC_EXIT_FAIL;
+		snprintf(err, sizeof(err), "%s unavailable: %s", m->name, why);
+		return zc_wire_emit(out, "error", err);
 	}
 	json_object_set_new(peer, "program", json_string(m->program));
 	json_object_set_new(peer, "mode", json_string(m->name));
 	json_object_set_new(peer, "process", json_string(pr.what));
-	add_info(&pr, peer);
+	add_info(m, peer);
 	/* Only a zcbench sink verifies; iperf3's server in its place cannot. */
 	json_object_set_new(out, "verified", json_false());
 	if (m->unverified_why)
 		json_object_set_new(out, "unverified", json_string(m->unverified_why));
-	/* This process takes the role's first CPU, as a zcbench role's worker 0 does:
-	 * it only wakes at the edges. */
-	if (cpus[0] >= 0)
-		zc_pin_cpu(cpus[0]);
+	/* This process takes the role's first CPU, as a zcbench role's worker 0 does. */
+	zc_hp_init(&pr.h, ra, m, cpus, nw);
+	pr.h.p = &pr.p;
 	remove_stale_dirs();
-	snprintf(pr.dir, sizeof(pr.dir), "/tmp/zcbench-peer-%d-XXXXXX", (int)getpid());
-	if (!mkdtemp(pr.dir)) {
+	snprintf(pr.h.dir, sizeof(pr.h.dir), "/tmp/zcbench-peer-%d-XXXXXX", (int)getpid());
+	if (!mkdtemp(pr.h.dir)) {
 		ret = -errno;
-		snprintf(err, sizeof(err), "mkdtemp %s: %s", pr.dir, strerror(errno));
-		pr.dir[0] = 0;
+		snprintf(err, sizeof(err), "mkdtemp %s: %s", pr.h.dir, strerror(errno));
+		pr.h.dir[0] = 0;
 		goto out;
 	}
 	if (!client && (ret = start_listener(&pr, peer, &port))) {
@@ -433,9 +261,9 @@ int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const in
 	}
 	if (!client)
 		counters_open(&pr);
-	printf("READY port=%d\n", port);
-	fflush(stdout);
-	if ((ret = wait_go())) {
+	zc_wire_ready(port);
+	/* The edges count from here (the program's start), not from GO's time. */
+	if ((ret = zc_wire_wait_go(&late))) {
 		snprintf(err, sizeof(err), "waiting for GO: %s", strerror(-ret));
 		goto out;
 	}
@@ -446,29 +274,30 @@ int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const in
 	if (client)
 		counters_open(&pr);	/* in its warm-up: loading costs no window time */
 	json_object_set_new(peer, "pid", json_integer(pr.p.pid));
-	pr.pidfd = (int)syscall(SYS_pidfd_open, pr.p.pid, 0);
+	pr.h.tcp_pid = pr.p.pid;
+	pr.h.pidfd = (int)syscall(SYS_pidfd_open, pr.p.pid, 0);
 	{
-		double t0 = zc_now() - 0.0;
-		double edge[E_NR] = { t0 + ra->cfg.warmup_s, t0 + ra->cfg.warmup_s + ra->cfg.duration_s };
+		double t0 = zc_now();
+		double edge[HP_NR] = { t0 + ra->cfg.warmup_s, t0 + ra->cfg.warmup_s + ra->cfg.duration_s };
 
-		for (int e = 0; e < E_NR && !ret; e++) {
-			if ((ret = sleep_until(&pr, edge[e]))) {
-				died(&pr, e == E_WARMUP ? "during the warm-up" : "during the window", err,
-				     sizeof(err));
+		for (int e = 0; e < HP_NR && !ret; e++) {
+			if ((ret = zc_hp_sleep_until(&pr.h, edge[e]))) {
+				zc_hp_died(&pr.h, e == HP_WARMUP ? "during the warm-up" :
+					   "during the window", err, sizeof(err));
 				break;
 			}
-			take(&pr, &pr.e[e]);
+			take(&pr, e);
 		}
 	}
 	/* Byte counts only grow while the sockets live: less at the window's
 	 * end means a socket the program held at its start was gone (a stream
 	 * run's connections last; a request/response run's come and go). */
-	if (!ret && ra->cfg.traffic != ZC_TRAFFIC_RR && (pr.e[E_WINDOW].tcp.written < pr.e[E_WARMUP].tcp.written ||
-		     pr.e[E_WINDOW].tcp.read < pr.e[E_WARMUP].tcp.read)) {
+	if (!ret && ra->cfg.traffic != ZC_TRAFFIC_RR && (pr.h.e[HP_WINDOW].tcp.written < pr.h.e[HP_WARMUP].tcp.written ||
+		     pr.h.e[HP_WINDOW].tcp.read < pr.h.e[HP_WARMUP].tcp.read)) {
 		ret = -EPROTO;
 		snprintf(err, sizeof(err), "%s's socket byte counts went back over the window (%d "
 			 "sockets at its start, %d at its end): a connection closed inside it", pr.what,
-			 pr.e[E_WARMUP].tcp.nsocks, pr.e[E_WINDOW].tcp.nsocks);
+			 pr.h.e[HP_WARMUP].tcp.nsocks, pr.h.e[HP_WINDOW].tcp.nsocks);
 	}
 	if (!ret) {
 		json_t *thr = json_array();
@@ -480,12 +309,12 @@ int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const in
 				json_array_append_new(thr, json_pack("{s:i,s:f}", "tid", (int)pc.tid[i],
 								     "cpu_s", pc.thread_s[i]));
 		json_object_set_new(peer, "threads", thr);
-		json_object_set_new(out, "window", window_json(&pr));
+		json_object_set_new(out, "window", zc_hp_window_json(&pr.h, 0, 0, NULL));
 		if (pr.ctr_open) {
 			json_t *w = json_object_get(out, "window");
 
 			json_object_set_new(out, "counters", zc_counters_json(&pr.ctr,
-				&pr.ctr_snap[E_WARMUP], &pr.ctr_snap[E_WINDOW],
+				&pr.ctr_snap[HP_WARMUP], &pr.ctr_snap[HP_WINDOW],
 				json_integer_value(json_object_get(w, "bytes")),
 				json_real_value(json_object_get(w, "window_s"))));
 			/* The program refreshes the CPU's softirq tick only on the counted
@@ -501,7 +330,7 @@ int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const in
 					"not read for a peer: see window.cpustat.softirq_s"));
 			}
 			json_object_set_new(out, "counters_scope", json_sprintf(
-				"the program's main thread (%d) and CPU %d", (int)pr.p.pid, pr.cpus[0]));
+				"the program's main thread (%d) and CPU %d", (int)pr.p.pid, pr.h.cpus[0]));
 		}
 	}
 	/* The tail: the stream ends, then the program is stopped. */
@@ -510,15 +339,15 @@ int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const in
 		 * HAProxy has no connection to the sink; the client stops asking
 		 * at the tail's end, so drained means something only after it. */
 		if (ra->cfg.traffic == ZC_TRAFFIC_RR &&
-		    (ret = sleep_until(&pr, pr.e[E_WINDOW].t + ra->cfg.tail_s)))
-			died(&pr, "during the tail", err, sizeof(err));
+		    (ret = zc_hp_sleep_until(&pr.h, pr.h.e[HP_WINDOW].t + ra->cfg.tail_s)))
+			zc_hp_died(&pr.h, "during the tail", err, sizeof(err));
 		else
 			ret = wait_drained(&pr, zc_now() + ra->cfg.tail_s + ra->cfg.timeout_s + 5);
 		if (ret && !err[0])
 			snprintf(err, sizeof(err), "haproxy still had connections to the sink %.0f s "
 				 "after the window", ra->cfg.tail_s + ra->cfg.timeout_s + 5);
 	} else if (!ret) {
-		double left = pr.e[E_WARMUP].t - ra->cfg.warmup_s + seconds + ra->cfg.timeout_s + 10 -
+		double left = pr.h.e[HP_WARMUP].t - ra->cfg.warmup_s + seconds + ra->cfg.timeout_s + 10 -
 			      zc_now();
 
 		/* iperf3 ends by itself: the client after -O + -t, the server (-1) with it. */
@@ -527,10 +356,10 @@ int zc_role_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const in
 			snprintf(err, sizeof(err), "%s still running %.0f s after its test should have "
 				 "ended", pr.what, ra->cfg.timeout_s + 10);
 		else if (ret)
-			died(&pr, "with a failure", err, sizeof(err));
+			zc_hp_died(&pr.h, "with a failure", err, sizeof(err));
 	}
 	if (!ret && client) {
-		ret = zc_iperf3_client_result(pr.dir, &res);
+		ret = zc_iperf3_client_result(pr.h.dir, &res);
 		if (ret)
 			snprintf(err, sizeof(err), "iperf3 -J report: %s%s%s", strerror(-ret),
 				 res.error[0] ? ": " : "", res.error);
@@ -550,25 +379,21 @@ out:
 		zc_counters_close(&pr.ctr);
 	/* Stopped and reaped on every path: nothing of it outlives the sample. */
 	zc_peer_stop(&pr.p, 2);
-	if (pr.pidfd >= 0)
-		close(pr.pidfd);
+	if (pr.h.pidfd >= 0)
+		close(pr.h.pidfd);
 	if (pr.p.pid) {
 		char desc[64];
 
 		zc_peer_describe(&pr.p, desc, sizeof(desc));
 		json_object_set_new(peer, "exit", json_string(desc));
 	}
-	if (pr.dir[0]) {
+	if (pr.h.dir[0]) {
 		char tail[2048];
 
 		zc_peer_log_tail(pr.p.log_path, tail, sizeof(tail));
 		json_object_set_new(peer, "log_tail", json_string(tail));
 		/* Its configuration and log were kept in the report; the folder goes. */
-		remove_dir(pr.dir);
+		remove_dir(pr.h.dir);
 	}
-	json_object_set_new(out, "status", json_string(ret ? "error" : "ok"));
-	if (ret)
-		json_object_set_new(out, "error", json_string(err[0] ? err : strerror(-ret)));
-	emit(out);
-	return ret ? ZC_EXIT_FAIL : 0;
+	return zc_wire_emit(out, ret ? "error" : "ok", ret ? err[0] ? err : strerror(-ret) : NULL);
 }

@@ -15,7 +15,6 @@
  * tps_per_core and the headline come out the same way.
  */
 #include "rr/rr.h"
-#include "rr/rr_int.h"
 #include "peers/rr_peer_int.h"
 #include "lib/http.h"
 #include "peers/nginx.h"
@@ -105,6 +104,7 @@ static int start_nginx(struct server *s, json_t *peer, char *err, size_t len)
 		snprintf(err, len, "%s", s->ng.p.reason);
 	/* The workers hold the sockets: every one on nginx's port counts. */
 	h->p = &s->ng.p;
+	h->group = true;
 	h->lport = s->port;
 	return ret;
 }
@@ -125,17 +125,16 @@ static int serve(struct server *s, json_t *out, char *err, size_t len)
 {
 	struct hp *h = &s->h;
 	const struct zc_cfg *cfg = &h->ra->cfg;
-	double t0, edge[HP_NR];
-	json_t *win;
+	double late, edge[HP_NR];
 	int ret;
 
-	printf("READY port=%d\n", s->port);
-	fflush(stdout);
-	if ((ret = zc_rr_wait_go(&t0))) {
+	zc_wire_ready(s->port);
+	if ((ret = zc_wire_wait_go(&late))) {
 		snprintf(err, len, "waiting for GO: %s", strerror(-ret));
 		return ret;
 	}
-	edge[HP_WARMUP] = t0 + cfg->warmup_s;
+	/* The edges count from when the controller sent GO, as rr.c's do. */
+	edge[HP_WARMUP] = zc_now() - late + cfg->warmup_s;
 	edge[HP_WINDOW] = edge[HP_WARMUP] + cfg->duration_s;
 	h->pidfd = (int)syscall(SYS_pidfd_open, s->ng.p.pid, 0);
 	for (int e = 0; e < HP_NR; e++) {
@@ -146,9 +145,7 @@ static int serve(struct server *s, json_t *out, char *err, size_t len)
 		zc_hp_take(h, &h->e[e]);
 	}
 	/* "bytes" as zcbench's server says it: what it sent, heads included. */
-	win = zc_hp_window_json(h);
-	json_object_set(win, "bytes", json_object_get(win, "tcp_bytes"));
-	json_object_set_new(out, "window", win);
+	json_object_set_new(out, "window", zc_hp_window_json(h, 0, 0, NULL));
 	/* The client stops at the tail's edge; zcbench's server waits as long. */
 	zc_hp_sleep_until(h, edge[HP_WINDOW] + cfg->tail_s);
 	wait_closed(s, edge[HP_WINDOW] + 1 + 2 * cfg->tail_s);
@@ -200,32 +197,17 @@ int zc_rr_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const int 
 	json_object_set_new(out, "peer", peer);
 	if (!s)
 		zc_die("out of memory");
-	h->ra = ra;
-	h->m = m;
-	h->pidfd = -1;
 	if (why || m->role == ZC_ROLE_PROXY) {
 		/* Not installed: the run is unavailable here, as a data path this
 		 * kernel lacks (make bench-rr goes on without it). */
-		json_object_set_new(out, "status", json_string("unavailable"));
-		json_object_set_new(out, "error", json_sprintf("%s unavailable: %s", m->name,
-				    why ? why : "an HTTP program takes the client's or server's place"));
-		zc_hp_emit(out);
+		snprintf(err, sizeof(err), "%s unavailable: %s", m->name,
+			 why ? why : "an HTTP program takes the client's or server's place");
 		free(s);
-		return ZC_EXIT_FAIL;
+		return zc_wire_emit(out, "unavailable", err);
 	}
-	for (int i = 0; i < nw && h->ncpus < HP_CPUS; i++) {
-		bool seen = false;
-
-		for (int k = 0; k < h->ncpus; k++)
-			seen |= h->cpus[k] == cpus[i];
-		if (!seen)
-			h->cpus[h->ncpus++] = cpus[i];
-	}
+	zc_hp_init(h, ra, m, cpus, nw);
 	json_object_set_new(peer, "program", json_string(m->program));
 	json_object_set_new(peer, "mode", json_string(m->name));
-	/* This process wakes only at the edges: on the role's first CPU. */
-	if (cpus[0] >= 0)
-		zc_pin_cpu(cpus[0]);
 	snprintf(h->dir, sizeof(h->dir), "/tmp/zcbench-peer-%d-XXXXXX", (int)getpid());
 	if (!mkdtemp(h->dir)) {
 		ret = -errno;
@@ -241,10 +223,6 @@ int zc_rr_peer_main(struct zc_role_args *ra, const struct zc_mode *m, const int 
 	if (strcmp(ra->cfg.counters, "none"))
 		json_object_set_new(out, "counters_error", json_string("--counters are not read for "
 				    "an HTTP program in a request/response run"));
-	json_object_set_new(out, "status", json_string(ret ? "error" : "ok"));
-	if (ret)
-		json_object_set_new(out, "error", json_string(err[0] ? err : strerror(-ret)));
-	zc_hp_emit(out);
 	free(s);
-	return ret ? ZC_EXIT_FAIL : ZC_EXIT_OK;
+	return zc_wire_emit(out, ret ? "error" : "ok", ret ? err[0] ? err : strerror(-ret) : NULL);
 }

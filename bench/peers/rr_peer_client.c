@@ -14,7 +14,6 @@
  * the mode's reason. wrk's latency percentiles (its HdrHistogram, over its
  * whole run) fill the same fields as zcbench's client; h2load prints none.
  */
-#include "rr/rr_int.h"
 #include "peers/rr_peer_int.h"
 #include "peers/h2load.h"
 #include "peers/wrk.h"
@@ -120,16 +119,11 @@ static int result(struct hp *h, json_t *peer, struct said *s, char *err, size_t 
 static void figures(struct hp *h, const struct said *s, json_t *out)
 {
 	const struct zc_cfg *cfg = &h->ra->cfg;
-	json_t *win = zc_hp_window_json(h), *rr = json_object();
-	double ws = json_real_value(json_object_get(win, "window_s"));
-	json_t *tb = json_object_get(win, "tcp_bytes");
-	double share = json_is_integer(tb) && s->bytes ?
-		       (double)json_integer_value(tb) / (double)s->bytes : NAN;
-	json_int_t tx = isfinite(share) ? (json_int_t)llround(share * (double)s->responses) : 0;
+	json_t *rr = json_object();
+	double ws = h->e[HP_WINDOW].t - h->e[HP_WARMUP].t;
+	int64_t tx = 0;
 
-	/* Body bytes, as zcbench's client counts them (unchecked here). */
-	json_object_set_new(win, "bytes", json_integer(tx * (json_int_t)cfg->object_size));
-	json_object_set_new(win, "transactions", json_integer(tx));
+	json_object_set_new(out, "window", zc_hp_window_json(h, s->responses, s->bytes, &tx));
 	json_object_set_new(rr, "transactions", json_integer(tx));
 	json_object_set_new(rr, "tps", json_real(ws > 0 ? tx / ws : 0));
 	json_object_set_new(rr, "transactions_total", json_integer((json_int_t)s->responses));
@@ -144,7 +138,6 @@ static void figures(struct hp *h, const struct said *s, json_t *out)
 		json_object_set_new(rr, "latency_why", json_sprintf("%s prints no latency "
 				    "percentiles (only min, max, mean and sd of its time for "
 				    "request, in peer.report)", h->m->program));
-	json_object_set_new(out, "window", win);
 	json_object_set_new(out, "rr", rr);
 }
 
@@ -158,7 +151,7 @@ int zc_rr_peer_client(struct hp *h, json_t *out, json_t *peer, char *err, size_t
 	struct zc_peer p = { 0 };
 	struct said s = { 0 };
 	char url[256];
-	double t0;
+	double t0, late;
 	int ret;
 
 	json_object_set_new(peer, "process", json_string(h->m->program));
@@ -173,12 +166,13 @@ int zc_rr_peer_client(struct hp *h, json_t *out, json_t *peer, char *err, size_t
 		snprintf(err, len, "URL of %s:%d: %s", ra->connect, ra->port, strerror(-ret));
 		return ret;
 	}
-	printf("READY port=0\n");
-	fflush(stdout);
-	if ((ret = zc_rr_wait_go(&t0))) {
+	zc_wire_ready(0);
+	if ((ret = zc_wire_wait_go(&late))) {
 		snprintf(err, len, "waiting for GO: %s", strerror(-ret));
 		return ret;
 	}
+	/* The edges count from when the controller sent GO, as rr.c's do. */
+	t0 = zc_now() - late;
 	if ((ret = start(h, &p, url, seconds, peer))) {
 		snprintf(err, len, "%s", p.reason);
 		goto out;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What an HTTP program in a request/response role's place is measured with
- * (rr_peer_int.h), at the edges of the controller's GO time: the role's
- * CPUs, the program's sockets and its process group's CPU time.
+ * What a program in a role's place is measured with (rr_peer_int.h), at
+ * the window's edges: the role's CPUs, the program's sockets and its (or
+ * its process group's) CPU time.
  */
 #include "peers/rr_peer_int.h"
 #include "lib/zcbench.h"
@@ -13,14 +13,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-/* User and system seconds of a process group (nginx's master and workers,
- * and the workers the master reaped): 0 or -errno. */
-static int group_times(const struct zc_peer *p, double *user_s, double *sys_s)
+void zc_hp_init(struct hp *h, const struct zc_role_args *ra, const struct zc_mode *m,
+		const int *cpus, int nw)
 {
-	pid_t pids[HP_CPUS + 8];
-	int n = zc_peer_group_pids(p, pids, ZC_ARRAY_SIZE(pids));
+	h->ra = ra;
+	h->m = m;
+	h->pidfd = -1;
+	for (int i = 0; i < nw && h->ncpus < HP_CPUS; i++) {
+		bool seen = false;
+
+		for (int k = 0; k < h->ncpus; k++)
+			seen |= h->cpus[k] == cpus[i];
+		if (!seen)
+			h->cpus[h->ncpus++] = cpus[i];
+	}
+	if (cpus[0] >= 0)
+		zc_pin_cpu(cpus[0]);
+}
+
+/* User and system seconds of the program (every thread, the exited too)
+ * or of its process group (nginx's master and workers, and the workers the
+ * master reaped): 0 or -errno. */
+static int cpu_times(const struct hp *h, double *user_s, double *sys_s)
+{
+	pid_t pids[HP_CPUS + 8] = { h->p->pid };
+	int n = h->group ? zc_peer_group_pids(h->p, pids, ZC_ARRAY_SIZE(pids)) : 1;
 	unsigned long long ut = 0, st = 0;
 
 	if (n < 0)
@@ -31,8 +51,11 @@ static int group_times(const struct zc_peer *p, double *user_s, double *sys_s)
 		FILE *f;
 
 		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pids[i]);
-		if (!(f = fopen(path, "re")))
+		if (!(f = fopen(path, "re"))) {
+			if (!h->group)
+				return -errno;
 			continue;	/* gone since it was listed */
+		}
 		q = fgets(line, sizeof(line), f);
 		fclose(f);
 		/* After the command's closing parenthesis: utime is field 14,
@@ -41,8 +64,8 @@ static int group_times(const struct zc_peer *p, double *user_s, double *sys_s)
 		    sscanf(q + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
 			   &u, &s, &cu, &cs) != 4)
 			return -EINVAL;
-		ut += u + (i == 0 ? cu : 0);
-		st += s + (i == 0 ? cs : 0);
+		ut += u + (h->group && i == 0 ? cu : 0);
+		st += s + (h->group && i == 0 ? cs : 0);
 	}
 	*user_s = ut / (double)sysconf(_SC_CLK_TCK);
 	*sys_s = st / (double)sysconf(_SC_CLK_TCK);
@@ -56,7 +79,7 @@ void zc_hp_take(struct hp *h, struct hp_edge *e)
 	for (int i = 0; i < h->ncpus; i++)
 		e->cs_ok &= h->cpus[i] >= 0 && zc_cpustat_read(h->cpus[i], &e->cs[i]) == 0;
 	e->tcp_ret = zc_peer_tcp_bytes(h->tcp_pid, h->lport, h->rport, &e->tcp);
-	e->cpu_ok = group_times(h->p, &e->user_s, &e->sys_s) == 0;
+	e->cpu_ok = cpu_times(h, &e->user_s, &e->sys_s) == 0;
 }
 
 int zc_hp_sleep_until(struct hp *h, double t)
@@ -64,6 +87,7 @@ int zc_hp_sleep_until(struct hp *h, double t)
 	for (;;) {
 		double left = t - zc_now();
 		struct pollfd pfd = { .fd = h->pidfd, .events = POLLIN };
+		int k;
 
 		if (left <= 0)
 			return zc_peer_alive(h->p) ? 0 : -ECHILD;
@@ -74,57 +98,65 @@ int zc_hp_sleep_until(struct hp *h, double t)
 			usleep(left < 0.05 ? (useconds_t)(left * 1e6) : 50000);
 			continue;
 		}
-		if (poll(&pfd, 1, (int)ceil(left * 1000)) > 0 && !zc_peer_alive(h->p))
+		k = poll(&pfd, 1, (int)ceil(left * 1000));
+		/* Readable: it exited (checked, and reaped, by zc_peer_alive);
+		 * otherwise time passed or a signal came: look at the clock again. */
+		if (k > 0 && !zc_peer_alive(h->p))
 			return -ECHILD;
+		if (k > 0)
+			usleep(10000);
 	}
 }
 
-json_t *zc_hp_window_json(const struct hp *h)
+json_t *zc_hp_window_json(const struct hp *h, uint64_t responses, uint64_t said_bytes,
+			  int64_t *tx)
 {
 	const struct hp_edge *a = &h->e[HP_WARMUP], *b = &h->e[HP_WINDOW];
-	double win = b->t - a->t;
-	json_t *o = json_object(), *cpus = json_array();
-	struct zc_cpustat sum = { 0 };
 	uint64_t x0 = h->read ? a->tcp.read : a->tcp.written, x1 = h->read ? b->tcp.read : b->tcp.written;
+	bool rr = h->ra->cfg.traffic == ZC_TRAFFIC_RR;
+	struct zc_window w;
 
+	zc_window_init(&w, b->t - a->t);
 	for (int i = 0; i < h->ncpus; i++)
-		json_array_append_new(cpus, json_integer(h->cpus[i]));
-	json_object_set_new(o, "window_s", json_real(win));
-
-	/* Under churn a socket closed inside the window takes its count along. */
-	json_object_set_new(o, "tcp_bytes", a->tcp_ret || b->tcp_ret || x1 < x0 ? json_null() :
-			    json_integer((json_int_t)(x1 - x0)));
-	json_object_set_new(o, "tcp_bytes_from", json_string(h->read ?
-		"the program's TCP sockets, heads and bodies read: tcpi_bytes_received - receive "
-		"queue (sock_diag)" : "the program's TCP sockets, heads and bodies written: "
-		"tcpi_bytes_acked + send queue (sock_diag), live sockets only"));
-	json_object_set_new(o, "sockets", json_integer(b->tcp.nsocks));
+		zc_window_cpu(&w, h->cpus[i], &a->cs[i], &b->cs[i], a->cs_ok && b->cs_ok);
+	/* The program's own CPU time stands where a role's getrusage would. */
 	if (a->cpu_ok && b->cpu_ok) {
-		json_object_set_new(o, "rusage_user_s", json_real(b->user_s - a->user_s));
-		json_object_set_new(o, "rusage_sys_s", json_real(b->sys_s - a->sys_s));
-		json_object_set_new(o, "rusage_from", json_string("the program's process group "
-				    "(/proc/PID/stat of each member, and the children its leader reaped)"));
+		w.user_s = b->user_s - a->user_s;
+		w.sys_s = b->sys_s - a->sys_s;
 	}
-	json_object_set_new(o, "cpus", cpus);
-	if (!a->cs_ok || !b->cs_ok) {
-		json_object_set_new(o, "busy_s", json_null());
-		return o;
-	}
-	for (int i = 0; i < h->ncpus; i++) {
-		struct zc_cpustat d;
+	w.rusage_from = h->group ? "the program's process group (/proc/PID/stat of each member, "
+		"and the children its leader reaped)" : "the program (/proc/PID/stat, every thread)";
+	w.tcp = true;
+	/* Under churn a socket closed inside the window takes its count along. */
+	w.tcp_bytes = a->tcp_ret || b->tcp_ret || x1 < x0 ? -1 : (int64_t)(x1 - x0);
+	w.sockets = b->tcp.nsocks;
+	w.sockets_at_start = a->tcp.nsocks;
+	w.tcp_edges[0] = a->tcp.written;
+	w.tcp_edges[1] = b->tcp.written;
+	w.tcp_edges[2] = a->tcp.read;
+	w.tcp_edges[3] = b->tcp.read;
+	w.bytes_from = h->read ?
+		"the program's TCP sockets: tcpi_bytes_received - receive queue (sock_diag)" :
+		"the program's TCP sockets: tcpi_bytes_acked + send queue (sock_diag)";
+	if (!rr || h->ra->role == ZC_ROLE_SINK) {
+		w.bytes = w.tcp_bytes;
+	} else if (h->ra->role == ZC_ROLE_SOURCE) {
+		double share = w.tcp_bytes >= 0 && said_bytes ? (double)w.tcp_bytes / said_bytes : NAN;
 
-		zc_cpustat_delta(&a->cs[i], &b->cs[i], &d);
-		sum.user += d.user, sum.nice += d.nice, sum.system += d.system;
-		sum.irq += d.irq, sum.softirq += d.softirq, sum.idle += d.idle;
-		sum.iowait += d.iowait, sum.steal += d.steal;
+		/* Body bytes, as zcbench's client counts them (unchecked here). */
+		w.transactions = isfinite(share) ? llround(share * (double)responses) : 0;
+		w.bytes = w.transactions * (int64_t)h->ra->cfg.object_size;
+		w.bytes_from = "the responses' bodies: object_size times the transactions "
+			       "(rr.transactions_from); tcp_bytes: what its sockets read, heads included";
+		if (tx)
+			*tx = w.transactions;
+	} else {
+		/* Connections open and close inside the window: the live
+		 * sockets' counts at its edges are no window figure. */
+		w.bytes_from = "none: connections come and go in a request/response run; "
+			       "per-byte figures count the client's verified response bytes";
 	}
-	json_object_set_new(o, "cpustat", json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f}", "user_s",
-			    sum.user, "system_s", sum.system, "irq_s", sum.irq, "softirq_s",
-			    sum.softirq, "idle_s", sum.idle, "steal_s", sum.steal, "busy_s",
-			    zc_cpustat_busy(&sum)));
-	json_object_set_new(o, "busy_s", json_real(zc_cpustat_busy(&sum)));
-	json_object_set_new(o, "busy_frac", json_real(win > 0 ? zc_cpustat_busy(&sum) / win : 0));
-	return o;
+	return zc_window_json(&w);
 }
 
 void zc_hp_died(struct hp *h, const char *when, char *err, size_t len)
@@ -135,15 +167,4 @@ void zc_hp_died(struct hp *h, const char *when, char *err, size_t len)
 	zc_peer_log_tail(h->p->log_path, tail, sizeof(tail));
 	snprintf(err, len, "%s exited %s (%s)%s%s", h->p->name, when, desc,
 		 tail[0] ? "; its log ends: " : "", tail);
-}
-
-void zc_hp_emit(json_t *out)
-{
-	char *s = json_dumps(out, JSON_COMPACT);
-
-	if (s) {
-		puts(s);
-		fflush(stdout);
-		free(s);
-	}
 }

@@ -35,26 +35,12 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-static void emit(json_t *out)
-{
-	char *s = json_dumps(out, JSON_COMPACT);
-
-	if (s) {
-		fputs(s, stdout);
-		fputc('\n', stdout);
-		fflush(stdout);
-		free(s);
-	}
-}
-
 static int fail(json_t *out, const char *what, int err)
 {
 	char msg[256];
 
 	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(-err));
-	json_object_set_new(out, "status", json_string("error"));
-	json_object_set_new(out, "error", json_string(msg));
-	emit(out);
+	zc_wire_emit(out, "error", msg);
 	json_decref(out);
 	return ZC_EXIT_FAIL;
 }
@@ -67,23 +53,6 @@ static int parse_args(int argc, char **argv, struct zc_role_args *ra)
 	if (ret < 0)
 		zc_err("%s: %s", argv[1], err);
 	return ret;
-}
-
-/* "GO" or "GO t=SECONDS" (the controller's CLOCK_MONOTONIC when it sent it,
- * roles on its host only): how late we read it goes into *late_s. */
-static int wait_go(double *late_s)
-{
-	char line[64];
-	double t;
-
-	*late_s = 0;
-	if (!fgets(line, sizeof(line), stdin))
-		return -EPIPE;
-	if (strncmp(line, "GO", 2))
-		return -EPROTO;
-	if (sscanf(line, "GO t=%lf", &t) == 1 && t > 0 && zc_now() > t)
-		*late_s = zc_now() - t;
-	return 0;
 }
 
 /* Workers of this role: as the controller resolved them, else its own
@@ -288,9 +257,7 @@ int zc_role_main(int argc, char **argv)
 	if (!why)
 		why = zc_conns_unsupported(r.m, (r.nconn + nw - 1) / nw);
 	if (why) {
-		json_object_set_new(out, "status", json_string("unavailable"));
-		json_object_set_new(out, "error", json_string(why));
-		emit(out);
+		zc_wire_emit(out, "unavailable", why);
 		json_decref(out);
 		return ZC_EXIT_FAIL;
 	}
@@ -317,8 +284,7 @@ int zc_role_main(int argc, char **argv)
 	json_object_set_new(out, "period", json_integer(ra.cfg.period));
 	if ((ret = zc_role_conns_open(&r, &port, err, sizeof(err))))
 		return fail(out, err, ret);
-	printf("READY port=%d\n", port);
-	fflush(stdout);
+	zc_wire_ready(port);
 	if ((ret = zc_role_conns_accept(&r, err, sizeof(err))))
 		return fail(out, err, ret);
 	/* The NICs this role's connections use, seen from its own host. */
@@ -337,7 +303,8 @@ int zc_role_main(int argc, char **argv)
 		json_object_set_new(out, "mode_options", mopts);
 	if (!ret)
 		toggle_start(&r, cpus, nw, out);
-	if (!ret && (ret = wait_go(&r.go_late_s))) {
+	/* GO: the warm-up runs from when the controller sent it. */
+	if (!ret && (ret = zc_wire_wait_go(&r.go_late_s))) {
 		snprintf(msg, sizeof(msg), "waiting for GO: %s", strerror(-ret));
 		json_object_set_new(out, "status", json_string("error"));
 		json_object_set_new(out, "error", json_string(msg));
@@ -415,8 +382,7 @@ int zc_role_main(int argc, char **argv)
 	} else {
 		json_object_set_new(out, "status", json_string("ok"));
 	}
-	ret = !strcmp(json_string_value(json_object_get(out, "status")), "ok") ? 0 : ZC_EXIT_FAIL;
-	emit(out);
+	ret = zc_wire_emit(out, NULL, NULL);
 	json_decref(out);
 	zc_role_conns_close(&r);
 	free_role(&r);

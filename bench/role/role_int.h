@@ -88,7 +88,7 @@ int zc_role_workers_setup(struct role *r, char *err, size_t errlen);
  * *window_ret. The worst result of the last phase, or -errno. */
 int zc_role_workers_run(struct role *r, int *window_ret);
 /* The role's "window" object (sums over workers, distinct CPUs once). */
-json_t *zc_role_window_json(struct role *r);
+json_t *zc_role_window_json(const struct role *r);
 /* "workers" and "connections": per worker and per connection figures. */
 json_t *zc_role_workers_json(struct role *r);
 json_t *zc_role_conns_json(struct role *r);

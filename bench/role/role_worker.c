@@ -14,6 +14,7 @@
  */
 #include "role/role_int.h"
 #include "lib/pattern.h"
+#include "metrics/figures.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -349,65 +350,24 @@ static bool cpu_seen(const struct role *r, int i)
 	return false;
 }
 
-json_t *zc_role_window_json(struct role *r)
+json_t *zc_role_window_json(const struct role *r)
 {
-	json_t *o = json_object(), *cpus = json_array();
-	const struct rusage *a = &r->ru_self[PH_WARMUP], *b = &r->ru_self[PH_WINDOW];
-	struct zc_cpustat sum = { 0 };
-	uint64_t bytes = 0, calls = 0;
-	double win = 0;
-	bool cs_ok = true;
+	struct zc_window win;
 
+	zc_window_init(&win, 0);
+	win.bytes = win.calls = 0;
+	win.bytes_from = "the mode's data calls on the role's connections";
+	win.rusage_from = "the role's process (getrusage RUSAGE_SELF)";
 	for (int i = 0; i < r->nworkers; i++) {
-		const struct role_worker *w = &r->w[i];
+		const struct wsnap *a = &r->w[i].s[PH_WARMUP], *b = &r->w[i].s[PH_WINDOW];
 
-		win += wwin(w) / r->nworkers;
-		bytes += w->s[PH_WINDOW].bytes - w->s[PH_WARMUP].bytes;
-		calls += w->s[PH_WINDOW].calls - w->s[PH_WARMUP].calls;
-		if (cpu_seen(r, i))
-			continue;
-		json_array_append_new(cpus, json_integer(w->cpu));
-		if (w->s[PH_WARMUP].cs_ok && w->s[PH_WINDOW].cs_ok) {
-			struct zc_cpustat d;
-
-			zc_cpustat_delta(&w->s[PH_WARMUP].cs, &w->s[PH_WINDOW].cs, &d);
-			sum.user += d.user, sum.nice += d.nice, sum.system += d.system;
-			sum.irq += d.irq, sum.softirq += d.softirq, sum.idle += d.idle;
-			sum.iowait += d.iowait, sum.steal += d.steal;
-		} else {
-			cs_ok = false;
-		}
+		win.window_s += wwin(&r->w[i]) / r->nworkers;
+		win.bytes += b->bytes - a->bytes;
+		win.calls += b->calls - a->calls;
+		zc_window_cpu(&win, r->w[i].cpu, &a->cs, &b->cs, a->cs_ok && b->cs_ok);
 	}
-	json_object_set_new(o, "window_s", json_real(win));
-	json_object_set_new(o, "bytes", json_integer(bytes));
-	json_object_set_new(o, "calls", json_integer(calls));
-	json_object_set_new(o, "rusage_user_s", json_real(tv(&b->ru_utime) - tv(&a->ru_utime)));
-	json_object_set_new(o, "rusage_sys_s", json_real(tv(&b->ru_stime) - tv(&a->ru_stime)));
-	json_object_set_new(o, "vol_ctx_switches", json_integer(b->ru_nvcsw - a->ru_nvcsw));
-	json_object_set_new(o, "invol_ctx_switches", json_integer(b->ru_nivcsw - a->ru_nivcsw));
-	/* Every distinct CPU of the role's workers, each counted once. */
-	json_object_set_new(o, "cpus", cpus);
-	if (cs_ok) {
-		json_t *c = json_object();
-
-		json_object_set_new(c, "user_s", json_real(sum.user));
-		json_object_set_new(c, "nice_s", json_real(sum.nice));
-		json_object_set_new(c, "system_s", json_real(sum.system));
-		json_object_set_new(c, "irq_s", json_real(sum.irq));
-		json_object_set_new(c, "softirq_s", json_real(sum.softirq));
-		json_object_set_new(c, "idle_s", json_real(sum.idle));
-		json_object_set_new(c, "iowait_s", json_real(sum.iowait));
-		json_object_set_new(c, "steal_s", json_real(sum.steal));
-		json_object_set_new(c, "busy_s", json_real(zc_cpustat_busy(&sum)));
-		json_object_set_new(o, "cpustat", c);
-		json_object_set_new(o, "busy_s", json_real(zc_cpustat_busy(&sum)));
-		json_object_set_new(o, "busy_frac", json_real(win > 0 ? zc_cpustat_busy(&sum) / win : 0));
-	} else {
-		json_object_set_new(o, "cpustat", json_null());
-		json_object_set_new(o, "busy_s", json_null());
-		json_object_set_new(o, "busy_frac", json_null());
-	}
-	return o;
+	zc_window_rusage(&win, &r->ru_self[PH_WARMUP], &r->ru_self[PH_WINDOW]);
+	return zc_window_json(&win);
 }
 
 json_t *zc_role_workers_json(struct role *r)
@@ -417,14 +377,14 @@ json_t *zc_role_workers_json(struct role *r)
 	for (int i = 0; i < r->nworkers; i++) {
 		const struct role_worker *w = &r->w[i];
 		const struct wsnap *s0 = &w->s[PH_WARMUP], *s1 = &w->s[PH_WINDOW];
-		double win = wwin(w), gbps = win > 0 ? (s1->bytes - s0->bytes) * 8 / win / 1e9 : 0;
-		json_t *o = json_pack("{s:i,s:i,s:i,s:I,s:s,s:f,s:I,s:I,s:I,s:f,s:f,s:b}", "worker", i,
+		double win = wwin(w), gbps = zc_fig_gbps(s1->bytes - s0->bytes, win);
+		json_t *o = json_pack("{s:i,s:i,s:i,s:I,s:s,s:f,s:I,s:I,s:I,s:o,s:f,s:b}", "worker", i,
 				      "cpu", w->cpu, "numa_node", w->node, "connections",
 				      (json_int_t)w->set.n, "driver", w->set.driver ?: "none",
 				      "window_s", win, "bytes", (json_int_t)(s1->bytes - s0->bytes),
 				      "calls", (json_int_t)(s1->calls - s0->calls),
 				      "epoll_waits", (json_int_t)(s1->waits - s0->waits),
-				      "gbps", gbps, "thread_cpu_s",
+				      "gbps", zc_wire_num(gbps), "thread_cpu_s",
 				      tv(&s1->ru.ru_utime) + tv(&s1->ru.ru_stime) -
 				      tv(&s0->ru.ru_utime) - tv(&s0->ru.ru_stime),
 				      "cpu_shared", cpu_seen(r, i));
@@ -437,8 +397,8 @@ json_t *zc_role_workers_json(struct role *r)
 			busy = zc_cpustat_busy(&d);
 			json_object_set_new(o, "busy_s", json_real(busy));
 			json_object_set_new(o, "softirq_s", json_real(d.softirq));
-			json_object_set_new(o, "gbps_per_core", busy > 0 && win > 0 ?
-					    json_real(gbps / (busy / win)) : json_null());
+			json_object_set_new(o, "gbps_per_core", zc_wire_num(
+				zc_fig_per_core(gbps, zc_fig_busy_cores(busy, win))));
 		}
 		json_array_append_new(a, o);
 	}
@@ -451,12 +411,11 @@ json_t *zc_role_conns_json(struct role *r)
 
 	for (int c = 0; c < r->nconn; c++) {
 		const struct zc_io *io = &r->io[c];
-		const struct role_worker *w = &r->w[r->owner[c]];
-		double win = wwin(w);
 		uint64_t wb = r->edge[c][PH_WINDOW] - r->edge[c][PH_WARMUP];
-		json_t *o = json_pack("{s:i,s:i,s:I,s:I,s:f}", "id", (int)io->conn_id, "worker",
+		json_t *o = json_pack("{s:i,s:i,s:I,s:I,s:o}", "id", (int)io->conn_id, "worker",
 				      r->owner[c], "bytes", (json_int_t)io->bytes, "window_bytes",
-				      (json_int_t)wb, "gbps", win > 0 ? wb * 8 / win / 1e9 : 0.0);
+				      (json_int_t)wb, "gbps",
+				      zc_wire_num(zc_fig_gbps(wb, wwin(&r->w[r->owner[c]]))));
 
 		if (io->mismatch_off != UINT64_MAX)
 			json_object_set_new(o, "mismatch_offset",

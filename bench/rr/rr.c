@@ -88,67 +88,30 @@ static int pattern_setup(struct rr *rr, int cpu)
 	return 0;
 }
 
-static double tvs(const struct timeval *t)
+json_t *zc_rr_window_json(const struct rr *rr)
 {
-	return t->tv_sec + t->tv_usec / 1e6;
-}
+	static const char *const from[ZC_ROLE_NR] = {
+		[ZC_ROLE_SOURCE] = "the client's response body bytes, each checked against the pattern",
+		[ZC_ROLE_PROXY] = "the proxy's bytes forwarded, both directions",
+		[ZC_ROLE_SINK] = "the server's bytes sent, heads and bodies",
+	};
+	struct zc_window win;
 
-/* The role's "window", shaped as a stream role's (metrics/derive.c reads it). */
-static json_t *window_json(struct rr *rr)
-{
-	json_t *o = json_object(), *cpus = json_array();
-	struct zc_cpustat sum = { 0 };
-	uint64_t bytes = 0, calls = 0, tx = 0;
-	double win = 0, ut = 0, st = 0;
-	bool cs_ok = true;
-
+	zc_window_init(&win, 0);
+	win.bytes = win.calls = win.transactions = 0;
+	win.bytes_from = from[rr->role];
+	win.rusage_from = "the role's worker threads (getrusage RUSAGE_THREAD, summed)";
 	for (int i = 0; i < rr->nw; i++) {
-		const struct rr_worker *w = &rr->w[i];
-		const struct rr_snap *a = &w->s[RR_WARMUP], *b = &w->s[RR_WINDOW];
-		bool seen = false;
+		const struct rr_snap *a = &rr->w[i].s[RR_WARMUP], *b = &rr->w[i].s[RR_WINDOW];
 
-		win += (b->t - a->t) / rr->nw;
-		bytes += b->bytes - a->bytes;
-		calls += b->calls - a->calls;
-		tx += b->tx - a->tx;
-		ut += tvs(&b->ru.ru_utime) - tvs(&a->ru.ru_utime);
-		st += tvs(&b->ru.ru_stime) - tvs(&a->ru.ru_stime);
-		for (int k = 0; k < i; k++)
-			seen |= rr->w[k].cpu == w->cpu;
-		if (seen)
-			continue;
-		json_array_append_new(cpus, json_integer(w->cpu));
-		if (a->cs_ok && b->cs_ok) {
-			struct zc_cpustat d;
-
-			zc_cpustat_delta(&a->cs, &b->cs, &d);
-			sum.user += d.user, sum.nice += d.nice, sum.system += d.system;
-			sum.irq += d.irq, sum.softirq += d.softirq, sum.idle += d.idle;
-			sum.iowait += d.iowait, sum.steal += d.steal;
-		} else {
-			cs_ok = false;
-		}
+		win.window_s += (b->t - a->t) / rr->nw;
+		win.bytes += b->bytes - a->bytes;
+		win.calls += b->calls - a->calls;
+		win.transactions += b->tx - a->tx;
+		zc_window_rusage(&win, &a->ru, &b->ru);
+		zc_window_cpu(&win, rr->w[i].cpu, &a->cs, &b->cs, a->cs_ok && b->cs_ok);
 	}
-	json_object_set_new(o, "window_s", json_real(win));
-	json_object_set_new(o, "bytes", json_integer((json_int_t)bytes));
-	json_object_set_new(o, "calls", json_integer((json_int_t)calls));
-	json_object_set_new(o, "transactions", json_integer((json_int_t)tx));
-	/* the workers' threads (a stream role gives the process's) */
-	json_object_set_new(o, "rusage_user_s", json_real(ut));
-	json_object_set_new(o, "rusage_sys_s", json_real(st));
-	json_object_set_new(o, "cpus", cpus);
-	if (cs_ok) {
-		json_object_set_new(o, "cpustat", json_pack("{s:f,s:f,s:f,s:f,s:f,s:f,s:f}",
-				    "user_s", sum.user, "system_s", sum.system, "irq_s", sum.irq,
-				    "softirq_s", sum.softirq, "idle_s", sum.idle, "steal_s",
-				    sum.steal, "busy_s", zc_cpustat_busy(&sum)));
-		json_object_set_new(o, "busy_s", json_real(zc_cpustat_busy(&sum)));
-		json_object_set_new(o, "busy_frac", json_real(win > 0 ? zc_cpustat_busy(&sum) / win : 0));
-	} else {
-		json_object_set_new(o, "busy_s", json_null());
-		json_object_set_new(o, "busy_frac", json_null());
-	}
-	return o;
+	return zc_window_json(&win);
 }
 
 static json_t *rr_json(struct rr *rr, json_t *window)
@@ -188,25 +151,6 @@ static json_t *rr_json(struct rr *rr, json_t *window)
 	return o;
 }
 
-static int status(json_t *out, const char *st, const char *why)
-{
-	json_object_set_new(out, "status", json_string(st));
-	if (why)
-		json_object_set_new(out, "error", json_string(why));
-	return strcmp(st, "ok") ? ZC_EXIT_FAIL : ZC_EXIT_OK;
-}
-
-static void emit(json_t *out)
-{
-	char *s = json_dumps(out, JSON_COMPACT);
-
-	if (s) {
-		puts(s);
-		fflush(stdout);
-		free(s);
-	}
-}
-
 int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus, int nw,
 	       json_t *out)
 {
@@ -214,7 +158,7 @@ int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus
 	const struct zc_cfg *cfg = &ra->cfg;
 	char err[600] = "";
 	int port = 0, ret = 0, code;
-	double t0 = zc_now(), margin;
+	double t0, late = 0, margin;
 
 	memset(&rr, 0, sizeof(rr));
 	rr.ra = ra;
@@ -230,9 +174,7 @@ int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus
 	if (rr.role == ZC_ROLE_PROXY && !m->step) {
 		snprintf(err, sizeof(err), "proxy mode %s has no step to forward connections that "
 			 "come and go (traffic = rr takes copy, splice, splice-as-copy ...)", m->name);
-		code = status(out, "unavailable", err);
-		emit(out);
-		return code;
+		return zc_wire_emit(out, "unavailable", err);
 	}
 	if (rr.role == ZC_ROLE_SOURCE && cfg->object_sizes_file[0] &&
 	    (ret = zc_sizes_file_read(cfg->object_sizes_file, ZC_OBJECT_SIZE_MAX, &rr.sizes, &rr.nsizes,
@@ -275,11 +217,12 @@ int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus
 		rr.w[i].started = true;
 	}
 	pthread_barrier_wait(&go_bar);	/* every worker set up (or failed) */
-	printf("READY port=%d\n", port);
-	fflush(stdout);
-	ret = rr.abort ? 0 : zc_rr_wait_go(&t0);
+	zc_wire_ready(port);
+	/* The edges count from when the controller sent GO. */
+	ret = rr.abort ? 0 : zc_wire_wait_go(&late);
 	if (ret)
 		rr.abort = 1;
+	t0 = zc_now() - late;
 	rr.edge[RR_WARMUP] = t0 + cfg->warmup_s;
 	rr.edge[RR_WINDOW] = rr.edge[RR_WARMUP] + cfg->duration_s;
 	rr.edge[RR_TAIL] = rr.edge[RR_WINDOW] + cfg->tail_s;
@@ -297,7 +240,7 @@ int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus
 	pthread_barrier_wait(&go_bar);
 	for (int i = 0; i < nw; i++)
 		pthread_join(rr.w[i].th, NULL);
-	json_object_set_new(out, "window", window_json(&rr));
+	json_object_set_new(out, "window", zc_rr_window_json(&rr));
 	json_object_set_new(out, "rr", rr_json(&rr, json_object_get(out, "window")));
 	if (strcmp(cfg->counters, "none"))
 		json_object_set_new(out, "counters_error", json_string("--counters are not read in "
@@ -309,8 +252,7 @@ int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus
 		}
 	if (ret && !err[0])
 		snprintf(err, sizeof(err), "waiting for GO: %s", strerror(-ret));
-	code = status(out, err[0] ? "error" : "ok", err[0] ? err : NULL);
-	emit(out);
+	code = zc_wire_emit(out, err[0] ? "error" : "ok", err[0] ? err : NULL);
 	goto cleanup;
 early:
 	{
@@ -321,8 +263,7 @@ early:
 			snprintf(msg, sizeof(msg), "object_sizes_file %s", err);
 		else
 			snprintf(msg, sizeof(msg), "%s: %s", err, strerror(ret < 0 ? -ret : EINVAL));
-		code = status(out, "error", msg);
-		emit(out);
+		code = zc_wire_emit(out, "error", msg);
 	}
 cleanup:
 	zc_live_role_free(&zc_rr_live);

@@ -107,12 +107,12 @@ void zc_rr_serve(struct rr_worker *w, const void *listener, void (*on_accept)(st
  * keep-alive do: else a response's last short segment waits for the
  * client's delayed ACK (40 ms) whenever the one before is unacknowledged. */
 void zc_rr_nodelay(int fd);
-/* Wait for the controller's "GO" or "GO t=SECONDS" on stdin; *t0: its clock
- * then (the edges count from it), now when it gave none. 0 or -errno. */
-int zc_rr_wait_go(double *t0);
 /* w failed: note it (first failure wins) and stop every worker. */
 void zc_rr_fail(struct rr_worker *w, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* rr.c: the role's "window" from its workers' edges. */
+json_t *zc_rr_window_json(const struct rr *rr);
 
 /* Each role's worker: setup (per worker, on its thread), loop, teardown,
  * and its part of the report. */

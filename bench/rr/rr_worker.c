@@ -123,21 +123,3 @@ int zc_rr_connect(const struct rr *rr)
 	zc_rr_nodelay(fd);
 	return fd;
 }
-
-/* "GO" or "GO t=SECONDS": the controller's clock when it sent it (role.c). */
-int zc_rr_wait_go(double *t0)
-{
-	char line[64];
-	double t;
-
-	*t0 = zc_now();
-	if (!fgets(line, sizeof(line), stdin))
-		return -EPIPE;
-	if (strncmp(line, "GO", 2))
-		return -EPROTO;
-	if (sscanf(line, "GO t=%lf", &t) == 1 && t > 0 && t < zc_now())
-		*t0 = t;
-	else
-		*t0 = zc_now();
-	return 0;
-}

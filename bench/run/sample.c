@@ -139,7 +139,7 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 		}
 		spawned[r] = true;
 		live[nlive++] = &kids[r];
-		ret = zc_child_ready(&kids[r], zc_now() + 10 + cfg->timeout_s, &port);
+		ret = zc_child_ready(&kids[r], zc_now() + 10 + cfg->timeout_s, ZC_READY, &port);
 		if (ret) {
 			/* A role that cannot start says why in its report, kept in its buffer. */
 			if (ret == -EINTR || (ret == -EPROTO && kids[r].buf[0] == '{'))
@@ -165,9 +165,9 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 		if (!spawned[r])
 			continue;
 		if (zc_host_remote(&c->host, r))
-			snprintf(go, sizeof(go), "GO\n");
+			snprintf(go, sizeof(go), ZC_GO "\n");
 		else
-			snprintf(go, sizeof(go), "GO t=%.6f\n", t_go);
+			snprintf(go, sizeof(go), ZC_GO_AT "\n", t_go);
 		zc_child_send(&kids[r], go);
 	}
 	/*

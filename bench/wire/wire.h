@@ -3,9 +3,12 @@
 #define ZC_ROLE_H
 
 #include "config/cfg.h"
+#include "lib/cpu.h"
 #include "modes/mode.h"
 
+#include <jansson.h>
 #include <stdint.h>
+#include <sys/resource.h>
 
 #include <net/if.h>
 
@@ -90,5 +93,99 @@ struct zc_live_role {
  * $ZCBENCH_LIVE_FILE, else on the heap. 0 or -ENOMEM. */
 int zc_live_role_alloc(struct zc_live_role *l);
 void zc_live_role_free(struct zc_live_role *l);
+
+/* ---- the protocol's lines, both sides' spelling (proto.c) ---- */
+
+/* role -> controller: listening (the source: connected), port N (printf
+ * and scanf both; lib/proc.c's zc_child_ready is given it). */
+#define ZC_READY "READY port=%d"
+/* controller -> role: start now; roles on the controller's host get GO_AT,
+ * the controller's CLOCK_MONOTONIC when it sent it (%lf prints as %f). */
+#define ZC_GO "GO"
+#define ZC_GO_AT ZC_GO " t=%lf"
+
+/* The role: READY on stdout, flushed. */
+void zc_wire_ready(int port);
+/* The role: wait for GO on stdin. 0, -EPIPE (stdin closed) or -EPROTO
+ * (another line); *late_s: how long after the controller sent it we read
+ * it (0 when it gave no time). */
+int zc_wire_wait_go(double *late_s);
+/* The role's report, its last line on stdout: with status, "status" (and
+ * "error" when error is not NULL) set first. ZC_EXIT_OK when out's status
+ * is "ok", else ZC_EXIT_FAIL. */
+int zc_wire_emit(json_t *out, const char *status, const char *error);
+
+/* ---- a role's window report (window.c) ---- */
+
+/*
+ * Every key of a role's "window", in the order it prints them. Every
+ * producer (the stream role, the request/response role, a program in a
+ * role's place) prints every one; null is "not measured by this one".
+ *   window_s            seconds between the two edges (several workers: their mean)
+ *   bytes               the role's payload bytes in the window
+ *   bytes_from          what bytes counts
+ *   calls               data system calls (a program's are not counted)
+ *   transactions        request/response: transactions completed
+ *   rusage_user_s/_sys_s  CPU time of rusage_from in the window
+ *   rusage_from         whose: the process, the worker threads, the program
+ *   vol_/invol_ctx_switches  of the same, where known
+ *   cpus                the role's workers' distinct CPUs
+ *   cpustat             their /proc/stat seconds summed (ZC_CPUSTAT_KEYS, busy_s)
+ *   busy_s, busy_frac   cpustat's busy seconds, and per second (busy cores)
+ *   tcp_bytes           a program's TCP sockets' bytes in the window (sock_diag)
+ *   sockets, sockets_at_start  its sockets at the window's end and start
+ *   tcp_edges           [written at start, at end, read at start, at end]
+ */
+#define ZC_WINDOW_KEYS(X) \
+	X(window_s) X(bytes) X(bytes_from) X(calls) X(transactions) \
+	X(rusage_user_s) X(rusage_sys_s) X(rusage_from) X(vol_ctx_switches) \
+	X(invol_ctx_switches) X(cpus) X(cpustat) X(busy_s) X(busy_frac) \
+	X(tcp_bytes) X(sockets) X(sockets_at_start) X(tcp_edges)
+
+enum zc_window_key {
+#define ZC_WK_ENUM(k) ZC_WK_##k,
+	ZC_WINDOW_KEYS(ZC_WK_ENUM)
+#undef ZC_WK_ENUM
+	ZC_WK_NR
+};
+extern const char *const zc_window_keys[ZC_WK_NR];
+
+/* window.cpustat: struct zc_cpustat's fields, each as FIELD_s, then busy_s. */
+#define ZC_CPUSTAT_KEYS(X) X(user) X(nice) X(system) X(irq) X(softirq) X(idle) X(iowait) X(steal)
+enum {
+#define ZC_CK_ENUM(f) ZC_CK_##f,
+	ZC_CPUSTAT_KEYS(ZC_CK_ENUM)
+#undef ZC_CK_ENUM
+	ZC_CK_busy, ZC_CK_NR
+};
+extern const char *const zc_cpustat_keys[ZC_CK_NR];
+
+/* What a producer measured at its two edges (zc_window_init: nothing yet). */
+struct zc_window {
+	double window_s;
+	int64_t bytes, calls, transactions;	/* < 0: not counted */
+	const char *bytes_from, *rusage_from;	/* NULL: not said */
+	double user_s, sys_s;			/* NAN: not read */
+	int64_t vol_cs, invol_cs;		/* < 0: not read */
+	int cpus[ZC_WORKERS_MAX], ncpus;	/* distinct */
+	struct zc_cpustat cs;			/* their deltas, summed */
+	bool cs_ok;				/* each one's read at both edges */
+	bool tcp;				/* a program's sockets were read (peers) */
+	int64_t tcp_bytes;			/* < 0: not a window figure */
+	int sockets, sockets_at_start;
+	uint64_t tcp_edges[4];
+};
+
+void zc_window_init(struct zc_window *w, double window_s);
+/* A worker's CPU and its /proc/stat at the two edges (ok: both read): each
+ * distinct CPU counted once. False when cpu was counted already. */
+bool zc_window_cpu(struct zc_window *w, int cpu, const struct zc_cpustat *a,
+		   const struct zc_cpustat *b, bool ok);
+/* getrusage at the two edges, added (a role's process, or each thread). */
+void zc_window_rusage(struct zc_window *w, const struct rusage *a, const struct rusage *b);
+/* The "window" object: every key of ZC_WINDOW_KEYS. */
+json_t *zc_window_json(const struct zc_window *w);
+/* v as a JSON real, null when not finite. */
+json_t *zc_wire_num(double v);
 
 #endif

@@ -265,7 +265,7 @@ static void test_role_child(void **st)
 	assert_int_equal(zc_child_spawn(&c, argv), 0);
 	assert_int_equal(getpgid(c.pid), c.pid);
 	assert_int_equal(zc_child_send(&c, "4242\n"), 0);
-	assert_int_equal(zc_child_ready(&c, zc_now() + 10, &port), 0);
+	assert_int_equal(zc_child_ready(&c, zc_now() + 10, "READY port=%d", &port), 0);
 	assert_int_equal(port, 4242);
 	assert_int_equal(zc_child_send(&c, "GO\n"), 0);
 	zc_child_drain(&c, zc_now() + 10);

@@ -3,6 +3,7 @@
 #include "results/keys.h"
 #include "config/cfg.h"
 #include "metrics/metrics.h"
+#include "wire/wire.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -32,6 +33,12 @@ bool zc_key_known(const char *key)
 		return true;
 	for (size_t i = 0; i < zc_nopts; i++)
 		if (!strcmp(zc_opts[i].key, key))
+			return true;
+	for (size_t i = 0; i < ZC_WK_NR; i++)
+		if (!strcmp(zc_window_keys[i], key))
+			return true;
+	for (size_t i = 0; i < ZC_CK_NR; i++)
+		if (!strcmp(zc_cpustat_keys[i], key))
 			return true;
 	pthread_once(&sorted, sort_keys);
 	return bsearch(&key, keys, ZC_ARRAY_SIZE(keys), sizeof(keys[0]), cmp);

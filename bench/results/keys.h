@@ -19,11 +19,11 @@
  * headline rows, sizing (the controller's and results/'s). */
 #define ZC_KEYS_RESULTS(X) \
 	X(a) X(aa_side) X(address) X(affinity) X(after) X(answer) X(applied) X(b) X(backend) \
-	X(backend_note) X(before) X(bind_device) X(boost) X(boot_id) X(bus) X(busy_s) X(changed) \
+	X(backend_note) X(before) X(bind_device) X(boost) X(boot_id) X(bus) X(changed) \
 	X(changes) X(channels) X(ci_target_pct) X(cmdline) X(combined) X(comm) X(command) \
 	X(compiler) X(connections_checked) X(controller) X(controller_dut_busy_s) \
 	X(controller_off_dut_cpu) X(core) X(core_busy_s) X(cores) X(count) X(cpu) X(cpu_model) \
-	X(cpu_s) X(cpu_softirq) X(cpufreq) X(cpuidle) X(cpus) X(data) X(date) X(denominator) \
+	X(cpu_s) X(cpu_softirq) X(cpufreq) X(cpuidle) X(data) X(date) X(denominator) \
 	X(denominator_busy_frac) X(denominator_gbps_per_core) X(denominator_sizes) X(description) \
 	X(dirty) X(disabled) X(disturbed) X(disturbed_left_out) X(driver) X(driver_version) \
 	X(dur_s) X(dut_alone) X(dut_busy_s) X(dut_bytes) X(dut_irq_busy_s) X(dut_numa_node_wanted) \
@@ -32,7 +32,7 @@
 	X(foreign_busy) X(foreign_busy_reason) X(frac) X(frequency_hz) X(from) X(git) X(governor) \
 	X(gro) X(gso) X(half_width_pct) X(hard) X(headline) X(headline_best) X(headline_slices) \
 	X(hi) X(histogram) X(host) X(hostname) X(i) X(idle) X(in) X(intel_pstate) X(interface) \
-	X(interval) X(interval_s) X(intervals) X(invocation) X(irq) X(irq_cpu) X(irq_note) X(irq_s) \
+	X(interval) X(interval_s) X(intervals) X(invocation) X(irq) X(irq_cpu) X(irq_note) \
 	X(irq_softirq_s) X(irqs) X(kernel) X(key) X(l3_caches) X(latency_merged) X(latency_us) \
 	X(level) X(libnuma) X(lo) X(load_avg) X(local_address) X(loss_method) X(lost) X(lro) \
 	X(machine) X(machine_state) X(max) X(max_us) X(mean) X(mean_us) X(median) X(meta) X(method) \
@@ -49,52 +49,52 @@
 	X(rx_checksum) X(rx_queues) X(samples) X(samples_planned) X(schedule) X(schema) \
 	X(schema_version) X(sections) X(sg) X(sha) X(share) X(sink_bytes) X(sizing) \
 	X(slices_dropped) X(slot) X(soft) X(soft_before) X(softirq_elsewhere_s) \
-	X(softirq_landed_elsewhere) X(softirq_s) X(speed_mbps) X(ssh) X(start_s) X(start_ticks) \
-	X(started_at) X(state) X(status) X(status_reason) X(stddev) X(steal) X(steal_s) X(steering) \
+	X(softirq_landed_elsewhere) X(speed_mbps) X(ssh) X(start_s) X(start_ticks) \
+	X(started_at) X(state) X(status) X(status_reason) X(stddev) X(steal) X(steering) \
 	X(stopped) X(summary) X(sysctls) X(t_s) X(tasks_truncated) X(threshold_pct) \
 	X(threshold_share) X(tid) X(to) X(transport) X(tso) X(tx) X(tx_checksum) X(tx_queues) \
 	X(unverified) X(usable_cpus) X(value) X(verified) X(verified_bytes) X(version) X(virtual) \
-	X(why) X(window_s) X(workload) X(writes) X(xps) X(zcbench_version)
+	X(why) X(workload) X(writes) X(xps) X(zcbench_version)
 
 /* A role report: window, cpustat, workers, connections, rr, the counters,
  * a peer program's and a mode's own report, slices, profiles. */
 #define ZC_KEYS_REPORT(X) \
 	X(2xx) X(3xx) X(4xx) X(5xx) X(accept) X(application_protocol) X(blksize) X(bpf) \
-	X(bpf_reason) X(buckets) X(buffer_numa_node) X(busy_frac) X(busy_ns) X(bytes) X(bytes_from) \
-	X(bytes_per_s) X(bytes_received) X(bytes_sent) X(bytes_total) X(calls) X(calls_total) \
+	X(bpf_reason) X(buckets) X(buffer_numa_node) X(busy_ns) \
+	X(bytes_per_s) X(bytes_received) X(bytes_sent) X(bytes_total) X(calls_total) \
 	X(check) X(children) X(clamped) X(closed) X(comms) X(config) X(connect) \
 	X(connection_errors) X(connections_accepted) X(connections_closed) X(connections_merged) \
 	X(connections_opened) X(connections_total) X(context_switches_per_mb) X(copied_fraction) \
 	X(copied_sends) X(copy) X(copy_from_iter_bytes) X(copy_iter) X(copy_iter_reason) \
 	X(copy_page_to_iter_bytes) X(copy_to_iter_bytes) X(cost) X(counters_error) \
 	X(counters_scope) X(counters_toggle_error) X(cpu_ns) X(cpu_numa_node) X(cpu_shared) \
-	X(cpustat) X(created) X(created_per_connection) X(cycles_per_byte) X(done) X(dropped) \
+	X(created) X(created_per_connection) X(cycles_per_byte) X(done) X(dropped) \
 	X(duration_s) X(enobufs) X(epoll_waits) X(errored) X(errors) X(errqueue_reads) X(events) \
 	X(failed) X(finished_s) X(first_after_switch) X(first_connection_error) X(headers) \
-	X(highest_ns) X(host_total_pct) X(id) X(idle_pct) X(idle_s) X(invol_ctx_switches) \
-	X(iowait_s) X(iowq_pinned) X(ipc) X(k) X(latency) X(latency_why) X(libpfm4_events) \
+	X(highest_ns) X(host_total_pct) X(id) X(idle_pct) \
+	X(iowq_pinned) X(ipc) X(k) X(latency) X(latency_why) X(libpfm4_events) \
 	X(log_tail) X(loop) X(lowest_ns) X(max_ns) X(max_outstanding) X(mean_ns) X(min_ns) \
 	X(mismatch_connection) X(mismatch_offset) X(missing) X(mode) X(mode_options) X(mode_report) \
-	X(nbthread) X(nice_s) X(nics) X(notifications) X(notifications_copied) \
+	X(nbthread) X(nics) X(notifications) X(notifications_copied) \
 	X(notifications_pending) X(notified_sends) X(nr) X(num_streams) X(omit_s) X(over) X(p50) \
 	X(p50_ns) X(p75) X(p90) X(p90_ns) X(p99) X(p999_ns) X(p99_9) X(p99_ns) \
 	X(page_faults_per_mb) X(partial) X(payload_bytes) X(perf) X(perf_reason) X(pipes) \
 	X(printed_bytes_per_s) X(printed_requests_per_s) X(process) X(program) X(programs) X(read) \
 	X(reasons) X(remote_total_pct) X(report) X(requests) X(requests_per_s) X(retries) \
-	X(returned) X(reused) X(ring_setup_flags) X(rusage_from) X(rusage_sys_s) X(rusage_user_s) \
+	X(returned) X(reused) X(ring_setup_flags) \
 	X(rx_copied_bytes) X(rx_copied_per_payload_byte) X(rx_copy_calls) X(rx_file_copied_bytes) \
 	X(rx_pipe_copied_bytes) X(rx_skb_copied_bytes) X(sd) X(seconds_received) X(seconds_sent) \
 	X(self) X(self_cost) X(self_cost_reason) X(sendfile) X(share_of_core) X(short_links) \
-	X(side) X(sigfigs) X(slice_s) X(slice_setup) X(slices) X(sockets) X(sockets_at_start) \
+	X(side) X(sigfigs) X(slice_s) X(slice_setup) X(slices) \
 	X(softirq) X(softirq_ns) X(softirq_resolution_s) X(splice) X(splice_pages) X(sqes) \
 	X(stalled) X(started) X(stdev) X(succeeded) X(syscall_time_reason) X(syscalls) \
-	X(syscalls_per_mb) X(syscalls_total) X(system_s) X(t_end_ns) X(t_start_ns) X(tcp_bytes) \
-	X(tcp_bytes_from) X(tcp_edges) X(tcp_sendmsg_locked) X(thread_cpu_s) X(threads) \
+	X(syscalls_per_mb) X(syscalls_total) X(t_end_ns) X(t_start_ns) \
+	X(tcp_sendmsg_locked) X(thread_cpu_s) X(threads) \
 	X(time_for_request_us) X(time_ns) X(time_reason) X(toggle) X(total) X(traffic_bytes) \
-	X(transactions) X(transactions_from) X(transactions_total) X(tx_copied_bytes) \
+	X(transactions_from) X(transactions_total) X(tx_copied_bytes) \
 	X(tx_copied_per_payload_byte) X(tx_file_copied_bytes) X(tx_pipe_copied_bytes) \
 	X(tx_skb_copied_bytes) X(tx_splice_pages_bytes) X(tx_zerocopy_bytes) X(unnotified_sends) \
-	X(usage_reported) X(user_only) X(user_s) X(vectors) X(vol_ctx_switches) X(vv_head) \
+	X(usage_reported) X(user_only) X(vectors) X(vv_head) \
 	X(window) X(window_bytes) X(worker) X(write) X(zerocopy) X(zerocopy_sends)
 
 /* The kernel fingerprint (zcbench probe) and pipebench files. */

@@ -28,6 +28,7 @@
 
 #include "config/cfg.h"
 #include "metrics/metrics.h"
+#include "wire/wire.h"
 #include "results/keys.h"
 #include "results/results.h"
 
@@ -434,6 +435,12 @@ static void test_lists(void **state)
 		for (size_t o = 0; o < zc_nopts; o++)
 			if (!strcmp(keys[i], zc_opts[o].key))
 				fail_msg("\"%s\" in ZC_KEYS is a workload key (config/cfg.c)", keys[i]);
+		for (size_t w = 0; w < ZC_WK_NR; w++)
+			if (!strcmp(keys[i], zc_window_keys[w]))
+				fail_msg("\"%s\" in ZC_KEYS is a window key (wire/wire.h)", keys[i]);
+		for (size_t w = 0; w < ZC_CK_NR; w++)
+			if (!strcmp(keys[i], zc_cpustat_keys[w]))
+				fail_msg("\"%s\" in ZC_KEYS is a cpustat key (wire/wire.h)", keys[i]);
 	}
 	zc_for_each_metric(m) {
 		char path[128], *save = NULL;

@@ -73,7 +73,7 @@ static void flat_side(json_t *row, const char *side, const char *chunk, const ch
 json_t *zc_export_headlines(json_t *root)
 {
 	json_t *runs = json_object_get(root, "runs"), *out = zc_headline_best(runs);
-	json_t *each = zc_headline_with_after(runs), *row;
+	json_t *each = zc_headline_rows(root, ZC_PAIRS_AFTER, NULL), *row;
 	size_t i;
 
 	/* Report's order: each side at its best size first, the fair question. */
@@ -84,9 +84,6 @@ json_t *zc_export_headlines(json_t *root)
 	}
 	json_array_foreach(each, i, row) {
 		json_object_set_new(row, "sizes", json_string("same"));
-		/* As report says it: measured on this kernel, or an emulated after-mode. */
-		json_object_set_new(row, "side", json_string(zc_an_side_words(
-				    root, json_is_true(json_object_get(row, "emulated")))));
 		json_object_set(row, "denominator_chunk", json_object_get(row, "chunk"));
 		json_object_set(row, "denominator_pipe_size", json_object_get(row, "pipe_size"));
 	}

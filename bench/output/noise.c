@@ -57,7 +57,8 @@ static json_t *run_floors(json_t *a, json_t *b)
 			 (json_int_t)pairs, "metrics", metrics);
 }
 
-/* Each headline ratio of side A against the same ratio of side B. */
+/* Each headline ratio of side A against the same ratio of side B (the
+ * rows are taken). */
 static json_t *ratio_spreads(json_t *headline)
 {
 	json_t *out = json_array(), *h, *g;
@@ -91,6 +92,7 @@ static json_t *ratio_spreads(json_t *headline)
 			break;
 		}
 	}
+	json_decref(headline);
 	return out;
 }
 
@@ -122,7 +124,7 @@ json_t *zc_noise_build(json_t *root, const char *results_path, char *err, size_t
 						       zc_an_str(sched, "order") : "unknown"));
 	json_object_set_new(out, "rounds", json_integer(zc_an_int(sched, "rounds")));
 	json_object_set_new(out, "runs", floors);
-	json_object_set_new(out, "ratios", ratio_spreads(json_object_get(root, "headline")));
+	json_object_set_new(out, "ratios", ratio_spreads(zc_headline_rows(root, 0, NULL)));
 	return out;
 }
 

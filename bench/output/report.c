@@ -15,7 +15,6 @@
 #include "output/saturation.h"
 #include "output/table.h"
 #include "output/slices.h"
-#include "results/slices.h"
 #include "lib/stats.h"
 #include "lib/opt.h"
 #include "lib/term.h"
@@ -239,7 +238,7 @@ static void print_sizes(FILE *f, json_t *m, int width)
 
 static void report_file(FILE *out, const char *path, json_t *root, int width)
 {
-	json_t *m = zc_report_model(path, root), *slices;
+	json_t *m = zc_report_model(path, root), *slices = json_object_get(m, "headline_slices");
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -256,11 +255,9 @@ static void report_file(FILE *out, const char *path, json_t *root, int width)
 	print_fingerprint(f, m);
 	print_best(f, json_object_get(m, "headline_best"), width);
 	print_sizes(f, m, width);
-	slices = zc_slices_headline(json_object_get(root, "runs"));
-	if (json_array_size(slices))
+	if (slices)
 		fprintf(f, "\n  ");
 	zc_print_slices_headline(f, slices);
-	json_decref(slices);
 	zc_report_breakdown(f, root, width);
 	fprintf(f, "\n");
 	json_decref(m);

@@ -392,71 +392,90 @@ static json_t *num_or_null(double x)
 	return isfinite(x) ? json_real(x) : json_null();
 }
 
-static json_t *headline_rows(json_t *runs, unsigned flags)
+/* A principal ratio whose after-modes have no run in the file. */
+static json_t *missing_after(const struct zc_pair *p)
 {
-	json_t *out = json_array();
+	const struct zc_mode *afters[ZC_AFTERS_MAX];
+	size_t na = zc_mode_afters(p->native, afters, ZC_ARRAY_SIZE(afters));
+	json_t *modes = json_array();
+
+	for (size_t a = 0; a < na; a++)
+		json_array_append_new(modes, json_string(afters[a]->name));
+	return json_pack("{s:s,s:o}", "ratio", p->name, "after_modes", modes);
+}
+
+/* One headline pair at one size: report's row, then what the exports add. */
+static json_t *pair_row(json_t *root, const struct zc_pair *p)
+{
+	json_t *num = p->run, *den = p->peer_run, *k = json_object_get(num, "key");
+	json_t *row = json_object();
+	const char *side = zc_an_str(num, "aa_side");
+	struct zc_ratio r;
+	char rr[512];
+
+	/* The medians of the ok, undisturbed samples: the summaries' own. */
+	zc_an_ratio(num, den, &r);
+	json_object_set_new(row, "ratio", json_string(p->name));
+	json_object_set_new(row, "side", json_string(zc_an_side_words(root, p->kind == ZC_PAIR_AFTER)));
+	json_object_set_new(row, "numerator", json_string(zc_an_str(num, "name")));
+	json_object_set_new(row, "denominator", json_string(zc_an_str(den, "name")));
+	json_object_set_new(row, "numerator_mode", json_string(zc_an_dut_mode(num)));
+	json_object_set_new(row, "denominator_mode", json_string(zc_an_dut_mode(den)));
+	json_object_set_new(row, "chunk", json_integer(zc_an_int(k, "chunk")));
+	json_object_set_new(row, "pipe_size", json_integer(zc_an_int(k, "pipe_size")));
+	json_object_set_new(row, "connections", json_integer(zc_an_int(k, "connections") ?: 1));
+	json_object_set_new(row, "workers", json_integer(zc_an_int(k, "workers") ?: 1));
+	/* Request/response pairs of one path differ by these ("rr object=1024 churn"). */
+	json_object_set_new(row, "rr", *zc_an_rr_key(k, true, rr, sizeof(rr)) ?
+			    json_string(rr) : json_null());
+	/* A side without a successful sample is null, never a 0. */
+	json_object_set_new(row, "value", num_or_null(r.value));
+	zc_an_ratio_json(row, num, den, &r);
+	json_object_set_new(row, "numerator_gbps_per_core", num_or_null(r.num_gpc));
+	json_object_set_new(row, "denominator_gbps_per_core", num_or_null(r.den_gpc));
+	json_object_set_new(row, "numerator_samples", json_integer((json_int_t)r.nn));
+	json_object_set_new(row, "denominator_samples", json_integer((json_int_t)r.nd));
+	/* Both sides' sinks checked every byte (run "verified"). */
+	json_object_set_new(row, "verified", json_boolean(
+		json_is_true(json_object_get(num, "verified")) &&
+		json_is_true(json_object_get(den, "verified"))));
+	/* The exports' (ZC_HEADLINE_ROW_EXTRA): an emulated after-mode's row, the
+	 * A/A side, the disturbed samples left out. */
+	json_object_set_new(row, "emulated", json_boolean(p->kind == ZC_PAIR_AFTER));
+	if (*side)
+		json_object_set_new(row, "aa_side", json_string(side));
+	json_object_set_new(row, "disturbed_left_out", json_integer((json_int_t)r.disturbed));
+	return row;
+}
+
+json_t *zc_headline_rows(json_t *root, unsigned flags, json_t *missing)
+{
+	json_t *rows = json_array(), *m;
 	struct zc_pair *pv;
-	size_t n = zc_headline_pairs(runs, flags, &pv);
+	size_t n = zc_headline_pairs(json_object_get(root, "runs"),
+				     flags | (missing ? ZC_PAIRS_UNPAIRED : 0), &pv), j;
 
 	for (size_t i = 0; i < n; i++) {
-		json_t *k = json_object_get(pv[i].run, "key"), *row;
-		struct zc_ratio r;
-		const char *side = zc_an_str(pv[i].run, "aa_side");
-		double a, b;
-		char rr[512];
+		bool seen = false;
 
-		if (!pv[i].run)		/* ZC_PAIRS_AFTER: a principal ratio without an after-mode run */
+		if (pv[i].run) {
+			json_array_append_new(rows, pair_row(root, &pv[i]));
 			continue;
-		/* The medians of the ok, undisturbed samples: the summaries' own. */
-		zc_an_ratio(pv[i].run, pv[i].peer_run, &r);
-		a = r.num_gpc;
-		b = r.den_gpc;
-		/* A side without a successful sample is null, never a 0. */
-		row = json_pack("{s:s,s:s,s:s,s:I,s:I,s:o,s:o,s:o}",
-			"ratio", pv[i].name, "numerator", zc_an_str(pv[i].run, "name"),
-			"denominator", zc_an_str(pv[i].peer_run, "name"),
-			"chunk", json_integer_value(json_object_get(k, "chunk")),
-			"pipe_size", json_integer_value(json_object_get(k, "pipe_size")),
-			"numerator_gbps_per_core", num_or_null(a),
-			"denominator_gbps_per_core", num_or_null(b),
-			"value", isnan(a) || isnan(b) || b == 0 ? json_null() : num_or_null(r.value));
-		if (*zc_an_rr_key(k, true, rr, sizeof(rr)))	/* which rr pair this is */
-			json_object_set_new(row, "rr", json_string(rr));
-		/* 1.3: the interval, how it was made, and what was left out (none
-		 * under 3 repetitions); 1.7: t on the logs, its answer, each DUT's
-		 * busy fraction. */
-		zc_an_ratio_json(row, pv[i].run, pv[i].peer_run, &r);
-		json_object_set_new(row, "disturbed_left_out", json_integer((json_int_t)r.disturbed));
-		/* 1.3: both sides' sinks checked every byte (run "verified"). */
-		json_object_set_new(row, "verified",
-				    json_boolean(json_is_true(json_object_get(pv[i].run, "verified")) &&
-						 json_is_true(json_object_get(pv[i].peer_run, "verified"))));
-		if (*side)
-			json_object_set_new(row, "aa_side", json_string(side));
-		/* 1.3: the pair's connections and workers (both runs share them). */
-		json_object_set_new(row, "connections", json_integer(zc_an_int(k, "connections") ?: 1));
-		json_object_set_new(row, "workers", json_integer(zc_an_int(k, "workers") ?: 1));
-		if (flags & ZC_PAIRS_AFTER)	/* the results file's rows stay as they were */
-			json_object_set_new(row, "emulated", json_boolean(pv[i].kind == ZC_PAIR_AFTER));
-		json_array_append_new(out, row);
+		}
+		/* ZC_PAIRS_UNPAIRED: one per ratio, not one per size. */
+		json_array_foreach(missing, j, m)
+			seen |= !strcmp(zc_an_str(m, "ratio"), pv[i].name);
+		if (!seen)
+			json_array_append_new(missing, missing_after(&pv[i]));
 	}
 	free(pv);
-	return out;
-}
-
-json_t *zc_headline(json_t *runs)
-{
-	return headline_rows(runs, 0);
-}
-
-json_t *zc_headline_with_after(json_t *runs)
-{
-	return headline_rows(runs, ZC_PAIRS_AFTER);
+	return rows;
 }
 
 int zc_headline_tight(json_t *runs, double target_rel, char *why, size_t len)
 {
-	json_t *hl = zc_headline(runs), *row, *run;
+	json_t *root = json_pack("{s:O}", "runs", runs), *hl = zc_headline_rows(root, 0, NULL);
+	json_t *row, *run;
 	double worst = -1;
 	const char *worst_name = NULL;
 	char name[160] = "";
@@ -502,6 +521,7 @@ int zc_headline_tight(json_t *runs, double target_rel, char *why, size_t len)
 		}
 	}
 	json_decref(hl);
+	json_decref(root);
 	if (!considered) {
 		snprintf(why, len, "no ok sample to tighten");
 		return 1;

@@ -221,7 +221,7 @@ bool zc_an_paired(json_t *root_a, json_t *a, json_t *root_b, json_t *b);
 size_t zc_an_values_by_rep(json_t *run, const char *metric, double *out, size_t max);
 
 /*
- * repetitions = auto: is every headline ratio of runs (zc_headline) tight,
+ * repetitions = auto: is every headline ratio of runs (zc_headline_rows) tight,
  * its interval half-width under target_rel (0.03 = 3%)? Ratios without a
  * value (a side with no ok sample) cannot tighten and are not waited for.
  * Without any headline ratio, each run's own Gbps per core (t interval of
@@ -232,13 +232,21 @@ int zc_headline_tight(json_t *runs, double target_rel, char *why, size_t len);
 
 
 /* Each headline ratio at each side's best size (results/best.c), as JSON
- * (results file's "headline_best"); [] when no side ran at two sizes. */
+ * (report's "headline_best"); [] when no side ran at two sizes. */
 json_t *zc_headline_best(json_t *runs);
 
-/* The headline ratios of runs as JSON (results file's "headline"). */
-json_t *zc_headline(json_t *runs);
-/* The same, each ratio followed by its emulated after-modes' (report's rows;
- * "emulated" says which). */
-json_t *zc_headline_with_after(json_t *runs);
+/*
+ * The headline rows of root's runs (zc_headline_pairs with flags: each pair
+ * at its size, ZC_PAIRS_AFTER its after-modes' too), the one builder report,
+ * the exports, noise and repetitions = auto read: ratio, side (report's
+ * words), numerator, denominator and their modes, chunk, pipe_size,
+ * connections, workers, rr (null for a stream), value, the interval keys
+ * (zc_an_ratio_json), each side's Gbps per core and samples, verified; then
+ * ZC_HEADLINE_ROW_EXTRA: emulated, aa_side (an A/A file's) and
+ * disturbed_left_out. missing (an array, or NULL): gets one {ratio,
+ * after_modes} per principal ratio without an after-mode run.
+ */
+json_t *zc_headline_rows(json_t *root, unsigned flags, json_t *missing);
+#define ZC_HEADLINE_ROW_EXTRA { "emulated", "aa_side", "disturbed_left_out" }
 
 #endif

@@ -201,12 +201,8 @@ static int save(struct zc_ctl *c, const char *status)
 {
 	int ret;
 
+	/* No headline: every reader computes it from the runs (results/headline.c). */
 	json_object_set_new(c->root, "status", json_string(status));
-	json_object_set_new(c->root, "headline", zc_headline(json_object_get(c->root, "runs")));
-	json_object_set_new(c->root, "headline_best",
-			    zc_headline_best(json_object_get(c->root, "runs")));
-	json_object_set_new(c->root, "headline_slices",
-			    zc_slices_headline(json_object_get(c->root, "runs")));
 	json_object_set_new(c->root, "sizing", zc_sizing_json(&c->root, 1, zc_sizing_targets, 3));
 	ret = zc_json_write_atomic(c->root, c->path);
 	if (ret)
@@ -303,7 +299,8 @@ int zc_run_parse(int argc, char **argv, struct zc_run_args *a, struct zc_section
  * prose broken at spaces), so none wraps. */
 static void print_tables(json_t *root, bool wide)
 {
-	json_t *runs = json_object_get(root, "runs");
+	json_t *runs = json_object_get(root, "runs"), *best = zc_headline_best(runs);
+	json_t *rows = zc_headline_rows(root, 0, NULL), *slices = zc_slices_headline(runs);
 	int width = wide ? 0 : zc_term_width(1);
 	char *text = NULL;
 	size_t len = 0;
@@ -315,11 +312,14 @@ static void print_tables(json_t *root, bool wide)
 	}
 	zc_print_table(f, runs, width);
 	/* The fair question first: each side at its best size, then each size. */
-	zc_print_headline_best(f, json_object_get(root, "headline_best"), width);
-	zc_print_headline(f, json_object_get(root, "headline"), runs, width);
-	zc_print_slices_headline(f, json_object_get(root, "headline_slices"));
+	zc_print_headline_best(f, best, width);
+	zc_print_headline(f, rows, runs, width);
+	zc_print_slices_headline(f, slices);
 	zc_print_schedule(f, json_object_get(root, "schedule"));
 	zc_fingerprint_print_brief(f, json_object_get(root, "fingerprint"));
+	json_decref(best);
+	json_decref(rows);
+	json_decref(slices);
 	if (f == stdout)
 		return;
 	fclose(f);

@@ -27,8 +27,10 @@ static void row_json(const struct zc_ba_row *r, void *user)
 		iv = json_pack("{s:o,s:o,s:f,s:b}", "lo_pct", num(zc_change_pct(&r->ch, r->ch.lo)),
 			       "hi_pct", num(zc_change_pct(&r->ch, r->ch.hi)), "level", r->ch.level,
 			       "paired", r->ch.paired);
-	o = json_pack("{s:s,s:I,s:I,s:s,s:s,s:s}", "path", r->path, "chunk", (json_int_t)r->chunk,
-		      "pipe_size", (json_int_t)r->pipe_size, "before_mode", r->before_mode,
+	/* null: a size the modes do not use (1.10: the runs' keys have none) */
+	o = json_pack("{s:s,s:o,s:o,s:s,s:s,s:s}", "path", r->path, "chunk",
+		      r->chunk ? json_integer(r->chunk) : json_null(), "pipe_size",
+		      r->pipe_size ? json_integer(r->pipe_size) : json_null(), "before_mode", r->before_mode,
 		      "after_mode", r->after_mode, "after_kind", r->kind);
 	json_object_set_new(o, "before_run", json_string(r->before_run));
 	json_object_set_new(o, "after_run", json_string(r->after_run));

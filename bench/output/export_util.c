@@ -65,8 +65,8 @@ static void flat_side(json_t *row, const char *side, const char *chunk, const ch
 	json_t *o = json_incref(json_object_get(row, side));
 
 	json_object_set_new(row, side, json_string(zc_an_str(o, "run")));
-	json_object_set_new(row, chunk, json_integer(zc_an_int(o, "chunk")));
-	json_object_set_new(row, pipe, json_integer(zc_an_int(o, "pipe_size")));
+	json_object_set(row, chunk, json_object_get(o, "chunk"));	/* null: not used */
+	json_object_set(row, pipe, json_object_get(o, "pipe_size"));
 	json_decref(o);
 }
 
@@ -98,13 +98,13 @@ void zc_export_headline_key(json_t *row, char *buf, size_t len)
 	const char *rr = zc_an_str(row, "rr"), *side = zc_an_str(row, "aa_side");
 	long long conns = zc_an_int(row, "connections"), workers = zc_an_int(row, "workers");
 
-	zc_fmt_size(zc_an_int(row, "chunk"), chunk, sizeof(chunk));
-	zc_fmt_size(zc_an_int(row, "pipe_size"), pipe, sizeof(pipe));
+	zc_an_fmt_size(zc_an_int(row, "chunk"), chunk, sizeof(chunk));
+	zc_an_fmt_size(zc_an_int(row, "pipe_size"), pipe, sizeof(pipe));
 	if (!strcmp(zc_an_str(row, "sizes"), "best")) {
 		char dchunk[24], dpipe[24];
 
-		zc_fmt_size(zc_an_int(row, "denominator_chunk"), dchunk, sizeof(dchunk));
-		zc_fmt_size(zc_an_int(row, "denominator_pipe_size"), dpipe, sizeof(dpipe));
+		zc_an_fmt_size(zc_an_int(row, "denominator_chunk"), dchunk, sizeof(dchunk));
+		zc_an_fmt_size(zc_an_int(row, "denominator_pipe_size"), dpipe, sizeof(dpipe));
 		snprintf(buf, len, "%s best %s/%s vs %s/%s (%s / %s)", zc_an_str(row, "ratio"),
 			 chunk, pipe, dchunk, dpipe, zc_an_str(row, "numerator"),
 			 zc_an_str(row, "denominator"));

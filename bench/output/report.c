@@ -164,8 +164,8 @@ static void print_row(FILE *f, json_t *h, int width)
 	char gpc[56];
 	long long nn = zc_an_int(h, "numerator_samples"), dn = zc_an_int(h, "denominator_samples");
 
-	zc_fmt_size(zc_an_int(h, "chunk"), chunk, sizeof(chunk));
-	zc_fmt_size(zc_an_int(h, "pipe_size"), pipe, sizeof(pipe));
+	zc_an_fmt_size(zc_an_int(h, "chunk"), chunk, sizeof(chunk));
+	zc_an_fmt_size(zc_an_int(h, "pipe_size"), pipe, sizeof(pipe));
 	snprintf(size, sizeof(size), "%s/%s", chunk, pipe);
 	if (!json_is_number(json_object_get(h, "value"))) {
 		fprintf(f, "    %-10s %6s  (a side has no successful sample)\n", size, "n/a");

@@ -56,7 +56,8 @@ void zc_results_settle(json_t *root);
  * (file name included) and return NULL: the caller exits 2. */
 json_t *zc_an_load(const char *cmd, const char *path);
 
-/* "proxy send>splice>recv chunk=65536 pipe=262144 conn=1": every key field
+/* "proxy send>splice>recv chunk=65536 pipe=262144 conn=1" (chunk=- where the
+ * key has none: its DUT does not use it): every key field
  * that tells two runs apart, then the options that change what is measured
  * where set (" opts=MODE_OPTS alt=MODE srcw=N sinkw=N req=N"). */
 void zc_an_key(json_t *run, char *out, size_t len);
@@ -64,8 +65,11 @@ void zc_an_key(json_t *run, char *out, size_t len);
  * then ",conn=N", ",workers=N", ",object=64k,churn" ..., ",opts=..." where
  * they are set: runs that differ in any key are distinct lines and rows. */
 void zc_an_run_id(json_t *run, char *out, size_t len);
-/* "64k/1M": chunk/pipe of o (a run's key, a headline_best side). */
+/* "64k/1M": chunk/pipe of o (a run's key, a headline row or side), "-" for
+ * a size o has none of (a key its DUT does not use: modes/mode.h, uses). */
 const char *zc_an_size_of(json_t *o, char *out, size_t len);
+/* One size as "64k"; "-" when v <= 0 (absent, or a pair's unused size). */
+const char *zc_an_fmt_size(long long v, char *out, size_t len);
 /* The options part of the key alone, "opts=...,alt=...,srcw=N" ("" when
  * none is set): what the exports add to a run's series. */
 const char *zc_an_key_opts(json_t *run, char *out, size_t len);
@@ -137,9 +141,15 @@ struct zc_pair {
 	const struct zc_mode *native;		/* ZC_PAIR_AFTER: the mode run stands in for */
 	json_t *run, *peer_run;			/* peer_run NULL: see ZC_PAIRS_UNPAIRED */
 	bool principal;				/* a ratio of the mission's two */
+	/* Its sizes, each from the side whose mode passes it on (mode.h,
+	 * uses); 0 where neither's does: printed "-" (zc_an_fmt_size). */
+	long long chunk, pipe_size;
 	char name[224];				/* headline kinds: "splice/copy proxy" */
 };
 
+/* At most this many runs of one mode pair with one run (a sweep of 16
+ * sizes by 16 the other side ignores). */
+#define ZC_PEERS_MAX		256
 #define ZC_PAIRS_AFTER		0x1	/* headline: each row followed by its after-modes' rows */
 /* headline (with ZC_PAIRS_AFTER): a principal row without any after-mode run
  * is followed by one ZC_PAIR_AFTER with run and mode NULL; before-after: a

@@ -61,25 +61,6 @@ static void progress(struct zc_ctl *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-static json_t *key_json(const struct zc_cfg *cfg)
-{
-	json_t *k = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:I}", "topology", zc_topo_names[cfg->topology],
-			 "source", cfg->mode[ZC_ROLE_SOURCE],
-			 "proxy", cfg->topology == ZC_TOPO_PROXY ? cfg->mode[ZC_ROLE_PROXY] : "",
-			 "sink", cfg->mode[ZC_ROLE_SINK], "chunk", (json_int_t)cfg->chunk,
-			 "pipe_size", (json_int_t)cfg->pipe_size, "connections",
-			 (json_int_t)cfg->connections, "workers", (json_int_t)cfg->workers);
-
-	/* request/response: what tells two rr runs apart (stream keys unchanged) */
-	if (cfg->traffic == ZC_TRAFFIC_RR)
-		json_object_update_new(k, json_pack("{s:s,s:I,s:s,s:b,s:I,s:f,s:I}", "traffic", "rr",
-				       "object_size", (json_int_t)cfg->object_size,
-				       "object_sizes_file", cfg->object_sizes_file, "churn",
-				       cfg->churn, "inflight", (json_int_t)cfg->inflight, "rate",
-				       cfg->rate_rps, "pipe_pool", (json_int_t)cfg->pipe_pool));
-	return k;
-}
-
 static bool run_emulated(const struct zc_cfg *cfg)
 {
 	for (int r = 0; r < ZC_ROLE_NR; r++) {
@@ -106,7 +87,7 @@ static bool run_prepare(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_pl
 
 	*out = run;
 	json_object_set_new(run, "name", json_string(cfg->name));
-	json_object_set_new(run, "key", key_json(cfg));
+	json_object_set_new(run, "key", zc_cfg_key_json(cfg));
 	json_object_set_new(run, "dut", json_string(zc_role_names[dut]));
 	json_object_set_new(run, "emulated", json_boolean(run_emulated(cfg)));
 	/* What the sinks measured, sample by sample (run_update): none yet. */

@@ -83,8 +83,7 @@ static json_t *ratio_spreads(json_t *headline)
 			json_array_append_new(out, json_pack("{s:s,s:I,s:I,s:o,s:o,s:o,s:o,s:o}",
 				"ratio", zc_an_str(h, "ratio"), "chunk", zc_an_int(h, "chunk"),
 				"pipe_size", zc_an_int(h, "pipe_size"),
-				"a", isfinite(a) ? json_real(a) : json_null(),
-				"b", isfinite(b) ? json_real(b) : json_null(),
+				"a", zc_an_num(a), "b", zc_an_num(b),
 				"spread_pct", isfinite(a) && isfinite(b) && a ? json_real(100 * (b / a - 1))
 								     : json_null(),
 				"a_half_width_pct", json_copy(json_object_get(h, "half_width_pct")),

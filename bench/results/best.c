@@ -88,11 +88,6 @@ static json_t *size_json(json_t *run, const struct zc_mode *m)
 			 json_integer(zc_an_int(k, "pipe_size")) : json_null());
 }
 
-static json_t *num_or_null(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 json_t *zc_headline_best(json_t *runs)
 {
 	json_t *out = json_array(), *seen = json_object();
@@ -119,9 +114,9 @@ json_t *zc_headline_best(json_t *runs)
 				"numerator", size_json(num, pv[i].mode),
 				"denominator", size_json(den, pv[i].peer),
 				"numerator_sizes", (json_int_t)ns, "denominator_sizes", (json_int_t)nd,
-				"numerator_gbps_per_core", num_or_null(r.num_gpc),
-				"denominator_gbps_per_core", num_or_null(r.den_gpc),
-				"value", num_or_null(r.value));
+				"numerator_gbps_per_core", zc_an_num(r.num_gpc),
+				"denominator_gbps_per_core", zc_an_num(r.den_gpc),
+				"value", zc_an_num(r.value));
 		/* As the headline: its interval keys, answer and busy fractions. */
 		zc_an_ratio_json(row, num, den, &r);
 		json_object_set_new(row, "verified", json_boolean(

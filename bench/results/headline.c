@@ -428,11 +428,6 @@ size_t zc_before_after_pairs(json_t *runs, unsigned flags, struct zc_pair **out)
 	return done(&p, out);
 }
 
-static json_t *num_or_null(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 /* A principal ratio whose after-modes have no run in the file. */
 static json_t *missing_after(const struct zc_pair *p)
 {
@@ -471,10 +466,10 @@ static json_t *pair_row(json_t *root, const struct zc_pair *p)
 	json_object_set_new(row, "rr", *zc_an_rr_key(k, true, rr, sizeof(rr)) ?
 			    json_string(rr) : json_null());
 	/* A side without a successful sample is null, never a 0. */
-	json_object_set_new(row, "value", num_or_null(r.value));
+	json_object_set_new(row, "value", zc_an_num(r.value));
 	zc_an_ratio_json(row, num, den, &r);
-	json_object_set_new(row, "numerator_gbps_per_core", num_or_null(r.num_gpc));
-	json_object_set_new(row, "denominator_gbps_per_core", num_or_null(r.den_gpc));
+	json_object_set_new(row, "numerator_gbps_per_core", zc_an_num(r.num_gpc));
+	json_object_set_new(row, "denominator_gbps_per_core", zc_an_num(r.den_gpc));
 	json_object_set_new(row, "numerator_samples", json_integer((json_int_t)r.nn));
 	json_object_set_new(row, "denominator_samples", json_integer((json_int_t)r.nd));
 	/* Both sides' sinks checked every byte (run "verified"). */

@@ -68,6 +68,8 @@ void zc_an_run_id(json_t *run, char *out, size_t len);
 /* "64k/1M": chunk/pipe of o (a run's key, a headline row or side), "-" for
  * a size o has none of (a key its DUT does not use: modes/mode.h, uses). */
 const char *zc_an_size_of(json_t *o, char *out, size_t len);
+/* x as a JSON number; null when it is none (NaN: no figure, infinite). */
+json_t *zc_an_num(double x);
 /* One size as "64k"; "-" when v <= 0 (absent, or a pair's unused size). */
 const char *zc_an_fmt_size(long long v, char *out, size_t len);
 /* The options part of the key alone, "opts=...,alt=...,srcw=N" ("" when

@@ -89,6 +89,11 @@ void zc_an_key(json_t *run, char *out, size_t len)
 	append_opts(run, out, len, &n, " ");
 }
 
+json_t *zc_an_num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
 const char *zc_an_fmt_size(long long v, char *out, size_t len)
 {
 	if (v > 0)

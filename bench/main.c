@@ -324,7 +324,7 @@ static struct zc_doc_item *mode_opt_items(size_t *n, char ***texts)
 static void doc(bool man)
 {
 	struct zc_doc_item cmds[ZC_ARRAY_SIZE(commands)], *modes;
-	char (*mode_text)[256] = calloc(zc_nmodes, sizeof(*mode_text)), (*titles)[160] = NULL;
+	char (*mode_text)[400] = calloc(zc_nmodes, sizeof(*mode_text)), (*titles)[160] = NULL;
 	char **opt_texts = NULL;
 	struct zc_doc d = {
 		.version = ZC_VERSION, .cmds = cmds, .ncmds = ZC_ARRAY_SIZE(commands),
@@ -342,8 +342,11 @@ static void doc(bool man)
 	for (size_t i = 0; i < ZC_ARRAY_SIZE(commands); i++)
 		cmds[i] = (struct zc_doc_item){ commands[i].name, commands[i].summary };
 	for (size_t i = 0; i < zc_nmodes; i++) {
-		snprintf(mode_text[i], sizeof(mode_text[i]), "%s: %s",
-			 zc_role_names[zc_modes[i]->role], zc_modes[i]->summary);
+		char unused[160];
+
+		snprintf(mode_text[i], sizeof(mode_text[i]), "%s: %s%s%s",
+			 zc_role_names[zc_modes[i]->role], zc_modes[i]->summary,
+			 *zc_mode_unused(zc_modes[i], unused, sizeof(unused)) ? "; " : "", unused);
 		modes[i] = (struct zc_doc_item){ zc_modes[i]->name, mode_text[i] };
 	}
 	d.modes = modes;

@@ -15,17 +15,17 @@ bench_hosts bench-netns workloads/netns.ini "$@"
 }
 echo
 echo "Headline side by side: Gbps per core of the device under test, median"
-jq -rn --slurpfile a "${files[0]}" --slurpfile b "${files[1]}" '
+jq -rn --slurpfile a <(bench_headline "${files[0]}") --slurpfile b <(bench_headline "${files[1]}") '
 	def fmt: if . == null then "n/a" else (. * 100 | round / 100 | tostring) end;
 	def pad($n): tostring | . + " " * ([$n - length, 0] | max);
 	def cell: if . == null or .value == null then "n/a" else "\(.value | fmt)x (\(.numerator_gbps_per_core | fmt) vs \(.denominator_gbps_per_core | fmt))" end;
 	def pick($h; $r; $c): [$h[] | select(.ratio == $r and .chunk == $c)][0];
-	($a[0].headline) as $la | ($b[0].headline) as $lb |
+	($a[0]) as $la | ($b[0]) as $lb |
 	"  \("ratio" | pad(27)) \("chunk" | pad(6)) \("loopback" | pad(26)) veth (netns)",
 	($la + $lb | map({ratio, chunk}) | reduce .[] as $k ([]; if index([$k]) then . else . + [$k] end) | .[] as $k |
 	 "  \($k.ratio | pad(27)) \(($k.chunk / 1024 | tostring) + "k" | pad(6)) \(pick($la; $k.ratio; $k.chunk) | cell | pad(26)) \(pick($lb; $k.ratio; $k.chunk) | cell)")'
 echo
 echo "results: ${files[0]} ${files[1]}"
-bench_verdict "$(jq -rn --slurpfile a "${files[0]}" --slurpfile b "${files[1]}" '
-	[$a[0].headline[], $b[0].headline[]] | map(.value | numbers) | length |
+bench_verdict "$(jq -rn --slurpfile a <(bench_headline "${files[0]}") --slurpfile b <(bench_headline "${files[1]}") '
+	[$a[0][], $b[0][]] | map(.value | numbers) | length |
 	"\(.) headline ratios with a figure, loopback and veth side by side above"')"

@@ -46,6 +46,6 @@ rm -f "$log"
 [ -n "$f" ] || { echo "bench-peers: the run wrote no results (exit $rc)" >&2; exit 1; }
 [ "$rc" -eq 130 ] && exit 130
 bash benchmarks/peers-ratios.sh "$f"
-bench_verdict "$(jq -r '[.headline[] | select(.value != null)] | length' "$f") ratios with a figure, \
+bench_verdict "$(bench_headline "$f" | jq -r '[.[] | select(.value != null)] | length') ratios with a figure, \
 $skipped run(s) skipped (program missing), zcbench run exit $rc; results: $f"
 exit "$rc"

@@ -20,12 +20,13 @@ f=$(sed -n 's/^results: //p' "$out/run.txt" | tail -n 1)
 bench/zcbench plot "$f" >"$out/plot.txt" 2>&1 ||
 	{ echo "zcbench plot failed (the crossover picture is missing):"; cat "$out/plot.txt"; }
 
+bench_headline "$f" >"$out/headline.json"
 # jq: lines, one per splice-or-sendfile over copy pair of runs (zcbench's,
 # HAProxy's, nginx's; not zcbench against HAProxy) as [{pair, size, value,
 # lo, hi}] by size; cross, the crossover of one line: the smallest size from
 # which every ratio is above 1, and from which every interval's low end is.
 defs='def zc: split(" ")[0] | split("/") | (.[0] | test("splice|sendfile")) and (.[1] | test("copy"));
-	def lines: [.headline[] | select(.rr != null and (.rr | test("object=[0-9]+")) and (.ratio | zc)) |
+	def lines: [$hl[0][] | select(.rr != null and (.rr | test("object=[0-9]+")) and (.ratio | zc)) |
 		{pair: "\(.numerator)/\(.denominator)", value, lo, hi, name: (.numerator | sub("^rr-"; "")),
 		 size: (.rr | capture("object=(?<s>[0-9]+)").s | tonumber)}] |
 		group_by(.pair) | map(sort_by(.size));
@@ -40,7 +41,7 @@ defs='def zc: split(" ")[0] | split("/") | (.[0] | test("splice|sendfile")) and 
 # latency percentiles of every sample'"'"'s histogram merged (latency_merged).
 echo
 echo "transactions/s per DUT core (median of repetitions) and latency (all samples merged):"
-jq -r "$defs"' ["run", "object", "tps/core", "p50us", "p99us", "p99.9us", "DUTcores", "status"],
+jq -r --slurpfile hl "$out/headline.json" "$defs"' ["run", "object", "tps/core", "p50us", "p99us", "p99.9us", "DUTcores", "status"],
 	(.runs[] | select(.key.traffic == "rr") | [.name, (.key.object_size | kb),
 	 (.summary.tps_per_core.median // null | us), (.latency_merged.p50_us | us),
 	 (.latency_merged.p99_us | us), (.latency_merged.p999_us | us),
@@ -50,9 +51,9 @@ jq -r "$defs"' ["run", "object", "tps/core", "p50us", "p99us", "p99.9us", "DUTco
 echo
 echo "splice (sendfile) over copy, transactions per core, by object size (95% interval);"
 echo "-> the smallest size from which splice wins at every larger size, and from which its interval is clear of 1:"
-jq -r "$defs"' lines | .[] | "  \(.[0].pair):\n    " +
+jq -r --slurpfile hl "$out/headline.json" "$defs"' lines | .[] | "  \(.[0].pair):\n    " +
 	([.[] | "\(.size | kb) \(.value | r2)" +
 	  (if .lo == null then "" else " [\(.lo | r2)-\(.hi | r2)]" end)] | join(", ")) +
 	"\n    -> wins from \(cross[0]), clear of 1 from \(cross[1])"' "$f"
-verdict=$(jq -r "$defs"' lines | map("\(.[0].name) \(cross | join("/"))") | join(", ")' "$f")
+verdict=$(jq -r --slurpfile hl "$out/headline.json" "$defs"' lines | map("\(.[0].name) \(cross | join("/"))") | join(", ")' "$f")
 bench_verdict "${verdict:+splice wins per core from (wins/clear of 1): }${verdict:-no splice/copy pair in the headline (see the run table)}; results: $f"

@@ -36,11 +36,11 @@ if [ -n "${ZC_STABILITY_BASELINE:-}" ]; then
 	[ -f "$a" ] && [ -f "$b" ] || { echo "no results files"; exit 1; }
 	echo
 	echo "Headline ratios, two back-to-back runs (ratio of the medians): the spread is second/first - 1"
-	jq -r --slurpfile b "$b" '.headline[] | . as $h |
-		($b[0].headline[] | select(.ratio == $h.ratio and .chunk == $h.chunk and
-					    .pipe_size == $h.pipe_size) | .value) as $v |
+	jq -r --slurpfile b <(bench_headline "$b") '.[] | . as $h |
+		($b[0][] | select(.ratio == $h.ratio and .chunk == $h.chunk and
+				  .pipe_size == $h.pipe_size) | .value) as $v |
 		[$h.ratio, $h.value, $v, (if $h.value and $v then 100 * ($v / $h.value - 1) else null end)] |
-		@tsv' "$a" | awk -F'\t' '{ printf "  %-27s %8.3fx %8.3fx %+7.1f%%\n", $1, $2, $3, $4 }' |
+		@tsv' <(bench_headline "$a") | awk -F'\t' '{ printf "  %-27s %8.3fx %8.3fx %+7.1f%%\n", $1, $2, $3, $4 }' |
 		tee "$out/spreads.txt"
 	line=$(awk '{ sub("%", "", $NF); print $NF }' "$out/spreads.txt" | summary)
 	echo "$line"

@@ -18,6 +18,14 @@ BENCH_DONE=
 BENCH_NESTED=
 BENCH_CLEANUP=()
 
+# bench_headline FILE: the headline rows zcbench computes for a results file
+# (report --json's, without the emulated after rows), as the file's own
+# "headline" held them before schema 1.10: a JSON array.
+bench_headline() {
+	"${ZCBENCH:-bench/zcbench}" report --json "$1" |
+		jq '[.files[0].headline[] | select(.side != "after, emulated")]'
+}
+
 bench_machine() {
 	local model cores cpus
 	model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)

@@ -12,7 +12,12 @@ set -u
 f=$1
 echo
 echo "Ratios of Gbps per core (DUT busy time from /proc/stat, softirq included), $f"
-jq -r '
+# The headline rows zcbench computes (without the emulated after rows).
+hl=$(mktemp)
+trap 'rm -f "$hl"' EXIT
+"${ZCBENCH:-bench/zcbench}" report --json "$f" |
+	jq '[.files[0].headline[] | select(.side != "after, emulated")]' >"$hl" || exit 1
+jq -r --slurpfile hl "$hl" '
 	def r2: if . == null then "n/a" else (. * 100 | round / 100 | tostring) end;
 	def r1: if . == null then "n/a" else (. * 10 | round / 10 | tostring) end;
 	def pad($n): tostring | . + " " * ([$n - length, 0] | max);
@@ -36,7 +41,7 @@ jq -r '
 		     "\($run.key[$run.dut]): \($per_mb | r1) syscalls/MB, \(($bpc // 0) / 1024 | r1) KiB per data call (\($which))"
 		end;
 	"  \("ratio" | pad(44)) \("chunk" | pad(6)) \("pipe" | pad(5)) \("median [95% CI]" | pad(22)) \("per-round min-max" | pad(18)) n",
-	(.headline[] | . as $h | run($h.numerator; $h) as $num | run($h.denominator; $h) as $den |
+	($hl[0][] | . as $h | run($h.numerator; $h) as $num | run($h.denominator; $h) as $den |
 	 byround($num) as $a | byround($den) as $b |
 	 [$a | keys[] | select($b[.] != null and $b[.] > 0) | $a[.] / $b[.]] as $per |
 	 "  \($h.ratio | pad(44)) \($h.chunk | sz | pad(6)) \(($h.pipe_size // 0) | sz | pad(5)) \((if $h.value == null then "n/a" else "\($h.value | r2)x" end + (if $h.lo then " [\($h.lo | r2)-\($h.hi | r2)]" else "" end)) | pad(22)) \((if ($per | length) > 0 then "\($per | min | r2)-\($per | max | r2)" else "n/a" end) | pad(18)) \($per | length)",

@@ -33,6 +33,10 @@ finish() { [ "$FAILS" -eq 0 ] || { echo "$FAILS check(s) failed"; exit 1; }; exi
 command -v jq >/dev/null || skip "jq missing (make deps installs it)"
 # The one results file a run left in a folder.
 result_in() { ls "$1"/*.json 2>/dev/null | head -n 1; }
+# report_json FILE: what report --json says of one results file: its
+# headline (each pair, then its emulated after rows), headline_best and
+# headline_slices, which every reader computes (the file holds none: 1.10).
+report_json() { $ZCBENCH report --json "$1" | jq '.files[0]'; }
 # run_ok NAME INI [ARGS...]: zcbench run INI (and ARGS) into $TMP/NAME, its
 # output printed and kept in $TMP/NAME.txt; the exit code in $rc, the results
 # file in $f. No results file fails the test, an exit other than 0 the check.

@@ -14,18 +14,12 @@
 
 #define SCHEMA_VERSION "1.0"
 
-/* A number, or null when it is not one. */
-static json_t *num(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 static json_t *side(const struct zc_summary *s)
 {
 	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "n", (json_int_t)s->n,
-			 "mean", num(s->n ? s->mean : NAN), "median", num(s->n ? s->median : NAN),
-			 "stddev", num(s->n > 1 ? s->stddev : NAN), "min", num(s->n ? s->min : NAN),
-			 "max", num(s->n ? s->max : NAN));
+			 "mean", zc_an_num(s->n ? s->mean : NAN), "median", zc_an_num(s->n ? s->median : NAN),
+			 "stddev", zc_an_num(s->n > 1 ? s->stddev : NAN), "min", zc_an_num(s->n ? s->min : NAN),
+			 "max", zc_an_num(s->n ? s->max : NAN));
 }
 
 static const char *better_word(enum zc_better b)
@@ -42,7 +36,7 @@ static json_t *figure(const struct zc_cmp_cell_v *cl)
 
 	if (v->ch.ok) {
 		zc_cmp_bounds(v, &lo, &hi);
-		iv = json_pack("{s:o, s:o, s:f, s:b}", "lo", num(lo), "hi", num(hi), "level",
+		iv = json_pack("{s:o, s:o, s:f, s:b}", "lo", zc_an_num(lo), "hi", zc_an_num(hi), "level",
 			       v->ch.level, "paired", v->paired);
 	}
 	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:b}",
@@ -52,17 +46,17 @@ static json_t *figure(const struct zc_cmp_cell_v *cl)
 		      "gated", cl->gated, "headline", v->headline);
 	json_object_set_new(o, "base", side(&cl->sb));
 	json_object_set_new(o, "new", side(&cl->sn));
-	json_object_set_new(o, "change", num(v->change));
+	json_object_set_new(o, "change", zc_an_num(v->change));
 	json_object_set_new(o, "change_unit", json_string(v->points ? "points" : "percent"));
 	json_object_set_new(o, "interval", iv);
 	json_object_set_new(o, "answer", json_string(zc_answer_key(v->vd.answer)));
 	json_object_set_new(o, "direction", json_string(v->direction > 0 ? "better" :
 							v->direction < 0 ? "worse" : "none"));
 	json_object_set_new(o, "regression", json_boolean(v->regression));
-	json_object_set_new(o, "threshold", num(v->points ? v->vd.threshold :
+	json_object_set_new(o, "threshold", zc_an_num(v->points ? v->vd.threshold :
 						  100 * v->vd.threshold));
-	json_object_set_new(o, "could_see_down", num(v->ch.ok ? scale * v->vd.can_see_down : NAN));
-	json_object_set_new(o, "could_see_up", num(v->ch.ok ? scale * v->vd.can_see_up : NAN));
+	json_object_set_new(o, "could_see_down", zc_an_num(v->ch.ok ? scale * v->vd.can_see_down : NAN));
+	json_object_set_new(o, "could_see_up", zc_an_num(v->ch.ok ? scale * v->vd.can_see_up : NAN));
 	return o;
 }
 
@@ -81,7 +75,7 @@ static json_t *gate(const struct zc_cmp_json *j)
 			 "level", 1 - 2 * c->alpha / (double)(c->gated ? c->gated : 1),
 			 "regressions", t->regressions, "within", t->within, "better", t->better,
 			 "cant_tell", t->cant_tell, "could_see_down",
-			 num(t->cant_tell ? t->could_see : NAN), "runs_lost", j->lost,
+			 zc_an_num(t->cant_tell ? t->could_see : NAN), "runs_lost", j->lost,
 			 "files_with_nothing_compared", j->empty_sides, "result", word,
 			 "exit_code", code);
 }

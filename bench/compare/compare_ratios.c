@@ -81,7 +81,7 @@ size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n, do
 		return 0;
 	}
 	for (size_t i = 0; i < n; i++) {
-		char kn[512], kd[512], id[300];
+		char kn[512], kd[512], id[300], chunk[24], pipe[24];
 		json_t *nn, *nd;
 		struct zc_cmp_cell_v *cl = &cells[k];
 		struct zc_cmp_side *b = &sd[2 * k], *m = &sd[2 * k + 1];
@@ -116,9 +116,13 @@ size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n, do
 		cl->m = &ratio_metric;
 		cl->gated = gated;
 		cl->path = path_n;
+		/* The pair's sizes (each from the side whose mode uses it), then
+		 * what else tells the numerator's run apart ("splice/copy proxy@64k/1M"). */
 		zc_an_run_id(pv[i].run, id, sizeof(id));
-		at = strchr(id, '@');
-		snprintf(cl->name, sizeof(cl->name), "%s%s", pv[i].name, at ? at : "");
+		at = strchr(id, '@') ? strchr(strchr(id, '@'), ',') : NULL;
+		snprintf(cl->name, sizeof(cl->name), "%s@%s/%s%s", pv[i].name,
+			 zc_an_fmt_size(pv[i].chunk, chunk, sizeof(chunk)),
+			 zc_an_fmt_size(pv[i].pipe_size, pipe, sizeof(pipe)), at ? at : "");
 		snprintf(cl->key, sizeof(cl->key), "%s", kn);
 		zc_cmp_regate(&cl->v, cl->m, 1 - alpha, threshold_pct);
 		k++;

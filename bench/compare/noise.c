@@ -57,7 +57,8 @@ static json_t *run_floors(json_t *a, json_t *b)
 			 (json_int_t)pairs, "metrics", metrics);
 }
 
-/* Each headline ratio of side A against the same ratio of side B. */
+/* Each headline ratio of side A against the same ratio of side B (the
+ * rows are taken). */
 static json_t *ratio_spreads(json_t *headline)
 {
 	json_t *out = json_array(), *h, *g;
@@ -82,8 +83,7 @@ static json_t *ratio_spreads(json_t *headline)
 			json_array_append_new(out, json_pack("{s:s,s:I,s:I,s:o,s:o,s:o,s:o,s:o}",
 				"ratio", zc_an_str(h, "ratio"), "chunk", zc_an_int(h, "chunk"),
 				"pipe_size", zc_an_int(h, "pipe_size"),
-				"a", isfinite(a) ? json_real(a) : json_null(),
-				"b", isfinite(b) ? json_real(b) : json_null(),
+				"a", zc_an_num(a), "b", zc_an_num(b),
 				"spread_pct", isfinite(a) && isfinite(b) && a ? json_real(100 * (b / a - 1))
 								     : json_null(),
 				"a_half_width_pct", json_copy(json_object_get(h, "half_width_pct")),
@@ -91,6 +91,7 @@ static json_t *ratio_spreads(json_t *headline)
 			break;
 		}
 	}
+	json_decref(headline);
 	return out;
 }
 
@@ -122,7 +123,7 @@ json_t *zc_noise_build(json_t *root, const char *results_path, char *err, size_t
 						       zc_an_str(sched, "order") : "unknown"));
 	json_object_set_new(out, "rounds", json_integer(zc_an_int(sched, "rounds")));
 	json_object_set_new(out, "runs", floors);
-	json_object_set_new(out, "ratios", ratio_spreads(json_object_get(root, "headline")));
+	json_object_set_new(out, "ratios", ratio_spreads(zc_headline_rows(root, 0, NULL)));
 	return out;
 }
 

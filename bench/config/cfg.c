@@ -250,13 +250,6 @@ uint64_t zc_cfg_period(const struct zc_cfg *cfg)
 	return cfg->period;
 }
 
-int zc_cfg_dut(const struct zc_cfg *cfg)
-{
-	if (cfg->topology == ZC_TOPO_DIRECT && cfg->traffic == ZC_TRAFFIC_RR)
-		return cfg->rr_dut == ZC_RR_DUT_SERVER ? ZC_ROLE_SINK : ZC_ROLE_SOURCE;
-	return cfg->topology == ZC_TOPO_PROXY ? ZC_ROLE_PROXY : ZC_ROLE_SOURCE;
-}
-
 int zc_cfg_role_workers(const struct zc_cfg *cfg, int role)
 {
 	if (role == zc_cfg_dut(cfg))
@@ -304,10 +297,13 @@ int zc_cfg_expand(const struct zc_cfg *base, struct zc_cfg *out, int max)
 {
 	int wv[4 * ZC_LIST_MAX], nw = workers_values(base, wv, ZC_ARRAY_SIZE(wv)), n = 0;
 	int nobj = base->nobject_sizes > 0 ? base->nobject_sizes : 1;
+	unsigned uses = zc_cfg_uses(base);
+	int nc = uses & ZC_USE_chunk ? base->nchunks : 1;
+	int np = uses & ZC_USE_pipe_size ? base->npipe_sizes : 1;
 
 	for (int o = 0; o < nobj; o++)
-		for (int c = 0; c < base->nchunks; c++)
-			for (int q = 0; q < base->npipe_sizes; q++)
+		for (int c = 0; c < nc; c++)
+			for (int q = 0; q < np; q++)
 				for (int k = 0; k < base->nconnections; k++)
 					for (int w = 0; w < nw; w++) {
 						struct zc_cfg *r = &out[n];

@@ -147,16 +147,24 @@ const char *zc_counters_for_role(const struct zc_cfg *cfg, int role);
 void zc_cfg_for_role(const struct zc_cfg *cfg, int role, struct zc_cfg *out);
 /* Every workload key with its value in effect, for results files. */
 json_t *zc_cfg_json(const struct zc_cfg *cfg);
-/* The device under test's role in this run. */
+/* key.c: the device under test's role in this run. */
 int zc_cfg_dut(const struct zc_cfg *cfg);
+/* The ZC_USE_ keys (modes/mode.h) the DUT's mode, or either of the two
+ * taking turns (alternate), passes on with the run's mode_opts: the sizes
+ * of the run's key. */
+unsigned zc_cfg_uses(const struct zc_cfg *cfg);
+/* The run's key for its results (topology, modes, the sizes it uses,
+ * connections, workers; a request/response run's own), a new object. */
+json_t *zc_cfg_key_json(const struct zc_cfg *cfg);
 /* Workers of role r as configured: > 0, or ZC_WORKERS_AUTO (source, sink). */
 int zc_cfg_role_workers(const struct zc_cfg *cfg, int role);
 /* Workers the DUT may have here: usable CPUs (physical cores, or PUs with smt). */
 int zc_cfg_usable_cores(const struct zc_cfg *cfg);
 /*
  * One run per combination of the list keys (chunk, pipe_size, connections,
- * workers; workers = max and ladder resolved for this machine) into out.
- * Count, or -E2BIG when more than max.
+ * workers; workers = max and ladder resolved for this machine) into out; a
+ * list of a key the DUT does not use (zc_cfg_uses) gives one run, at its
+ * first value. Count, or -E2BIG when more than max.
  */
 int zc_cfg_expand(const struct zc_cfg *base, struct zc_cfg *out, int max);
 

@@ -65,15 +65,15 @@ static void flat_side(json_t *row, const char *side, const char *chunk, const ch
 	json_t *o = json_incref(json_object_get(row, side));
 
 	json_object_set_new(row, side, json_string(zc_an_str(o, "run")));
-	json_object_set_new(row, chunk, json_integer(zc_an_int(o, "chunk")));
-	json_object_set_new(row, pipe, json_integer(zc_an_int(o, "pipe_size")));
+	json_object_set(row, chunk, json_object_get(o, "chunk"));	/* null: not used */
+	json_object_set(row, pipe, json_object_get(o, "pipe_size"));
 	json_decref(o);
 }
 
 json_t *zc_export_headlines(json_t *root)
 {
 	json_t *runs = json_object_get(root, "runs"), *out = zc_headline_best(runs);
-	json_t *each = zc_headline_with_after(runs), *row;
+	json_t *each = zc_headline_rows(root, ZC_PAIRS_AFTER, NULL), *row;
 	size_t i;
 
 	/* Report's order: each side at its best size first, the fair question. */
@@ -84,9 +84,6 @@ json_t *zc_export_headlines(json_t *root)
 	}
 	json_array_foreach(each, i, row) {
 		json_object_set_new(row, "sizes", json_string("same"));
-		/* As report says it: measured on this kernel, or an emulated after-mode. */
-		json_object_set_new(row, "side", json_string(zc_an_side_words(
-				    root, json_is_true(json_object_get(row, "emulated")))));
 		json_object_set(row, "denominator_chunk", json_object_get(row, "chunk"));
 		json_object_set(row, "denominator_pipe_size", json_object_get(row, "pipe_size"));
 	}
@@ -101,13 +98,13 @@ void zc_export_headline_key(json_t *row, char *buf, size_t len)
 	const char *rr = zc_an_str(row, "rr"), *side = zc_an_str(row, "aa_side");
 	long long conns = zc_an_int(row, "connections"), workers = zc_an_int(row, "workers");
 
-	zc_fmt_size(zc_an_int(row, "chunk"), chunk, sizeof(chunk));
-	zc_fmt_size(zc_an_int(row, "pipe_size"), pipe, sizeof(pipe));
+	zc_an_fmt_size(zc_an_int(row, "chunk"), chunk, sizeof(chunk));
+	zc_an_fmt_size(zc_an_int(row, "pipe_size"), pipe, sizeof(pipe));
 	if (!strcmp(zc_an_str(row, "sizes"), "best")) {
 		char dchunk[24], dpipe[24];
 
-		zc_fmt_size(zc_an_int(row, "denominator_chunk"), dchunk, sizeof(dchunk));
-		zc_fmt_size(zc_an_int(row, "denominator_pipe_size"), dpipe, sizeof(dpipe));
+		zc_an_fmt_size(zc_an_int(row, "denominator_chunk"), dchunk, sizeof(dchunk));
+		zc_an_fmt_size(zc_an_int(row, "denominator_pipe_size"), dpipe, sizeof(dpipe));
 		snprintf(buf, len, "%s best %s/%s vs %s/%s (%s / %s)", zc_an_str(row, "ratio"),
 			 chunk, pipe, dchunk, dpipe, zc_an_str(row, "numerator"),
 			 zc_an_str(row, "denominator"));

@@ -115,10 +115,14 @@ static int write_csv(FILE *f, json_t *root, enum zc_export_what what) /* 0 */
 					fputc(',', f);
 				zc_csv_field(f, strs[c]);
 			}
-			/* workers: runs of a sweep differ by it alone (absent before 1.3: 1);
+			/* chunk, pipe_size: empty where the DUT does not use it (1.10);
+			 * workers: runs of a sweep differ by it alone (absent before 1.3: 1);
 			 * verified: the sample's own (1.3), else the run's. */
-			fprintf(f, ",%lld,%lld,%lld,%lld,%s,%s,%lld,", zc_an_int(k, "chunk"),
-				zc_an_int(k, "pipe_size"), zc_an_int(k, "connections"),
+			fputc(',', f);
+			json_field(f, json_object_get(k, "chunk"));
+			fputc(',', f);
+			json_field(f, json_object_get(k, "pipe_size"));
+			fprintf(f, ",%lld,%lld,%s,%s,%lld,", zc_an_int(k, "connections"),
 				zc_an_int(k, "workers") ?: 1,
 				json_is_true(json_object_get(run, "emulated")) ? "true" : "false",
 				json_is_true(json_object_get(smp, "verified") ?: json_object_get(run,

@@ -144,8 +144,11 @@ static void run_labels(FILE *f, json_t *root, json_t *run)
 		zc_prom_label(f, "source", zc_an_str(k, "source"), false);
 		zc_prom_label(f, "proxy", zc_an_str(k, "proxy"), false);
 		zc_prom_label(f, "sink", zc_an_str(k, "sink"), false);
-		prom_label_int(f, "chunk", zc_an_int(k, "chunk"));
-		prom_label_int(f, "pipe_size", zc_an_int(k, "pipe_size"));
+		/* None where the DUT does not use it (1.10). */
+		if (json_object_get(k, "chunk"))
+			prom_label_int(f, "chunk", zc_an_int(k, "chunk"));
+		if (json_object_get(k, "pipe_size"))
+			prom_label_int(f, "pipe_size", zc_an_int(k, "pipe_size"));
 		prom_label_int(f, "connections", zc_an_int(k, "connections"));
 		/* Without it a workers sweep's runs would be duplicate series. */
 		prom_label_int(f, "workers", zc_an_int(k, "workers") ?: 1);

@@ -36,6 +36,7 @@ static ssize_t copy_step(struct zc_io *io)
 
 ZC_MODE(copy,
 	.role = ZC_ROLE_PROXY,
+	.uses = ZC_USES(chunk),
 	.flags = ZC_MODE_SOCKET_STEP,
 	.summary = "recv() into a user buffer, send() it on (blocking)",
 	.step = copy_step,

@@ -6,12 +6,40 @@
 #include <jansson.h>
 #include <string.h>
 
+const char *zc_mode_unused(const struct zc_mode *m, char *buf, size_t len)
+{
+	static const char *const keys[] = ZC_USE_KEYS;
+	unsigned not = ~zc_mode_uses(m, NULL) & ZC_USE_ALL;
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(keys) && o < len; i++)
+		if (not & (1u << i))
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", keys[i]);
+	if (o && o < len)
+		snprintf(buf + o, len - o, ": not used%s%s%s", m->uses_opt ? " (used with " : "",
+			 m->uses_opt ?: "", m->uses_opt ? " not 0)" : "");
+	return buf;
+}
+
+static json_t *uses_json(unsigned bits)
+{
+	static const char *const keys[] = ZC_USE_KEYS;
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(keys); i++)
+		if (bits & (1u << i))
+			json_array_append_new(a, json_string(keys[i]));
+	return a;
+}
+
 /* The second and later lines of a mode in zcbench list, indented past a name
  * column w wide (the longest mode name, so no name runs into its summary). */
 static void list_details(FILE *f, const struct zc_mode *m, int w)
 {
 	const struct zc_mode *afters[ZC_AFTERS_MAX];
 	size_t na = zc_mode_afters(m, afters, ZC_ARRAY_SIZE(afters));
+	char unused[160];
 
 	if (m->flags & ZC_MODE_UNVERIFIED)
 		fprintf(f, "  %-*s    unverified: %s\n", w, "", m->unverified_why);
@@ -28,6 +56,8 @@ static void list_details(FILE *f, const struct zc_mode *m, int w)
 	if (m->imitated_by)
 		fprintf(f, "  %-*s    headline: %s/%s %s (zcbench against the real program)\n", w, "",
 			m->imitated_by->name, m->name, zc_role_names[m->role]);
+	if (*zc_mode_unused(m, unused, sizeof(unused)))
+		fprintf(f, "  %-*s    %s\n", w, "", unused);
 	if (m->after_of) {
 		fprintf(f, "  %-*s    after-mode of:", w, "");
 		for (const struct zc_mode *const *a = m->after_of; *a; a++)
@@ -125,6 +155,10 @@ json_t *zc_modes_json(bool with_availability)
 				    m->imitated_by ? json_string(m->imitated_by->name) : json_null());
 		json_object_set_new(j, "unverified_why",
 				    m->unverified_why ? json_string(m->unverified_why) : json_null());
+		/* The sizing keys it passes on (mode.h, uses), and the option
+		 * that puts them all in use. */
+		json_object_set_new(j, "uses", uses_json(zc_mode_uses(m, NULL)));
+		json_object_set_new(j, "uses_opt", m->uses_opt ? json_string(m->uses_opt) : json_null());
 		if (with_availability) {
 			json_object_set_new(j, "available", json_boolean(!why));
 			json_object_set_new(j, "unavailable_why", why ? json_string(why) : json_null());

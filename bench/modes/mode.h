@@ -41,6 +41,23 @@ struct json_t;
  * peers/role_peer.c configures the program so. */
 #define ZC_MODE_PEER_SPLICE	0x200
 
+/*
+ * The workload keys that size a data path's calls, and which of them a mode
+ * passes on to its system calls (or its program's configuration): .uses =
+ * ZC_USES(pipe_size); ZC_USES() for neither; no .uses: both. A key the
+ * device under test does not use is not part of its run key, a sweep over
+ * it runs once (at its first value, which the source and sink still take),
+ * and the headline prints "-" for it (zcbench list: "chunk: not used").
+ */
+#define ZC_USE_chunk		0x1u
+#define ZC_USE_pipe_size	0x2u
+#define ZC_USE_ALL		(ZC_USE_chunk | ZC_USE_pipe_size)
+#define ZC_USE_KEYS		{ "chunk", "pipe_size" }	/* bit i: key i */
+#define ZC_USE_			0u
+#define ZC_USES_DECLARED	0x100u
+#define ZC_USES(...)		ZC_USES_(__VA_ARGS__, , )
+#define ZC_USES_(a, b, ...)	(ZC_USES_DECLARED | ZC_USE_##a | ZC_USE_##b)
+
 struct zc_conns;
 
 struct zc_io {
@@ -115,6 +132,10 @@ struct zc_mode {
 	const char *name;	/* from modes.h, through ZC_MODE(): never written here */
 	enum zc_role role;
 	unsigned flags;
+	/* ZC_USES(...): the sizing keys it passes on (0: all), and its option
+	 * that puts them all in use when not 0 (splice_chunk_cap), or NULL. */
+	unsigned uses;
+	const char *uses_opt;
 	const char *summary;
 	/* Short data path for tables (before-after); NULL: summary. */
 	const char *path;
@@ -258,6 +279,11 @@ void zc_modes_list(FILE *f, bool with_availability);
  * array of modes, each with role, summary, flags, relations, options and
  * (with availability) whether it can run here and why not. */
 struct json_t *zc_modes_json(bool with_availability);
+/* "chunk: not used" for the ZC_USE_ keys m does not pass on with its
+ * default options ("(used with OPTION not 0)" when its uses_opt puts them
+ * in use), "" when it uses all; into buf, which is returned. zcbench list
+ * and the man page print it. */
+const char *zc_mode_unused(const struct zc_mode *m, char *buf, size_t len);
 /* One mode option as JSON: key, type, default, min, max, help. */
 struct json_t *zc_mode_opt_json(const struct zc_mode_opt *o);
 
@@ -283,6 +309,10 @@ void zc_mode_opt_print(FILE *f, const struct zc_mode_opt *o);
  * of m took the same options when these agree (the headline pairs by it).
  * 0, -EINVAL (a bad text: out "") or -ENOMEM. */
 int zc_mode_opts_canon(const struct zc_mode *m, const char *text, char *out, size_t len);
+/* The ZC_USE_ keys m passes on in a run whose mode_opts is text: its .uses
+ * and those its options there put in use; ZC_USE_ALL when m is NULL, says
+ * nothing, or text cannot be read. */
+unsigned zc_mode_uses(const struct zc_mode *m, const char *text);
 /* m's options in effect (defaults, then text's keys of m) as a jansson
  * object; NULL when m declares none. Call after zc_mode_setup. */
 struct json_t *zc_mode_opts_json(const struct zc_mode *m, const struct zc_io *io);

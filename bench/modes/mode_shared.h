@@ -53,6 +53,9 @@ struct zc_fwd {
 	  "1: each call into the pipe asks for at most chunk bytes, one call out "	\
 	  "follows it (zcbench before issue 21: 31 splice calls per MB at 64k); 0: "	\
 	  "as much as the pipe has room for, drained until empty (HAProxy's way)" }
+/* What a mode with that option passes on: the pipe size, and the chunk
+ * only with splice_chunk_cap = 1 (each call in asks for the room left). */
+#define ZC_FWD_USES .uses = ZC_USES(pipe_size), .uses_opt = "splice_chunk_cap"
 /* The mode's pump (0 on stop, 1 on EOF, -errno) and its one-turn step
  * (bytes out, -EAGAIN when both sides would block, -errno). */
 int zc_fwd_pump(struct zc_io *io, const struct zc_fwd_ops *ops);

@@ -232,6 +232,7 @@ static void msgzc_teardown(struct zc_io *io)
 /* Its loop is its own: it waits for and reaps completions between sends. */
 ZC_MODE(msg_zerocopy,
 	.role = ZC_ROLE_SOURCE,
+	.uses = ZC_USES(chunk),
 	.flags = ZC_MODE_SOCKET_STEP,
 	.summary = "send(MSG_ZEROCOPY) with SO_ZEROCOPY, completions from the error queue",
 	.vs = ZC_MODE_REF(send),

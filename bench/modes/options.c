@@ -190,6 +190,24 @@ int zc_mode_opts_canon(const struct zc_mode *m, const char *text, char *out, siz
 	return ret;
 }
 
+unsigned zc_mode_uses(const struct zc_mode *m, const char *text)
+{
+	unsigned uses = m && m->uses ? m->uses & ZC_USE_ALL : ZC_USE_ALL;
+	const struct zc_mode_opt *o = m ? zc_mode_own_opt(m, m->uses_opt ?: "") : NULL;
+	char err[256], *p;
+
+	if (!o || uses == ZC_USE_ALL)
+		return uses;
+	if (!(p = calloc(1, m->priv_size)) || zc_mode_opts_apply(m, p, text, err, sizeof(err)))
+		uses = ZC_USE_ALL;
+	else if (o->type == ZC_MODE_OPT_LONG ? *(long *)(p + o->off) != 0 :
+		 o->type == ZC_MODE_OPT_SIZE ? *(uint64_t *)(p + o->off) != 0 :
+		 *(double *)(p + o->off) != 0)
+		uses = ZC_USE_ALL;
+	free(p);
+	return uses;
+}
+
 json_t *zc_mode_opts_json(const struct zc_mode *m, const struct zc_io *io)
 {
 	json_t *j;

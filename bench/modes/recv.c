@@ -31,6 +31,7 @@ static ssize_t recv_step(struct zc_io *io)
 
 ZC_MODE(recv,
 	.role = ZC_ROLE_SINK,
+	.uses = ZC_USES(chunk),
 	.flags = ZC_MODE_VERIFIES | ZC_MODE_SOCKET_STEP,
 	.summary = "recv() and verify every byte against the pattern",
 	.step = recv_step,

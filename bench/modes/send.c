@@ -19,6 +19,7 @@ static ssize_t send_step(struct zc_io *io)
 
 ZC_MODE(send,
 	.role = ZC_ROLE_SOURCE,
+	.uses = ZC_USES(chunk),
 	.flags = ZC_MODE_SOCKET_STEP,
 	.summary = "send() from a user buffer (copy)",
 	.step = send_step,

@@ -28,6 +28,7 @@ ssize_t zc_sendfile_step(struct zc_io *io)
 
 ZC_MODE(sendfile,
 	.role = ZC_ROLE_SOURCE,
+	.uses = ZC_USES(chunk),
 	.flags = ZC_MODE_FILE,
 	.summary = "sendfile() from a file in the page cache",
 	.path = "sendfile file -> socket",

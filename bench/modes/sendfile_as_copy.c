@@ -66,6 +66,7 @@ static ssize_t sac_step(struct zc_io *io)
 
 ZC_MODE(sendfile_as_copy,
 	.role = ZC_ROLE_SOURCE,
+	.uses = ZC_USES(chunk),
 	.flags = ZC_MODE_EMULATED | ZC_MODE_FILE,
 	.summary = "sendfile as a copy: pread() the file into a buffer, write() to socket",
 	.after_of = ZC_AFTER_OF(ZC_MODE_REF(sendfile), ZC_MODE_REF(splice_file)),

@@ -72,6 +72,7 @@ static int sfb_setup(struct zc_io *io)
 
 ZC_MODE(sendfile_bounce,
 	.role = ZC_ROLE_SOURCE,
+	.uses = ZC_USES(chunk),
 	.flags = ZC_MODE_EMULATED | ZC_MODE_FILE,
 	.summary = "sendfile via copy_splice_read (O_DIRECT tmpfs file): Falcato's degraded path",
 	.after_of = ZC_AFTER_OF(ZC_MODE_REF(sendfile)),

@@ -89,6 +89,7 @@ static ssize_t splice_step(struct zc_io *io)
 
 ZC_MODE(splice,
 	.role = ZC_ROLE_PROXY,
+	ZC_FWD_USES,
 	.summary = "splice() socket -> pipe -> socket, non-blocking + epoll, each call as much as "
 		   "the pipe has room for, drained in a loop (HAProxy's way)",
 	.path = "socket -> pipe -> socket (HAProxy)",

@@ -95,6 +95,7 @@ static void spc_teardown(struct zc_io *io)
 
 ZC_MODE(splice_as_copy,
 	.role = ZC_ROLE_PROXY,
+	ZC_FWD_USES,
 	.flags = ZC_MODE_EMULATED,
 	.summary = "splice proxy if splice() copied: same loop and call sizes, read()/write() via a "
 		   "pipe_size buffer",

@@ -31,6 +31,7 @@ static ssize_t splice_file_fill(struct zc_io *io)
 
 ZC_MODE(splice_file,
 	.role = ZC_ROLE_SOURCE,
+	.uses = ZC_USES(chunk, pipe_size),
 	.flags = ZC_MODE_FILE,
 	.summary = "splice() page-cache file -> pipe -> socket",
 	.path = "splice file -> pipe -> socket",

@@ -49,6 +49,7 @@ static void null_teardown(struct zc_io *io)
 
 ZC_MODE(splice_null,
 	.role = ZC_ROLE_SINK,
+	.uses = ZC_USES(pipe_size),
 	.summary = "splice() socket -> pipe -> /dev/null",
 	.setup = null_setup,
 	.step = null_step,

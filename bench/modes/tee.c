@@ -59,6 +59,7 @@ ssize_t zc_tee_fill(struct zc_io *io)
 
 ZC_MODE(tee,
 	.role = ZC_ROLE_SOURCE,
+	.uses = ZC_USES(chunk, pipe_size),
 	.flags = ZC_MODE_STATIC_CHUNK,
 	.summary = "vmsplice() once into a master pipe, tee() per chunk, splice() to socket",
 	.path = "vmsplice once + tee -> socket (62 vs 31)",

@@ -15,6 +15,7 @@ static int taw_setup(struct zc_io *io)
 
 ZC_MODE(tee_as_writev,
 	.role = ZC_ROLE_SOURCE,
+	.uses = ZC_USES(chunk, pipe_size),
 	.flags = ZC_MODE_EMULATED | ZC_MODE_STATIC_CHUNK,
 	.summary = "tee after Safin's patch: master pipe filled by writev(), tee() + splice()",
 	.after_of = ZC_AFTER_OF(ZC_MODE_REF(tee)),

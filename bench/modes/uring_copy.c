@@ -67,6 +67,7 @@ static int copy_pump_conns(struct zc_conns *w)
 
 ZC_MODE(uring_copy,
 	.role = ZC_ROLE_PROXY,
+	.uses = ZC_USES(chunk),
 	.summary = "io_uring IORING_OP_RECV into a user buffer, IORING_OP_SEND it on",
 	.unavailable = zc_ur_unavail_copy,
 	.setup = copy_setup,

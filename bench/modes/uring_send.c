@@ -22,6 +22,7 @@ static int send_pump_conns(struct zc_conns *w)
 
 ZC_MODE(uring_send,
 	.role = ZC_ROLE_SOURCE,
+	.uses = ZC_USES(chunk),
 	.summary = "io_uring IORING_OP_SEND from a user buffer (copy), one in flight",
 	.unavailable = zc_ur_unavail_send,
 	.setup = send_setup,

@@ -27,6 +27,7 @@ static int send_zc_pump_conns(struct zc_conns *w)
 
 ZC_MODE(uring_send_zc,
 	.role = ZC_ROLE_SOURCE,
+	.uses = ZC_USES(chunk),
 	.summary = "io_uring IORING_OP_SEND_ZC, notifications reaped, copied ones counted",
 	.vs = ZC_MODE_REF(send),
 	.unavailable = zc_ur_unavail_send_zc,

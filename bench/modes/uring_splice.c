@@ -83,6 +83,7 @@ static int splice_pump_conns(struct zc_conns *w)
 
 ZC_MODE(uring_splice,
 	.role = ZC_ROLE_PROXY,
+	ZC_FWD_USES,
 	.summary = "io_uring IORING_OP_SPLICE socket -> pipe (the whole pipe asked), then pipe -> "
 		   "socket until empty",
 	.vs = ZC_MODE_REF(copy),

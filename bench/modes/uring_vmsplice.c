@@ -60,6 +60,7 @@ static int vms_pump_conns(struct zc_conns *w)
 
 ZC_MODE(uring_vmsplice,
 	.role = ZC_ROLE_SOURCE,
+	.uses = ZC_USES(chunk, pipe_size),
 	.summary = "vmsplice() into a pipe, io_uring IORING_OP_SPLICE pipe -> socket",
 	.unavailable = zc_ur_unavail_splice,
 	.setup = vms_setup,

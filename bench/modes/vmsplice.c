@@ -33,6 +33,7 @@ static ssize_t vms_fill(struct zc_io *io)
 
 ZC_MODE(vmsplice,
 	.role = ZC_ROLE_SOURCE,
+	.uses = ZC_USES(chunk, pipe_size),
 	.summary = "vmsplice() user buffer into a pipe, splice() pipe to socket",
 	.path = "vmsplice user buf -> pipe -> socket",
 	.vs = ZC_MODE_REF(send),

@@ -30,6 +30,7 @@ static ssize_t vaw_fill(struct zc_io *io)
 
 ZC_MODE(vmsplice_as_writev,
 	.role = ZC_ROLE_SOURCE,
+	.uses = ZC_USES(chunk, pipe_size),
 	.flags = ZC_MODE_EMULATED,
 	.summary = "vmsplice after Safin's patch: writev() into the pipe, splice() to socket",
 	.after_of = ZC_AFTER_OF(ZC_MODE_REF(vmsplice), ZC_MODE_REF(vmsplice_gift)),

@@ -16,6 +16,7 @@ static ssize_t gift_fill(struct zc_io *io)
 
 ZC_MODE(vmsplice_gift,
 	.role = ZC_ROLE_SOURCE,
+	.uses = ZC_USES(chunk, pipe_size),
 	.flags = ZC_MODE_PAGE_CHUNK,
 	.summary = "vmsplice(SPLICE_F_GIFT) of page-aligned chunks, splice() to socket",
 	.path = "vmsplice(GIFT) -> pipe -> socket",

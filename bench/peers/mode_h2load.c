@@ -12,6 +12,7 @@
 ZC_PEER_UNAVAILABLE_PKG(h2load_unavailable, "h2load", "nghttp2-client", "--version", NULL)
 
 ZC_MODE(h2load, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE_HTTP | ZC_MODE_UNVERIFIED,
+	.uses = ZC_USES(),
 	.program = "h2load",
 	.summary = "h2load --h1 as the request/response client (traffic = rr only): closed loop, "
 		   "keep-alive, one request at a time per connection; no latency percentiles",

@@ -10,6 +10,7 @@
 ZC_PEER_UNAVAILABLE(haproxy_copy_unavailable, "haproxy", "-vv", NULL, NULL)
 
 ZC_MODE(haproxy_copy, .role = ZC_ROLE_PROXY, .flags = ZC_MODE_PEER, .program = "haproxy",
+	.uses = ZC_USES(chunk),
 	.summary = "HAProxy itself (TCP mode, nosplice: recv()/send() through its buffers, "
 		   "tune.bufsize = chunk), pinned to the DUT's CPUs",
 	.path = "HAProxy recv+send",

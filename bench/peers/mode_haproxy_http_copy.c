@@ -13,6 +13,7 @@
 ZC_PEER_UNAVAILABLE(haproxy_http_copy_unavailable, "haproxy", "-vv", NULL, NULL)
 
 ZC_MODE(haproxy_http_copy, .role = ZC_ROLE_PROXY, .flags = ZC_MODE_PEER | ZC_MODE_HTTP,
+	.uses = ZC_USES(chunk),
 	.program = "haproxy",
 	.summary = "HAProxy itself in HTTP mode (heads parsed, keep-alive, http-reuse always; "
 		   "nosplice: bodies through its buffers, tune.bufsize = chunk), pinned to the "

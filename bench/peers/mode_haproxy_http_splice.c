@@ -12,6 +12,7 @@
 ZC_PEER_UNAVAILABLE(haproxy_http_splice_unavailable, "haproxy", "-vv", "+LINUX_SPLICE", "splice")
 
 ZC_MODE(haproxy_http_splice, .role = ZC_ROLE_PROXY,
+	.uses = ZC_USES(chunk, pipe_size),
 	.flags = ZC_MODE_PEER | ZC_MODE_HTTP | ZC_MODE_PEER_SPLICE, .program = "haproxy",
 	.summary = "HAProxy itself in HTTP mode (heads parsed, keep-alive, http-reuse always; "
 		   "option splice-request/-response: bodies socket->pipe->socket, tune.pipesize = "

@@ -12,6 +12,7 @@
 ZC_PEER_UNAVAILABLE(haproxy_splice_unavailable, "haproxy", "-vv", "+LINUX_SPLICE", "splice")
 
 ZC_MODE(haproxy_splice, .role = ZC_ROLE_PROXY, .flags = ZC_MODE_PEER | ZC_MODE_PEER_SPLICE,
+	.uses = ZC_USES(chunk, pipe_size),
 	.program = "haproxy",
 	.summary = "HAProxy itself (TCP mode, option splice-request/-response, tune.pipesize = "
 		   "pipe_size), pinned to the DUT's CPUs",

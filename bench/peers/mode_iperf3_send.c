@@ -10,6 +10,7 @@
 ZC_PEER_UNAVAILABLE(iperf3_send_unavailable, "iperf3", "--version", NULL, NULL)
 
 ZC_MODE(iperf3_send, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE_UNVERIFIED,
+	.uses = ZC_USES(chunk),
 	.program = "iperf3",
 	.summary = "iperf3's client (send() of chunk bytes, -P connections) to iperf3 -s in the "
 		   "sink's place",

@@ -11,6 +11,7 @@ ZC_PEER_UNAVAILABLE(iperf3_sendfile_unavailable, "iperf3", "--version", "sendfil
 		    "sendfile (-Z)")
 
 ZC_MODE(iperf3_sendfile, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE_UNVERIFIED,
+	.uses = ZC_USES(chunk),
 	.program = "iperf3",
 	.summary = "iperf3 -Z: its client's sendfile() of chunk bytes to iperf3 -s in the sink's "
 		   "place",

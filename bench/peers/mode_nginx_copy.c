@@ -11,6 +11,7 @@
 ZC_PEER_UNAVAILABLE_PKG(nginx_copy_unavailable, "nginx", "nginx-light", "-v", NULL)
 
 ZC_MODE(nginx_copy, .role = ZC_ROLE_SINK, .flags = ZC_MODE_PEER | ZC_MODE_HTTP,
+	.uses = ZC_USES(chunk),
 	.program = "nginx",
 	.summary = "nginx as the request/response server (traffic = rr only), sendfile off: "
 		   "bodies read into its buffers of chunk bytes and written from there",

@@ -13,6 +13,7 @@
 ZC_PEER_UNAVAILABLE_PKG(nginx_sendfile_unavailable, "nginx", "nginx-light", "-v", NULL)
 
 ZC_MODE(nginx_sendfile, .role = ZC_ROLE_SINK, .flags = ZC_MODE_PEER | ZC_MODE_HTTP,
+	.uses = ZC_USES(chunk),
 	.program = "nginx",
 	.summary = "nginx as the request/response server (traffic = rr only), sendfile on: "
 		   "bodies from their files by sendfile() of at most chunk bytes",

@@ -12,6 +12,7 @@
 ZC_PEER_UNAVAILABLE_PKG(wrk_unavailable, "wrk", "wrk", "-v", "wrk ")
 
 ZC_MODE(wrk, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE_HTTP | ZC_MODE_UNVERIFIED,
+	.uses = ZC_USES(),
 	.program = "wrk",
 	.summary = "wrk as the request/response client (traffic = rr only): closed loop, "
 		   "keep-alive, one request at a time per connection",

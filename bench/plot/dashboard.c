@@ -135,13 +135,12 @@ static void html_ratios(FILE *f, json_t *root)
 		   "<th>numerator DUT busy</th><th>denominator DUT busy</th>"
 		   "<th>numerator Gbps/core</th><th>denominator Gbps/core</th></tr>\n");
 	for (size_t i = 0; i < n; i++) {
-		json_t *k = json_object_get(pv[i].run, "key");
 		struct zc_ratio r;
 		char chunk[24], pipe[24];
 
 		zc_an_ratio(pv[i].run, pv[i].peer_run, &r);
-		zc_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
-		zc_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
+		zc_an_fmt_size(pv[i].chunk, chunk, sizeof(chunk));
+		zc_an_fmt_size(pv[i].pipe_size, pipe, sizeof(pipe));
 		fprintf(f, "<tr%s><td>%s</td><td class=\"t\">%s</td><td>%s</td><td>%s</td>",
 			pv[i].principal ? " class=\"principal\"" : "", pv[i].name,
 			pv[i].kind == ZC_PAIR_AFTER ? "after (emulated)" : native, chunk, pipe);

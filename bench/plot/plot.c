@@ -74,7 +74,7 @@ static int ok_labels(json_t *runs, char labels[][160], long long *chunks, int *n
 			continue;
 		zc_an_label(run, lab, sizeof(lab));
 		add_unique_str(labels, &n, lab);
-		if (chunks)
+		if (chunks && json_object_get(json_object_get(run, "key"), "chunk"))
 			add_unique_ll(chunks, nchunks, zc_an_int(json_object_get(run, "key"), "chunk"));
 	}
 	return n;
@@ -250,7 +250,7 @@ static int plot_before_after(struct plot_ctx *c)
 
 		if (zc_gpc_of(pv[i].run, &b) || zc_gpc_of(pv[i].peer_run, &a))
 			continue;
-		zc_fmt_size(zc_an_int(json_object_get(pv[i].run, "key"), "chunk"), sz, sizeof(sz));
+		zc_an_fmt_size(zc_an_int(json_object_get(pv[i].run, "key"), "chunk"), sz, sizeof(sz));
 		/* "vmsplice / vmsplice-as-writev (source, 64k)": native, then its after-mode. */
 		snprintf(lab, sizeof(lab), "%s / %s (%s, %s)", pv[i].mode->name, pv[i].peer->name,
 			 pv[i].role, sz);

@@ -154,8 +154,8 @@ int zc_plot_ratio(struct plot_ctx *c)
 		if (isnan(r.value))
 			continue;
 		/* chunk/pipe: pairs that differ by the pipe alone are two rows. */
-		zc_fmt_size(zc_an_int(json_object_get(pv[i].run, "key"), "chunk"), sz, sizeof(sz));
-		zc_fmt_size(zc_an_int(json_object_get(pv[i].run, "key"), "pipe_size"), pz, sizeof(pz));
+		zc_an_fmt_size(pv[i].chunk, sz, sizeof(sz));
+		zc_an_fmt_size(pv[i].pipe_size, pz, sizeof(pz));
 		snprintf(lab, sizeof(lab), "%s %s/%s%s", pv[i].name, sz, pz,
 			 pv[i].kind == ZC_PAIR_AFTER ? " after (emulated)" : "");
 		/* Against 1.0+-5%: 1 above, -1 below, 0 about 1, 2 can't tell. */

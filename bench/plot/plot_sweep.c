@@ -65,7 +65,7 @@ static int sweep_one(struct plot_ctx *c, struct pt *v, size_t n, int by_chunk)
 		if (sizes >= 2) {
 			if (!f && !(f = zc_plot_csv(c, name)))
 				return -1;
-			zc_fmt_size(fixed, sz, sizeof(sz));
+			zc_an_fmt_size(fixed, sz, sizeof(sz));
 			/* Each block's first row is its title (columnheader). */
 			fprintf(f, "%s\"%s at %s %s\",ratio,lo,hi\n", lines ? "\n\n" : "", v[i].name,
 				by_chunk ? "pipe" : "chunk", sz);
@@ -116,8 +116,8 @@ int zc_plot_sweep(struct plot_ctx *c)
 		if (isnan(v[m].r.value))
 			continue;
 		v[m].name = pv[i].name;
-		v[m].chunk = zc_an_int(k, "chunk");
-		v[m].pipe = zc_an_int(k, "pipe_size");
+		v[m].chunk = pv[i].chunk;
+		v[m].pipe = pv[i].pipe_size;
 		m++;
 	}
 	if (!sweep_one(c, v, m, 0) && !sweep_one(c, v, m, 1))

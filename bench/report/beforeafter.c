@@ -37,16 +37,6 @@ static const char *fp_short(json_t *root, char *buf, size_t len)
 }
 
 
-static void size_str(long long b, char *out, size_t len)
-{
-	if (b >= (1 << 20) && b % (1 << 20) == 0)
-		snprintf(out, len, "%lldM", (long long)(b >> 20));
-	else if (b >= 1024 && b % 1024 == 0)
-		snprintf(out, len, "%lldk", (long long)(b >> 10));
-	else
-		snprintf(out, len, "%lld", (long long)b);
-}
-
 /* A figure, or "-" when the run has none (failed, or no such metric). */
 static const char *fig(double v, const char *fmt, char *buf, size_t len)
 {
@@ -82,7 +72,7 @@ static void tcp_row(const struct zc_ba_row *r, void *user)
 	struct tcp_print *pr = user;
 	char f3[32], ch[24], fpb[96], fpa[96], vs[320], line[600];
 
-	size_str(r->chunk, ch, sizeof(ch));
+	zc_an_fmt_size(r->chunk, ch, sizeof(ch));
 	zc_verdict_fmt(&r->ch, &r->vd, vs, sizeof(vs));
 	fp_short(r->before_file, fpb, sizeof(fpb));
 	if (r->after_file)
@@ -136,7 +126,7 @@ static void pipe_row(const char *name, json_t *r, json_t *a, const char *tail, i
 	double mb = zc_ba_med(r, "mb_per_s_per_core"), ma = zc_ba_med(a, "mb_per_s_per_core");
 	char f[8][32], ch[24], line[600];
 
-	size_str(json_integer_value(json_object_get(r, "chunk")), ch, sizeof(ch));
+	zc_an_fmt_size(json_integer_value(json_object_get(r, "chunk")), ch, sizeof(ch));
 	printf("%-14s %5s %9s %9s %7s %8s %8s %7s\n", name, ch, fig(cb, "%.0f", f[0], 32),
 	       fig(ca, "%.0f", f[1], 32), fig(zc_ba_change_pct(cb, ca), "%+.1f%%", f[2], 32),
 	       fig(mb, "%.0f", f[3], 32), fig(ma, "%.0f", f[4], 32),

@@ -300,7 +300,7 @@ static void print_buckets(FILE *f, json_t *runs, int width)
 
 			if (!(p = zc_an_profile(run)))
 				continue;
-			zc_fmt_size(zc_an_int(json_object_get(run, "key"), "chunk"), chunk, sizeof(chunk));
+			zc_an_fmt_size(zc_an_int(json_object_get(run, "key"), "chunk"), chunk, sizeof(chunk));
 			fprintf(f, "  %-*.*s %-5s", nw, nw, zc_an_str(run, "name"), chunk);
 			for (int c = c0; c < c1; c++)
 				if (c < ZC_BUCKET_NR)
@@ -357,7 +357,7 @@ static void print_saving(FILE *f, const struct zc_pair *p)
 
 	if (zc_an_saving(p->run, p->peer_run, &s))
 		return;
-	zc_fmt_size(zc_an_int(json_object_get(p->run, "key"), "chunk"), chunk, sizeof(chunk));
+	zc_an_fmt_size(p->chunk, chunk, sizeof(chunk));
 	fprintf(f, "  %s%s %s: %s %s %.0f%% of the core per byte over %s:", p->name,
 		p->kind == ZC_PAIR_AFTER ? " (after, emulated)" : "", chunk, p->mode->name, s.saves_pct >= 0 ? "saves" : "costs", fabs(s.saves_pct),
 		p->peer->name);

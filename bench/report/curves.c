@@ -151,7 +151,7 @@ void zc_curve_label(const struct zc_curve *c, char *buf, size_t len, bool with_k
 {
 	char chunk[24], pipe[24];
 
-	zc_fmt_size(c->chunk, chunk, sizeof(chunk));
+	zc_an_fmt_size(c->chunk, chunk, sizeof(chunk));
 	zc_fmt_size(c->pipe_size, pipe, sizeof(pipe));
 	if (!with_key) {
 		snprintf(buf, len, "%s %s, %lld conn, %s/%s, %s", c->role, c->mode, c->connections,

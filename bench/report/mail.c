@@ -127,14 +127,16 @@ static const char *answer_short(const char *answer, double value, bool interval)
 	       !strcmp(answer, "unchanged") ? "about 1" : "can't tell";
 }
 
-static void ratio_row(FILE *f, const char *name, const char *side, json_t *num, json_t *den)
+static void ratio_row(FILE *f, const struct zc_pair *p, const char *side)
 {
+	json_t *num = p->run, *den = p->peer_run;
 	struct zc_ratio r;
-	json_t *k = json_object_get(num, "key");
-	char size[48], val[16] = "-", ci[32] = "";
+	char size[48], chunk[24], pipe[24], val[16] = "-", ci[32] = "";
+	const char *name = p->name;
 
 	zc_an_ratio(num, den, &r);
-	zc_an_size_of(k, size, sizeof(size));
+	snprintf(size, sizeof(size), "%s/%s", zc_an_fmt_size(p->chunk, chunk, sizeof(chunk)),
+		 zc_an_fmt_size(p->pipe_size, pipe, sizeof(pipe)));
 	if (!isnan(r.value))
 		snprintf(val, sizeof(val), "%.2fx", r.value);
 	if (!isnan(r.lo))
@@ -201,8 +203,7 @@ static void headline_part(FILE *f, json_t *root)
 	for (size_t i = 0; i < n; i++) {
 		if (!pv[i].run || !pv[i].peer_run)
 			continue;
-		ratio_row(f, pv[i].name, pv[i].kind == ZC_PAIR_HEADLINE ? "this" : "emul", pv[i].run,
-			  pv[i].peer_run);
+		ratio_row(f, &pv[i], pv[i].kind == ZC_PAIR_HEADLINE ? "this" : "emul");
 		shown++;
 	}
 	if (!shown)
@@ -221,8 +222,8 @@ static void ba_row(const struct zc_ba_row *r, void *user)
 	struct ba_ctx *x = user;
 	char chunk[24], pipe[24], size[48], b[16] = "-", a[16] = "-", ch[96], vs[320];
 
-	zc_fmt_size(r->chunk, chunk, sizeof(chunk));
-	zc_fmt_size(r->pipe_size, pipe, sizeof(pipe));
+	zc_an_fmt_size(r->chunk, chunk, sizeof(chunk));
+	zc_an_fmt_size(r->pipe_size, pipe, sizeof(pipe));
 	snprintf(size, sizeof(size), "%s/%s", chunk, pipe);
 	if (isfinite(r->before_gpc))
 		snprintf(b, sizeof(b), "%.2f", r->before_gpc);

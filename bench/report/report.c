@@ -15,7 +15,6 @@
 #include "report/saturation.h"
 #include "report/table.h"
 #include "report/slices.h"
-#include "results/slices.h"
 #include "stats/stats.h"
 #include "lib/opt.h"
 #include "lib/term.h"
@@ -165,8 +164,8 @@ static void print_row(FILE *f, json_t *h, int width)
 	char gpc[56];
 	long long nn = zc_an_int(h, "numerator_samples"), dn = zc_an_int(h, "denominator_samples");
 
-	zc_fmt_size(zc_an_int(h, "chunk"), chunk, sizeof(chunk));
-	zc_fmt_size(zc_an_int(h, "pipe_size"), pipe, sizeof(pipe));
+	zc_an_fmt_size(zc_an_int(h, "chunk"), chunk, sizeof(chunk));
+	zc_an_fmt_size(zc_an_int(h, "pipe_size"), pipe, sizeof(pipe));
 	snprintf(size, sizeof(size), "%s/%s", chunk, pipe);
 	if (!json_is_number(json_object_get(h, "value"))) {
 		fprintf(f, "    %-10s %6s  (a side has no successful sample)\n", size, "n/a");
@@ -239,7 +238,7 @@ static void print_sizes(FILE *f, json_t *m, int width)
 
 static void report_file(FILE *out, const char *path, json_t *root, int width)
 {
-	json_t *m = zc_report_model(path, root), *slices;
+	json_t *m = zc_report_model(path, root), *slices = json_object_get(m, "headline_slices");
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -256,11 +255,9 @@ static void report_file(FILE *out, const char *path, json_t *root, int width)
 	print_fingerprint(f, m);
 	print_best(f, json_object_get(m, "headline_best"), width);
 	print_sizes(f, m, width);
-	slices = zc_slices_headline(json_object_get(root, "runs"));
-	if (json_array_size(slices))
+	if (slices)
 		fprintf(f, "\n  ");
 	zc_print_slices_headline(f, slices);
-	json_decref(slices);
 	zc_report_breakdown(f, root, width);
 	fprintf(f, "\n");
 	json_decref(m);

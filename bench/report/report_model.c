@@ -7,16 +7,11 @@
  * plot and the dashboard read them; nothing here computes a ratio.
  */
 #include "report/report_int.h"
+#include "results/slices.h"
 #include "lib/zcbench.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
 
 static json_t *copy_or_null(json_t *o, const char *key)
 {
@@ -55,79 +50,17 @@ static json_t *fingerprint(json_t *root)
 	return o;
 }
 
-/* One headline pair at one size, from zc_an_ratio and zc_an_ratio_json. */
-static json_t *pair_row(const struct zc_pair *p, const char *side)
-{
-	json_t *num = p->run, *den = p->peer_run, *k = json_object_get(num, "key");
-	json_t *row = json_object();
-	struct zc_ratio r;
-	char rr[512];
-
-	zc_an_ratio(num, den, &r);
-	json_object_set_new(row, "ratio", json_string(p->name));
-	json_object_set_new(row, "side", json_string(side));
-	json_object_set_new(row, "numerator", json_string(zc_an_str(num, "name")));
-	json_object_set_new(row, "denominator", json_string(zc_an_str(den, "name")));
-	json_object_set_new(row, "numerator_mode", json_string(zc_an_dut_mode(num)));
-	json_object_set_new(row, "denominator_mode", json_string(zc_an_dut_mode(den)));
-	json_object_set_new(row, "chunk", json_integer(zc_an_int(k, "chunk")));
-	json_object_set_new(row, "pipe_size", json_integer(zc_an_int(k, "pipe_size")));
-	json_object_set_new(row, "connections", json_integer(zc_an_int(k, "connections") ?: 1));
-	json_object_set_new(row, "workers", json_integer(zc_an_int(k, "workers") ?: 1));
-	/* Request/response pairs of one path differ by these ("rr object=1024
-	 * churn", as the results file's headline and the exports spell it). */
-	json_object_set_new(row, "rr", *zc_an_rr_key(k, true, rr, sizeof(rr)) ?
-			    json_string(rr) : json_null());
-	json_object_set_new(row, "value", num_or_null(r.value));
-	zc_an_ratio_json(row, num, den, &r);
-	json_object_set_new(row, "numerator_gbps_per_core", num_or_null(r.num_gpc));
-	json_object_set_new(row, "denominator_gbps_per_core", num_or_null(r.den_gpc));
-	json_object_set_new(row, "numerator_samples", json_integer((json_int_t)r.nn));
-	json_object_set_new(row, "denominator_samples", json_integer((json_int_t)r.nd));
-	json_object_set_new(row, "verified", json_boolean(
-		json_is_true(json_object_get(num, "verified")) &&
-		json_is_true(json_object_get(den, "verified"))));
-	return row;
-}
-
-/* A principal ratio whose after-modes have no run in the file. */
-static json_t *missing_after(const struct zc_pair *p)
-{
-	const struct zc_mode *afters[ZC_AFTERS_MAX];
-	size_t na = zc_mode_afters(p->native, afters, ZC_ARRAY_SIZE(afters));
-	json_t *modes = json_array();
-
-	for (size_t a = 0; a < na; a++)
-		json_array_append_new(modes, json_string(afters[a]->name));
-	return json_pack("{s:s,s:o}", "ratio", p->name, "after_modes", modes);
-}
-
+/* The engine's rows (results/headline.c) as report --json 1.0 has them:
+ * without the exports' keys. */
 static json_t *headline(json_t *root, json_t *missing)
 {
-	json_t *runs = json_object_get(root, "runs"), *rows = json_array();
-	const char *native = zc_an_side_words(root, false);
-	struct zc_pair *pv;
-	size_t n = zc_headline_pairs(runs, ZC_PAIRS_AFTER | ZC_PAIRS_UNPAIRED, &pv);
+	static const char *const extra[] = ZC_HEADLINE_ROW_EXTRA;
+	json_t *rows = zc_headline_rows(root, ZC_PAIRS_AFTER, missing), *row;
+	size_t i;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct zc_pair *p = &pv[i];
-		bool seen = false;
-		json_t *m;
-		size_t j;
-
-		if (p->kind == ZC_PAIR_HEADLINE)
-			json_array_append_new(rows, pair_row(p, native));
-		else if (p->run)
-			json_array_append_new(rows, pair_row(p, zc_an_side_words(root, true)));
-		else {
-			/* One per ratio, not one per size. */
-			json_array_foreach(missing, j, m)
-				seen |= !strcmp(zc_an_str(m, "ratio"), p->name);
-			if (!seen)
-				json_array_append_new(missing, missing_after(p));
-		}
-	}
-	free(pv);
+	json_array_foreach(rows, i, row)
+		for (size_t k = 0; k < ZC_ARRAY_SIZE(extra); k++)
+			json_object_del(row, extra[k]);
 	return rows;
 }
 
@@ -215,6 +148,7 @@ json_t *zc_report_model(const char *path, json_t *root)
 {
 	json_t *meta = json_object_get(root, "meta"), *steal = json_object_get(meta, "steal");
 	json_t *o = json_object(), *missing = json_array();
+	json_t *slices = zc_slices_headline(json_object_get(root, "runs"));
 
 	json_object_set_new(o, "file", json_string(path));
 	json_object_set_new(o, "schema_version", json_string(zc_an_str(root, "schema_version")));
@@ -231,6 +165,10 @@ json_t *zc_report_model(const char *path, json_t *root)
 			    with_words(zc_headline_best(json_object_get(root, "runs"))));
 	json_object_set_new(o, "headline", with_words(headline(root, missing)));
 	json_object_set_new(o, "missing_after", missing);
+	/* Only where a run took turns (alternate), as the text prints them. */
+	if (json_array_size(slices))
+		json_object_set(o, "headline_slices", slices);
+	json_decref(slices);
 	json_object_set_new(o, "runs", run_rows(json_object_get(root, "runs")));
 	return o;
 }

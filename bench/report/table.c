@@ -209,8 +209,8 @@ static void print_wide(FILE *f, json_t *runs)
 		char path[96], chunk[24], pipe[24], st[160], note[320];
 
 		run_path(run, path, sizeof(path));
-		zc_fmt_size(json_integer_value(json_object_get(k, "chunk")), chunk, sizeof(chunk));
-		zc_fmt_size(json_integer_value(json_object_get(k, "pipe_size")), pipe, sizeof(pipe));
+		zc_an_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
+		zc_an_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
 		fprintf(f, "%-22.22s %-6s %-26.26s %6s %5s", zc_an_str(run, "name"),
 			zc_an_str(k, "topology"), path, chunk, pipe);
 		if (many) {
@@ -329,7 +329,7 @@ static void print_narrow(FILE *f, json_t *runs, int width)
 
 		snprintf(cell[c++], CELL_LEN, "%s", zc_an_str(run, "name"));
 		run_path(run, cell[c++], CELL_LEN);
-		zc_fmt_size(json_integer_value(json_object_get(k, "chunk")), cell[c++], CELL_LEN);
+		zc_an_fmt_size(zc_an_int(k, "chunk"), cell[c++], CELL_LEN);
 		if (many)
 			run_conns(k, cell[c++], CELL_LEN);
 		for (int j = 0; j < nmet; j++)
@@ -451,8 +451,8 @@ static void print_headline_row(FILE *f, json_t *h, int namew, bool many, bool br
 	char chunk[24], pipe[24], name[48];
 	json_t *v = json_object_get(h, "value");
 
-	zc_fmt_size(json_integer_value(json_object_get(h, "chunk")), chunk, sizeof(chunk));
-	zc_fmt_size(json_integer_value(json_object_get(h, "pipe_size")), pipe, sizeof(pipe));
+	zc_an_fmt_size(zc_an_int(h, "chunk"), chunk, sizeof(chunk));
+	zc_an_fmt_size(zc_an_int(h, "pipe_size"), pipe, sizeof(pipe));
 	snprintf(name, sizeof(name), "%s%s%s", zc_an_str(h, "ratio"),
 		 *zc_an_str(h, "aa_side") ? " " : "", zc_an_str(h, "aa_side"));
 	fprintf(f, "  %-*s chunk %-5s pipe %-5s ", namew, name, chunk, pipe);

@@ -76,18 +76,16 @@ static json_t *best_like(json_t *runs, json_t *ref, const char *role, const char
 	return best;
 }
 
-static json_t *size_json(json_t *run)
+/* A side's run and sizes; a size its mode m does not pass on is null. */
+static json_t *size_json(json_t *run, const struct zc_mode *m)
 {
 	json_t *k = json_object_get(run, "key");
+	unsigned uses = zc_mode_uses(m, zc_an_str(json_object_get(run, "options"), "mode_opts"));
 
-	return json_pack("{s:s,s:I,s:I}", "run", zc_an_str(run, "name"), "chunk",
-			 (json_int_t)zc_an_int(k, "chunk"), "pipe_size",
-			 (json_int_t)zc_an_int(k, "pipe_size"));
-}
-
-static json_t *num_or_null(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
+	return json_pack("{s:s,s:o,s:o}", "run", zc_an_str(run, "name"), "chunk",
+			 uses & ZC_USE_chunk ? json_integer(zc_an_int(k, "chunk")) : json_null(),
+			 "pipe_size", uses & ZC_USE_pipe_size ?
+			 json_integer(zc_an_int(k, "pipe_size")) : json_null());
 }
 
 json_t *zc_headline_best(json_t *runs)
@@ -113,11 +111,12 @@ json_t *zc_headline_best(json_t *runs)
 		json_object_set_new(seen, id, json_true());
 		zc_an_ratio(num, den, &r);
 		row = json_pack("{s:s,s:o,s:o,s:I,s:I,s:o,s:o,s:o}", "ratio", pv[i].name,
-				"numerator", size_json(num), "denominator", size_json(den),
+				"numerator", size_json(num, pv[i].mode),
+				"denominator", size_json(den, pv[i].peer),
 				"numerator_sizes", (json_int_t)ns, "denominator_sizes", (json_int_t)nd,
-				"numerator_gbps_per_core", num_or_null(r.num_gpc),
-				"denominator_gbps_per_core", num_or_null(r.den_gpc),
-				"value", num_or_null(r.value));
+				"numerator_gbps_per_core", zc_an_num(r.num_gpc),
+				"denominator_gbps_per_core", zc_an_num(r.den_gpc),
+				"value", zc_an_num(r.value));
 		/* As the headline: its interval keys, answer and busy fractions. */
 		zc_an_ratio_json(row, num, den, &r);
 		json_object_set_new(row, "verified", json_boolean(

@@ -155,6 +155,6 @@ void zc_an_ratio_json(json_t *row, json_t *num, json_t *den, const struct zc_rat
 	json_object_set_new(row, "threshold_pct", json_real(100 * ZC_RATIO_THRESHOLD));
 	/* 1.7: how busy each side's DUT was; under ZC_SATURATED_FRAC its
 	 * Gbit/s per core is that of a DUT that waited for its peers. */
-	json_object_set_new(row, "numerator_busy_frac", isfinite(bn) ? json_real(bn) : json_null());
-	json_object_set_new(row, "denominator_busy_frac", isfinite(bd) ? json_real(bd) : json_null());
+	json_object_set_new(row, "numerator_busy_frac", zc_an_num(bn));
+	json_object_set_new(row, "denominator_busy_frac", zc_an_num(bd));
 }

@@ -24,6 +24,12 @@ const char *zc_an_dut_role(json_t *run)
 	return strcmp(zc_an_str(json_object_get(run, "key"), "topology"), "proxy") ? "source" : "proxy";
 }
 
+/* A run's mode options text ("" when none). */
+static const char *run_opts(json_t *run)
+{
+	return zc_an_str(json_object_get(run, "options"), "mode_opts");
+}
+
 /*
  * The options the DUT's mode (role's, or run's own DUT role's; mode, or
  * run's own) takes from run's mode_opts, in canonical form: two runs pair
@@ -33,7 +39,7 @@ const char *zc_an_dut_role(json_t *run)
  */
 static void dut_opts(json_t *run, const char *role, const char *mode, char *out, size_t len)
 {
-	const char *text = zc_an_str(json_object_get(run, "options"), "mode_opts");
+	const char *text = run_opts(run);
 	const struct zc_mode *m;
 
 	if (!role)
@@ -53,58 +59,21 @@ static const char *run_alternate(json_t *run)
 	return zc_an_str(json_object_get(run, "options"), "alternate");
 }
 
-json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode)
-{
-	char want[256], have[256], rq[512], rk[512];
-	static const char *const fields[] = { "topology", "source", "proxy", "sink" };
-	json_t *k = json_object_get(run, "key"), *r;
-	bool direct = !strcmp(zc_an_str(k, "topology"), "direct");
-	size_t i;
-
-	dut_opts(run, role, mode, want, sizeof(want));
-	json_array_foreach(runs, i, r) {
-		json_t *q = json_object_get(r, "key");
-		/* An A/A file (zcbench noise) holds every run twice: a ratio
-		 * stays within its side. */
-		bool same = zc_an_int(q, "chunk") == zc_an_int(k, "chunk") &&
-			    zc_an_int(q, "pipe_size") == zc_an_int(k, "pipe_size") &&
-			    zc_an_int(q, "connections") == zc_an_int(k, "connections") &&
-			    (zc_an_int(q, "workers") ?: 1) == (zc_an_int(k, "workers") ?: 1) &&
-			    !strcmp(zc_an_str(r, "aa_side"), zc_an_str(run, "aa_side")) &&
-			    !strcmp(zc_an_rr_key(q, false, rq, sizeof(rq)), zc_an_rr_key(k, false, rk, sizeof(rk))) &&
-			    !strcmp(run_alternate(r), run_alternate(run));
-
-		for (size_t j = 0; j < ZC_ARRAY_SIZE(fields) && same; j++) {
-			if (!strcmp(fields[j], role))
-				same = !strcmp(zc_an_str(q, role), mode);
-			else if (!(direct && !strcmp(fields[j], "proxy")))
-				same = !strcmp(zc_an_str(q, fields[j]), zc_an_str(k, fields[j]));
-		}
-		if (same) {
-			dut_opts(r, role, mode, have, sizeof(have));
-			same = !strcmp(want, have);
-		}
-		if (same)
-			return r;
-	}
-	return NULL;
-}
-
 /*
- * Peers by key, for files of many runs: zc_an_peer scans the whole list for
- * each run, which made every pairing of a 20,000-run file quadratic. The
- * index maps a run's key (with the DUT's mode put in) to its runs in file
- * order; the mode options are compared per lookup, because which of them
- * count depends on the mode looked up (dut_opts), so the first candidate
- * whose options match is what zc_an_peer answers.
+ * Peers by key. The index maps a run's key but for its sizes (with the
+ * DUT's mode put in) to its runs in file order, so pairing a file of
+ * 20,000 runs is linear; the sizes and the mode options are compared per
+ * candidate: a run whose DUT ignores a size has none in its key (mode.h,
+ * uses) and pairs with the other side's run at each size, and which options
+ * count depends on the mode looked up (dut_opts).
  */
 struct zc_run_index {
-	json_t *map;	/* canonical key -> [run positions in file order] */
+	json_t *map;	/* key but for the sizes -> [run positions in file order] */
 	json_t *runs;
 };
 
-/* The canonical key of run with role's mode replaced by mode (NULL: its own);
- * the proxy left out when direct, as zc_an_peer ignores it then. */
+/* The canonical key but for the sizes of run with role's mode replaced by
+ * mode (NULL: its own); the proxy left out when direct. */
 static char *peer_key(json_t *run, const char *role, const char *mode)
 {
 	static const char *const fields[] = { "topology", "source", "proxy", "sink" };
@@ -117,10 +86,9 @@ static char *peer_key(json_t *run, const char *role, const char *mode)
 
 		json_array_append_new(a, json_string(direct && !strcmp(fields[j], "proxy") ? "" : v));
 	}
-	json_array_append_new(a, json_integer(zc_an_int(k, "chunk")));
-	json_array_append_new(a, json_integer(zc_an_int(k, "pipe_size")));
 	json_array_append_new(a, json_integer(zc_an_int(k, "connections")));
-	/* As zc_an_peer: the same workers (absent before 1.3: 1) and A/A side. */
+	/* The same workers (absent before 1.3: 1) and A/A side: an A/A file
+	 * (zcbench noise) holds every run twice, a ratio stays within its side. */
 	json_array_append_new(a, json_integer(zc_an_int(k, "workers") ?: 1));
 	json_array_append_new(a, json_string(zc_an_str(run, "aa_side")));
 	json_array_append_new(a, json_string(zc_an_rr_key(k, false, rr, sizeof(rr))));
@@ -128,6 +96,74 @@ static char *peer_key(json_t *run, const char *role, const char *mode)
 	s = json_dumps(a, JSON_COMPACT);
 	json_decref(a);
 	return s;
+}
+
+/* Do keys a and b agree on every size both have (both == true: and have
+ * the same ones)? */
+static bool sizes_agree(json_t *a, json_t *b, bool both)
+{
+	static const char *const sizes[] = ZC_USE_KEYS;
+
+	for (size_t j = 0; j < ZC_ARRAY_SIZE(sizes); j++) {
+		json_t *x = json_object_get(a, sizes[j]), *y = json_object_get(b, sizes[j]);
+
+		if (x && y ? json_integer_value(x) != json_integer_value(y) : both && (x || y))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The runs that pair with run when role's mode is replaced by mode: those
+ * of x's (or, x NULL, of runs) with its key but for the sizes, the sizes
+ * equal where both have them, and the same options of mode; the first at
+ * each size, in file order, at most max into out. How many. A direct run
+ * has no proxy to replace: none.
+ */
+static size_t peers(struct zc_run_index *x, json_t *runs, json_t *run, const char *role,
+		    const char *mode, json_t **out, size_t max)
+{
+	json_t *k = json_object_get(run, "key"), *at;
+	char want[256], have[256], *key;
+	size_t n = 0, count;
+
+	if (!strcmp(role, "proxy") && !strcmp(zc_an_str(k, "topology"), "direct"))
+		return 0;
+	if (!(key = peer_key(run, role, mode)))
+		return 0;
+	runs = x ? x->runs : runs;
+	at = x && x->map ? json_object_get(x->map, key) : NULL;
+	count = at ? json_array_size(at) : x && x->map ? 0 : json_array_size(runs);
+	dut_opts(run, role, mode, want, sizeof(want));
+	for (size_t i = 0; i < count && n < max; i++) {
+		json_t *r = json_array_get(runs, at ? (size_t)json_integer_value(json_array_get(at, i)) : i);
+		bool dup = false;
+
+		if (!at) {	/* no index (out of memory): the key of each */
+			char *rk = peer_key(r, NULL, NULL);
+			bool same = rk && !strcmp(rk, key);
+
+			free(rk);
+			if (!same)
+				continue;
+		}
+		if (!sizes_agree(json_object_get(r, "key"), k, false))
+			continue;
+		dut_opts(r, role, mode, have, sizeof(have));
+		for (size_t j = 0; j < n && !dup; j++)
+			dup = sizes_agree(json_object_get(out[j], "key"), json_object_get(r, "key"), true);
+		if (!strcmp(want, have) && !dup)
+			out[n++] = r;
+	}
+	free(key);
+	return n;
+}
+
+json_t *zc_an_peer(json_t *runs, json_t *run, const char *role, const char *mode)
+{
+	json_t *r;
+
+	return peers(NULL, runs, run, role, mode, &r, 1) ? r : NULL;
 }
 
 struct zc_run_index *zc_run_index_new(json_t *runs)
@@ -164,28 +200,9 @@ void zc_run_index_free(struct zc_run_index *x)
 
 json_t *zc_run_index_peer(struct zc_run_index *x, json_t *run, const char *role, const char *mode)
 {
-	json_t *k = json_object_get(run, "key"), *at, *pos;
-	char want[256], have[256];
-	char *key;
-	size_t i;
+	json_t *r;
 
-	/* Without an index, or the one case the key cannot tell (a direct
-	 * run's proxy asked for): the scan. */
-	if (!x || !x->map || (!strcmp(role, "proxy") && !strcmp(zc_an_str(k, "topology"), "direct")))
-		return zc_an_peer(x ? x->runs : NULL, run, role, mode);
-	key = peer_key(run, role, mode);
-	at = key ? json_object_get(x->map, key) : NULL;
-	free(key);
-	dut_opts(run, role, mode, want, sizeof(want));
-	/* The first run with the key and the same options, as in zc_an_peer. */
-	json_array_foreach(at, i, pos) {
-		json_t *r = json_array_get(x->runs, (size_t)json_integer_value(pos));
-
-		dut_opts(r, role, mode, have, sizeof(have));
-		if (!strcmp(want, have))
-			return r;
-	}
-	return NULL;
+	return peers(x, NULL, run, role, mode, &r, 1) ? r : NULL;
 }
 
 /* Is run a run of m as the device under test? */
@@ -264,11 +281,9 @@ static const char *opts_label(json_t *run, json_t *peer, const struct zc_mode *a
 			      const struct zc_mode *b)
 {
 	static char buf[160];
-	const char *t = zc_an_str(json_object_get(run, "options"), "mode_opts");
+	const char *t = *run_opts(run) ? run_opts(run) : run_opts(peer);
 	size_t o = 0;
 
-	if (!*t)
-		t = zc_an_str(json_object_get(peer, "options"), "mode_opts");
 	while (*t && o + 4 < sizeof(buf)) {
 		size_t len = strcspn(t, ",");
 		char key[64];
@@ -285,48 +300,74 @@ static const char *opts_label(json_t *run, json_t *peer, const struct zc_mode *a
 	return buf;
 }
 
-/* The headline rows of mode m over den (and their after rows) into p. */
-static void headline_of(struct pairs *p, json_t *runs, struct zc_run_index *x,
-			const struct zc_mode *m, const struct zc_mode *den_mode, unsigned flags)
+/* A pair's size key (its ZC_USE_ bit and name): from the side whose mode
+ * passes it on, the numerator's first; 0 ("-") when neither's does. */
+static long long pair_size(json_t *num, const struct zc_mode *nm, json_t *den,
+			   const struct zc_mode *dm, unsigned bit, const char *key)
+{
+	json_t *run = zc_mode_uses(nm, run_opts(num)) & bit ? num :
+		      zc_mode_uses(dm, run_opts(den)) & bit ? den : NULL;
+
+	return zc_an_int(json_object_get(run, "key"), key);
+}
+
+/* The headline row of run (of m) over den (of den_mode), and its after
+ * rows, into p. */
+static void headline_pair(struct pairs *p, struct zc_run_index *x, json_t *run, json_t *den,
+			  const struct zc_mode *m, const struct zc_mode *den_mode, unsigned flags)
 {
 	const char *role = zc_role_names[m->role];
 	const struct zc_mode *afters[ZC_AFTERS_MAX];
-	size_t na = zc_mode_afters(m, afters, ZC_ARRAY_SIZE(afters)), i;
-	json_t *run;
+	size_t na = zc_mode_afters(m, afters, ZC_ARRAY_SIZE(afters)), h, found = 0;
+	struct zc_pair *q = push(p, ZC_PAIR_HEADLINE, m);
+
+	if (!q)
+		return;
+	q->mode = m;
+	q->peer = den_mode;
+	q->run = run;
+	q->peer_run = den;
+	q->principal = m->principal && den_mode == m->vs;
+	q->chunk = pair_size(run, m, den, den_mode, ZC_USE_chunk, "chunk");
+	q->pipe_size = pair_size(run, m, den, den_mode, ZC_USE_pipe_size, "pipe_size");
+	/* A real program on either side is marked wherever the pair is shown. */
+	snprintf(q->name, sizeof(q->name), "%s/%s %s%s%s", m->name, den_mode->name, role,
+		 (m->flags | den_mode->flags) & ZC_MODE_PEER ? " [peer]" : "",
+		 opts_label(run, den, m, den_mode));
+	h = p->n - 1;
+	for (size_t a = 0; (flags & ZC_PAIRS_AFTER) && a < na; a++) {
+		json_t *ar = zc_run_index_peer(x, run, role, afters[a]->name);
+
+		if (!ar || !(q = push_like(p, h, ZC_PAIR_AFTER)))
+			continue;
+		q->mode = afters[a];
+		q->native = m;
+		q->run = ar;
+		found++;
+	}
+	if ((flags & ZC_PAIRS_AFTER) && (flags & ZC_PAIRS_UNPAIRED) && !found &&
+	    m->principal && (q = push_like(p, h, ZC_PAIR_AFTER))) {
+		q->mode = NULL;
+		q->native = m;
+		q->run = NULL;
+	}
+}
+
+/* The headline rows of mode m over den_mode (and their after rows) into p:
+ * each run of m over each run of den_mode it pairs with (one, unless a
+ * side's DUT ignores a size the other was run at several of). */
+static void headline_of(struct pairs *p, json_t *runs, struct zc_run_index *x,
+			const struct zc_mode *m, const struct zc_mode *den_mode, unsigned flags)
+{
+	json_t *run, *dens[ZC_PEERS_MAX];
+	size_t i;
 
 	json_array_foreach(runs, i, run) {
-		json_t *den = run_of(run, m) ? zc_run_index_peer(x, run, role, den_mode->name) : NULL;
-		struct zc_pair *q;
-		size_t h, found = 0;
+		size_t nd = run_of(run, m) ? peers(x, runs, run, zc_role_names[m->role],
+						   den_mode->name, dens, ZC_PEERS_MAX) : 0;
 
-		if (!den || !(q = push(p, ZC_PAIR_HEADLINE, m)))
-			continue;
-		q->mode = m;
-		q->peer = den_mode;
-		q->run = run;
-		q->peer_run = den;
-		q->principal = m->principal && den_mode == m->vs;
-		/* A real program on either side is marked wherever the pair is shown. */
-		snprintf(q->name, sizeof(q->name), "%s/%s %s%s%s", m->name, den_mode->name, role,
-			 (m->flags | den_mode->flags) & ZC_MODE_PEER ? " [peer]" : "",
-			 opts_label(run, den, m, den_mode));
-		h = p->n - 1;
-		for (size_t a = 0; (flags & ZC_PAIRS_AFTER) && a < na; a++) {
-			json_t *ar = zc_run_index_peer(x, run, role, afters[a]->name);
-
-			if (!ar || !(q = push_like(p, h, ZC_PAIR_AFTER)))
-				continue;
-			q->mode = afters[a];
-			q->native = m;
-			q->run = ar;
-			found++;
-		}
-		if ((flags & ZC_PAIRS_AFTER) && (flags & ZC_PAIRS_UNPAIRED) && !found &&
-		    m->principal && (q = push_like(p, h, ZC_PAIR_AFTER))) {
-			q->mode = NULL;
-			q->native = m;
-			q->run = NULL;
-		}
+		for (size_t d = 0; d < nd; d++)
+			headline_pair(p, x, run, dens[d], m, den_mode, flags);
 	}
 }
 
@@ -387,76 +428,91 @@ size_t zc_before_after_pairs(json_t *runs, unsigned flags, struct zc_pair **out)
 	return done(&p, out);
 }
 
-static json_t *num_or_null(double x)
+/* A principal ratio whose after-modes have no run in the file. */
+static json_t *missing_after(const struct zc_pair *p)
 {
-	return isfinite(x) ? json_real(x) : json_null();
+	const struct zc_mode *afters[ZC_AFTERS_MAX];
+	size_t na = zc_mode_afters(p->native, afters, ZC_ARRAY_SIZE(afters));
+	json_t *modes = json_array();
+
+	for (size_t a = 0; a < na; a++)
+		json_array_append_new(modes, json_string(afters[a]->name));
+	return json_pack("{s:s,s:o}", "ratio", p->name, "after_modes", modes);
 }
 
-static json_t *headline_rows(json_t *runs, unsigned flags)
+/* One headline pair at one size: report's row, then what the exports add. */
+static json_t *pair_row(json_t *root, const struct zc_pair *p)
 {
-	json_t *out = json_array();
+	json_t *num = p->run, *den = p->peer_run, *k = json_object_get(num, "key");
+	json_t *row = json_object();
+	const char *side = zc_an_str(num, "aa_side");
+	struct zc_ratio r;
+	char rr[512];
+
+	/* The medians of the ok, undisturbed samples: the summaries' own. */
+	zc_an_ratio(num, den, &r);
+	json_object_set_new(row, "ratio", json_string(p->name));
+	json_object_set_new(row, "side", json_string(zc_an_side_words(root, p->kind == ZC_PAIR_AFTER)));
+	json_object_set_new(row, "numerator", json_string(zc_an_str(num, "name")));
+	json_object_set_new(row, "denominator", json_string(zc_an_str(den, "name")));
+	json_object_set_new(row, "numerator_mode", json_string(zc_an_dut_mode(num)));
+	json_object_set_new(row, "denominator_mode", json_string(zc_an_dut_mode(den)));
+	/* null: neither side's mode passes it on (modes/mode.h, uses). */
+	json_object_set_new(row, "chunk", p->chunk ? json_integer(p->chunk) : json_null());
+	json_object_set_new(row, "pipe_size", p->pipe_size ? json_integer(p->pipe_size) : json_null());
+	json_object_set_new(row, "connections", json_integer(zc_an_int(k, "connections") ?: 1));
+	json_object_set_new(row, "workers", json_integer(zc_an_int(k, "workers") ?: 1));
+	/* Request/response pairs of one path differ by these ("rr object=1024 churn"). */
+	json_object_set_new(row, "rr", *zc_an_rr_key(k, true, rr, sizeof(rr)) ?
+			    json_string(rr) : json_null());
+	/* A side without a successful sample is null, never a 0. */
+	json_object_set_new(row, "value", zc_an_num(r.value));
+	zc_an_ratio_json(row, num, den, &r);
+	json_object_set_new(row, "numerator_gbps_per_core", zc_an_num(r.num_gpc));
+	json_object_set_new(row, "denominator_gbps_per_core", zc_an_num(r.den_gpc));
+	json_object_set_new(row, "numerator_samples", json_integer((json_int_t)r.nn));
+	json_object_set_new(row, "denominator_samples", json_integer((json_int_t)r.nd));
+	/* Both sides' sinks checked every byte (run "verified"). */
+	json_object_set_new(row, "verified", json_boolean(
+		json_is_true(json_object_get(num, "verified")) &&
+		json_is_true(json_object_get(den, "verified"))));
+	/* The exports' (ZC_HEADLINE_ROW_EXTRA): an emulated after-mode's row, the
+	 * A/A side, the disturbed samples left out. */
+	json_object_set_new(row, "emulated", json_boolean(p->kind == ZC_PAIR_AFTER));
+	if (*side)
+		json_object_set_new(row, "aa_side", json_string(side));
+	json_object_set_new(row, "disturbed_left_out", json_integer((json_int_t)r.disturbed));
+	return row;
+}
+
+json_t *zc_headline_rows(json_t *root, unsigned flags, json_t *missing)
+{
+	json_t *rows = json_array(), *m;
 	struct zc_pair *pv;
-	size_t n = zc_headline_pairs(runs, flags, &pv);
+	size_t n = zc_headline_pairs(json_object_get(root, "runs"),
+				     flags | (missing ? ZC_PAIRS_UNPAIRED : 0), &pv), j;
 
 	for (size_t i = 0; i < n; i++) {
-		json_t *k = json_object_get(pv[i].run, "key"), *row;
-		struct zc_ratio r;
-		const char *side = zc_an_str(pv[i].run, "aa_side");
-		double a, b;
-		char rr[512];
+		bool seen = false;
 
-		if (!pv[i].run)		/* ZC_PAIRS_AFTER: a principal ratio without an after-mode run */
+		if (pv[i].run) {
+			json_array_append_new(rows, pair_row(root, &pv[i]));
 			continue;
-		/* The medians of the ok, undisturbed samples: the summaries' own. */
-		zc_an_ratio(pv[i].run, pv[i].peer_run, &r);
-		a = r.num_gpc;
-		b = r.den_gpc;
-		/* A side without a successful sample is null, never a 0. */
-		row = json_pack("{s:s,s:s,s:s,s:I,s:I,s:o,s:o,s:o}",
-			"ratio", pv[i].name, "numerator", zc_an_str(pv[i].run, "name"),
-			"denominator", zc_an_str(pv[i].peer_run, "name"),
-			"chunk", json_integer_value(json_object_get(k, "chunk")),
-			"pipe_size", json_integer_value(json_object_get(k, "pipe_size")),
-			"numerator_gbps_per_core", num_or_null(a),
-			"denominator_gbps_per_core", num_or_null(b),
-			"value", isnan(a) || isnan(b) || b == 0 ? json_null() : num_or_null(r.value));
-		if (*zc_an_rr_key(k, true, rr, sizeof(rr)))	/* which rr pair this is */
-			json_object_set_new(row, "rr", json_string(rr));
-		/* 1.3: the interval, how it was made, and what was left out (none
-		 * under 3 repetitions); 1.7: t on the logs, its answer, each DUT's
-		 * busy fraction. */
-		zc_an_ratio_json(row, pv[i].run, pv[i].peer_run, &r);
-		json_object_set_new(row, "disturbed_left_out", json_integer((json_int_t)r.disturbed));
-		/* 1.3: both sides' sinks checked every byte (run "verified"). */
-		json_object_set_new(row, "verified",
-				    json_boolean(json_is_true(json_object_get(pv[i].run, "verified")) &&
-						 json_is_true(json_object_get(pv[i].peer_run, "verified"))));
-		if (*side)
-			json_object_set_new(row, "aa_side", json_string(side));
-		/* 1.3: the pair's connections and workers (both runs share them). */
-		json_object_set_new(row, "connections", json_integer(zc_an_int(k, "connections") ?: 1));
-		json_object_set_new(row, "workers", json_integer(zc_an_int(k, "workers") ?: 1));
-		if (flags & ZC_PAIRS_AFTER)	/* the results file's rows stay as they were */
-			json_object_set_new(row, "emulated", json_boolean(pv[i].kind == ZC_PAIR_AFTER));
-		json_array_append_new(out, row);
+		}
+		/* ZC_PAIRS_UNPAIRED: one per ratio, not one per size. */
+		json_array_foreach(missing, j, m)
+			seen |= !strcmp(zc_an_str(m, "ratio"), pv[i].name);
+		if (!seen)
+			json_array_append_new(missing, missing_after(&pv[i]));
 	}
 	free(pv);
-	return out;
-}
-
-json_t *zc_headline(json_t *runs)
-{
-	return headline_rows(runs, 0);
-}
-
-json_t *zc_headline_with_after(json_t *runs)
-{
-	return headline_rows(runs, ZC_PAIRS_AFTER);
+	return rows;
 }
 
 int zc_headline_tight(json_t *runs, double target_rel, char *why, size_t len)
 {
-	json_t *hl = zc_headline(runs), *row, *run;
+	json_t *root = json_pack("{s:O}", "runs", runs), *hl = zc_headline_rows(root, 0, NULL);
+	json_t *row, *run;
 	double worst = -1;
 	const char *worst_name = NULL;
 	char name[160] = "";
@@ -502,6 +558,7 @@ int zc_headline_tight(json_t *runs, double target_rel, char *why, size_t len)
 		}
 	}
 	json_decref(hl);
+	json_decref(root);
 	if (!considered) {
 		snprintf(why, len, "no ok sample to tighten");
 		return 1;

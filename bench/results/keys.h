@@ -133,8 +133,8 @@
 	X(run_key) X(runs_lost) X(runs_not_compared) X(same_measurements) X(saves_cores) \
 	X(saves_high) X(saves_low) X(scalars) X(sizes) X(spread_pct) X(steal_frac) X(step_pct) \
 	X(target_gbps) X(target_rps) X(targets_gbps) X(text) X(threshold) X(type) \
-	X(unavailable_why) X(unit) X(unverified_why) X(upper_value) X(values) X(vs) X(vs_cores) \
-	X(what_changed) X(within) X(workload_keys)
+	X(unavailable_why) X(unit) X(unverified_why) X(upper_value) X(uses) X(uses_opt) X(values) \
+	X(vs) X(vs_cores) X(what_changed) X(within) X(workload_keys)
 
 /* Read from other programs' JSON: iperf3 -J, the wrk script's report. */
 #define ZC_KEYS_FOREIGN(X) \

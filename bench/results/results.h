@@ -57,7 +57,8 @@ void zc_results_settle(json_t *root);
  * (file name included) and return NULL: the caller exits 2. */
 json_t *zc_an_load(const char *cmd, const char *path);
 
-/* "proxy send>splice>recv chunk=65536 pipe=262144 conn=1": every key field
+/* "proxy send>splice>recv chunk=65536 pipe=262144 conn=1" (chunk=- where the
+ * key has none: its DUT does not use it): every key field
  * that tells two runs apart, then the options that change what is measured
  * where set (" opts=MODE_OPTS alt=MODE srcw=N sinkw=N req=N"). */
 void zc_an_key(json_t *run, char *out, size_t len);
@@ -65,8 +66,13 @@ void zc_an_key(json_t *run, char *out, size_t len);
  * then ",conn=N", ",workers=N", ",object=64k,churn" ..., ",opts=..." where
  * they are set: runs that differ in any key are distinct lines and rows. */
 void zc_an_run_id(json_t *run, char *out, size_t len);
-/* "64k/1M": chunk/pipe of o (a run's key, a headline_best side). */
+/* "64k/1M": chunk/pipe of o (a run's key, a headline row or side), "-" for
+ * a size o has none of (a key its DUT does not use: modes/mode.h, uses). */
 const char *zc_an_size_of(json_t *o, char *out, size_t len);
+/* x as a JSON number; null when it is none (NaN: no figure, infinite). */
+json_t *zc_an_num(double x);
+/* One size as "64k"; "-" when v <= 0 (absent, or a pair's unused size). */
+const char *zc_an_fmt_size(long long v, char *out, size_t len);
 /* The options part of the key alone, "opts=...,alt=...,srcw=N" ("" when
  * none is set): what the exports add to a run's series. */
 const char *zc_an_key_opts(json_t *run, char *out, size_t len);
@@ -138,9 +144,15 @@ struct zc_pair {
 	const struct zc_mode *native;		/* ZC_PAIR_AFTER: the mode run stands in for */
 	json_t *run, *peer_run;			/* peer_run NULL: see ZC_PAIRS_UNPAIRED */
 	bool principal;				/* a ratio of the mission's two */
+	/* Its sizes, each from the side whose mode passes it on (mode.h,
+	 * uses); 0 where neither's does: printed "-" (zc_an_fmt_size). */
+	long long chunk, pipe_size;
 	char name[224];				/* headline kinds: "splice/copy proxy" */
 };
 
+/* At most this many runs of one mode pair with one run (a sweep of 16
+ * sizes by 16 the other side ignores). */
+#define ZC_PEERS_MAX		256
 #define ZC_PAIRS_AFTER		0x1	/* headline: each row followed by its after-modes' rows */
 /* headline (with ZC_PAIRS_AFTER): a principal row without any after-mode run
  * is followed by one ZC_PAIR_AFTER with run and mode NULL; before-after: a
@@ -222,7 +234,7 @@ bool zc_an_paired(json_t *root_a, json_t *a, json_t *root_b, json_t *b);
 size_t zc_an_values_by_rep(json_t *run, const char *metric, double *out, size_t max);
 
 /*
- * repetitions = auto: is every headline ratio of runs (zc_headline) tight,
+ * repetitions = auto: is every headline ratio of runs (zc_headline_rows) tight,
  * its interval half-width under target_rel (0.03 = 3%)? Ratios without a
  * value (a side with no ok sample) cannot tighten and are not waited for.
  * Without any headline ratio, each run's own Gbps per core (t interval of
@@ -233,13 +245,21 @@ int zc_headline_tight(json_t *runs, double target_rel, char *why, size_t len);
 
 
 /* Each headline ratio at each side's best size (results/best.c), as JSON
- * (results file's "headline_best"); [] when no side ran at two sizes. */
+ * (report's "headline_best"); [] when no side ran at two sizes. */
 json_t *zc_headline_best(json_t *runs);
 
-/* The headline ratios of runs as JSON (results file's "headline"). */
-json_t *zc_headline(json_t *runs);
-/* The same, each ratio followed by its emulated after-modes' (report's rows;
- * "emulated" says which). */
-json_t *zc_headline_with_after(json_t *runs);
+/*
+ * The headline rows of root's runs (zc_headline_pairs with flags: each pair
+ * at its size, ZC_PAIRS_AFTER its after-modes' too), the one builder report,
+ * the exports, noise and repetitions = auto read: ratio, side (report's
+ * words), numerator, denominator and their modes, chunk, pipe_size,
+ * connections, workers, rr (null for a stream), value, the interval keys
+ * (zc_an_ratio_json), each side's Gbps per core and samples, verified; then
+ * ZC_HEADLINE_ROW_EXTRA: emulated, aa_side (an A/A file's) and
+ * disturbed_left_out. missing (an array, or NULL): gets one {ratio,
+ * after_modes} per principal ratio without an after-mode run.
+ */
+json_t *zc_headline_rows(json_t *root, unsigned flags, json_t *missing);
+#define ZC_HEADLINE_ROW_EXTRA { "emulated", "aa_side", "disturbed_left_out" }
 
 #endif

@@ -54,20 +54,33 @@ static void append_opts(json_t *run, char *out, size_t len, int *n, const char *
 				       zc_an_int(o, counts[c][0]));
 }
 
+/* A size of key k in bytes, "-" when k has none (its DUT ignores it). */
+static const char *bytes_of(json_t *k, const char *key, char *out, size_t len)
+{
+	if (json_object_get(k, key))
+		snprintf(out, len, "%lld", zc_an_int(k, key));
+	else
+		snprintf(out, len, "-");
+	return out;
+}
+
 void zc_an_key(json_t *run, char *out, size_t len)
 {
 	json_t *k = json_object_get(run, "key");
 	long long conn = zc_an_int(k, "connections"), wk = zc_an_int(k, "workers");
+	char chunk[24], pipe[24];
 	int n;
 
+	bytes_of(k, "chunk", chunk, sizeof(chunk));
+	bytes_of(k, "pipe_size", pipe, sizeof(pipe));
 	if (!strcmp(zc_an_str(k, "topology"), "proxy"))
-		n = snprintf(out, len, "proxy %s>%s>%s chunk=%lld pipe=%lld conn=%lld",
+		n = snprintf(out, len, "proxy %s>%s>%s chunk=%s pipe=%s conn=%lld",
 			     zc_an_str(k, "source"), zc_an_str(k, "proxy"), zc_an_str(k, "sink"),
-			     zc_an_int(k, "chunk"), zc_an_int(k, "pipe_size"), conn ? conn : 1);
+			     chunk, pipe, conn ? conn : 1);
 	else
-		n = snprintf(out, len, "%s %s>%s chunk=%lld pipe=%lld conn=%lld",
+		n = snprintf(out, len, "%s %s>%s chunk=%s pipe=%s conn=%lld",
 			     zc_an_str(k, "topology"), zc_an_str(k, "source"), zc_an_str(k, "sink"),
-			     zc_an_int(k, "chunk"), zc_an_int(k, "pipe_size"), conn ? conn : 1);
+			     chunk, pipe, conn ? conn : 1);
 	/* One worker (or none recorded, before schema 1.3) keeps the old key. */
 	if (wk > 1 && n > 0 && (size_t)n < len)
 		n += snprintf(out + n, len - n, " workers=%lld", wk);
@@ -80,13 +93,26 @@ void zc_an_key(json_t *run, char *out, size_t len)
 	append_opts(run, out, len, &n, " ");
 }
 
+json_t *zc_an_num(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+const char *zc_an_fmt_size(long long v, char *out, size_t len)
+{
+	if (v > 0)
+		zc_fmt_size(v, out, len);
+	else
+		snprintf(out, len, "-");
+	return out;
+}
+
 const char *zc_an_size_of(json_t *o, char *out, size_t len)
 {
 	char chunk[24], pipe[24];
 
-	zc_fmt_size(zc_an_int(o, "chunk"), chunk, sizeof(chunk));
-	zc_fmt_size(zc_an_int(o, "pipe_size"), pipe, sizeof(pipe));
-	snprintf(out, len, "%s/%s", chunk, pipe);
+	snprintf(out, len, "%s/%s", zc_an_fmt_size(zc_an_int(o, "chunk"), chunk, sizeof(chunk)),
+		 zc_an_fmt_size(zc_an_int(o, "pipe_size"), pipe, sizeof(pipe)));
 	return out;
 }
 
@@ -112,8 +138,8 @@ void zc_an_run_id(json_t *run, char *out, size_t len)
 	int n;
 
 	zc_an_label(run, lab, sizeof(lab));
-	zc_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
-	zc_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
+	zc_an_fmt_size(zc_an_int(k, "chunk"), chunk, sizeof(chunk));
+	zc_an_fmt_size(zc_an_int(k, "pipe_size"), pipe, sizeof(pipe));
 	n = snprintf(out, len, "%s@%s/%s", lab, chunk, pipe);
 	if (conn > 1 && n > 0 && (size_t)n < len)
 		n += snprintf(out + n, len - n, ",conn=%lld", conn);

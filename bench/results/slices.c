@@ -96,6 +96,7 @@ int zc_slice_ratio(json_t *run, struct zc_slice_ratio *out)
 
 json_t *zc_slices_headline(json_t *runs)
 {
+	static const char *const sizes[] = ZC_USE_KEYS;
 	json_t *a = json_array(), *run;
 	size_t i;
 
@@ -111,10 +112,12 @@ json_t *zc_slices_headline(json_t *runs)
 			      zc_an_str(json_object_get(run, "options"), "alternate"),
 			      "pairs", (json_int_t)sr.r.n, "samples", (json_int_t)sr.samples,
 			      "slices_dropped", (json_int_t)sr.dropped, "level", 0.95);
-		/* A run of several sizes is one run per size, all of one name. */
-		json_object_set_new(o, "chunk", json_integer(zc_an_int(json_object_get(run, "key"), "chunk")));
-		json_object_set_new(o, "pipe_size",
-				    json_integer(zc_an_int(json_object_get(run, "key"), "pipe_size")));
+		/* A run of several sizes is one run per size, all of one name; a
+		 * size its DUT's modes ignore is in neither its key nor here. */
+		for (size_t k = 0; k < ZC_ARRAY_SIZE(sizes); k++)
+			if (json_object_get(json_object_get(run, "key"), sizes[k]))
+				json_object_set(o, sizes[k],
+						json_object_get(json_object_get(run, "key"), sizes[k]));
 		if (ret) {
 			json_object_set_new(o, "ratio", json_null());
 			json_object_set_new(o, "why", json_string(ret == -EDOM ?

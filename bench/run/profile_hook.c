@@ -108,7 +108,7 @@ void zc_run_profile_merge(json_t *run, json_t *sample, const char *resdir, const
 	json_t *samples = json_object_get(run, "samples"), *all = json_array(), *s, *first = NULL;
 	json_t *sum = NULL, *prof;
 	struct zc_stacks st;
-	char folded[PATH_MAX], svg[PATH_MAX], title[512];
+	char folded[PATH_MAX], svg[PATH_MAX], title[512], chunk[24] = "-";
 	double window_s = 0;
 	json_int_t lost = 0, nrep = 0;
 	size_t i;
@@ -133,9 +133,13 @@ void zc_run_profile_merge(json_t *run, json_t *sample, const char *resdir, const
 		goto out;
 	snprintf(folded, sizeof(folded), "%s/stacks.folded", dir);
 	snprintf(svg, sizeof(svg), "%s/flamegraph.svg", dir);
-	snprintf(title, sizeof(title), "%s, chunk %lld: the DUT's CPUs, %s, %lld repetitions, "
+	/* A run whose DUT does not use the chunk has none in its key. */
+	if (json_object_get(json_object_get(run, "key"), "chunk"))
+		snprintf(chunk, sizeof(chunk), "%lld", (long long)json_integer_value(
+			 json_object_get(json_object_get(run, "key"), "chunk")));
+	snprintf(title, sizeof(title), "%s, chunk %s: the DUT's CPUs, %s, %lld repetitions, "
 		 "%llu samples", json_string_value(json_object_get(run, "name")) ?: "run",
-		 (long long)json_integer_value(json_object_get(json_object_get(run, "key"), "chunk")),
+		 chunk,
 		 json_string_value(json_object_get(first, "event")) ?: "?", (long long)nrep,
 		 (unsigned long long)st.total);
 	if (zc_stacks_write(&st, folded) || zc_flamegraph_file(&st, title, svg)) {

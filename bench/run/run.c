@@ -61,25 +61,6 @@ static void progress(struct zc_ctl *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-static json_t *key_json(const struct zc_cfg *cfg)
-{
-	json_t *k = json_pack("{s:s,s:s,s:s,s:s,s:I,s:I,s:I,s:I}", "topology", zc_topo_names[cfg->topology],
-			 "source", cfg->mode[ZC_ROLE_SOURCE],
-			 "proxy", cfg->topology == ZC_TOPO_PROXY ? cfg->mode[ZC_ROLE_PROXY] : "",
-			 "sink", cfg->mode[ZC_ROLE_SINK], "chunk", (json_int_t)cfg->chunk,
-			 "pipe_size", (json_int_t)cfg->pipe_size, "connections",
-			 (json_int_t)cfg->connections, "workers", (json_int_t)cfg->workers);
-
-	/* request/response: what tells two rr runs apart (stream keys unchanged) */
-	if (cfg->traffic == ZC_TRAFFIC_RR)
-		json_object_update_new(k, json_pack("{s:s,s:I,s:s,s:b,s:I,s:f,s:I}", "traffic", "rr",
-				       "object_size", (json_int_t)cfg->object_size,
-				       "object_sizes_file", cfg->object_sizes_file, "churn",
-				       cfg->churn, "inflight", (json_int_t)cfg->inflight, "rate",
-				       cfg->rate_rps, "pipe_pool", (json_int_t)cfg->pipe_pool));
-	return k;
-}
-
 static bool run_emulated(const struct zc_cfg *cfg)
 {
 	for (int r = 0; r < ZC_ROLE_NR; r++) {
@@ -106,7 +87,7 @@ static bool run_prepare(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_pl
 
 	*out = run;
 	json_object_set_new(run, "name", json_string(cfg->name));
-	json_object_set_new(run, "key", key_json(cfg));
+	json_object_set_new(run, "key", zc_cfg_key_json(cfg));
 	json_object_set_new(run, "dut", json_string(zc_role_names[dut]));
 	json_object_set_new(run, "emulated", json_boolean(run_emulated(cfg)));
 	/* What the sinks measured, sample by sample (run_update): none yet. */
@@ -201,12 +182,8 @@ static int save(struct zc_ctl *c, const char *status)
 {
 	int ret;
 
+	/* No headline: every reader computes it from the runs (results/headline.c). */
 	json_object_set_new(c->root, "status", json_string(status));
-	json_object_set_new(c->root, "headline", zc_headline(json_object_get(c->root, "runs")));
-	json_object_set_new(c->root, "headline_best",
-			    zc_headline_best(json_object_get(c->root, "runs")));
-	json_object_set_new(c->root, "headline_slices",
-			    zc_slices_headline(json_object_get(c->root, "runs")));
 	json_object_set_new(c->root, "sizing", zc_sizing_json(&c->root, 1, zc_sizing_targets, 3));
 	ret = zc_json_write_atomic(c->root, c->path);
 	if (ret)
@@ -303,7 +280,8 @@ int zc_run_parse(int argc, char **argv, struct zc_run_args *a, struct zc_section
  * prose broken at spaces), so none wraps. */
 static void print_tables(json_t *root, bool wide)
 {
-	json_t *runs = json_object_get(root, "runs");
+	json_t *runs = json_object_get(root, "runs"), *best = zc_headline_best(runs);
+	json_t *rows = zc_headline_rows(root, 0, NULL), *slices = zc_slices_headline(runs);
 	int width = wide ? 0 : zc_term_width(1);
 	char *text = NULL;
 	size_t len = 0;
@@ -315,11 +293,14 @@ static void print_tables(json_t *root, bool wide)
 	}
 	zc_print_table(f, runs, width);
 	/* The fair question first: each side at its best size, then each size. */
-	zc_print_headline_best(f, json_object_get(root, "headline_best"), width);
-	zc_print_headline(f, json_object_get(root, "headline"), runs, width);
-	zc_print_slices_headline(f, json_object_get(root, "headline_slices"));
+	zc_print_headline_best(f, best, width);
+	zc_print_headline(f, rows, runs, width);
+	zc_print_slices_headline(f, slices);
 	zc_print_schedule(f, json_object_get(root, "schedule"));
 	zc_fingerprint_print_brief(f, json_object_get(root, "fingerprint"));
+	json_decref(best);
+	json_decref(rows);
+	json_decref(slices);
 	if (f == stdout)
 		return;
 	fclose(f);

@@ -19,6 +19,8 @@ import json, re, sys, math
 m = json.load(open(sys.argv[1]))["files"][0]
 text = open(sys.argv[2]).read().splitlines()
 def size(v):
+    if v is None:    # a size neither side's mode passes on
+        return "-"
     for u, s in ((1 << 30, "G"), (1 << 20, "M"), (1 << 10, "k")):
         if v >= u and v % u == 0:
             return "%d%s" % (v // u, s)

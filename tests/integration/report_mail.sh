@@ -40,7 +40,7 @@ b=$(grep -n '^Each side at its best size' "$TMP/fair" | cut -d: -f1)
 h=$(grep -n '^Headline at each size' "$TMP/fair" | cut -d: -f1)
 check "the best-size ratios come first (lines ${b:-none}, ${h:-none})" bash -c '[ -n "$1" ] && [ -n "$2" ] && [ "$1" -lt "$2" ]' _ "$b" "$h"
 check "the best-size row names both sizes and its answer" \
-	grep -Eq '^  splice/copy proxy +[0-9]+[kM]/[0-9]+[kM] vs [0-9]+[kM]/[0-9]+[kM] +[0-9.]+x \[[0-9.]+-[0-9.]+\] (above 1|below 1|about 1|can.t tell)$' "$TMP/fair"
+	grep -Eq '^  splice/copy proxy +-/[0-9]+[kM] vs [0-9]+[kM]/- +[0-9.]+x \[[0-9.]+-[0-9.]+\] (above 1|below 1|about 1|can.t tell)$' "$TMP/fair"
 check "an unsaturated DUT is said under its ratio" grep -Eq '^    DUT busy 0\.[0-8][0-9] / [0-9.?]+ of a core: NOT SATURATED' "$TMP/fair"
 
 # Issue 29 item 7: every run's Gbit/s per core (samples and summaries)

@@ -40,7 +40,7 @@ check "start times follow the order" jqe '[.runs[].samples[]] | sort_by(.slot) |
 check "started_at recorded" jqe '[.runs[].samples[].started_at | test("^20..-..-..T..:..:..\\.[0-9]{3}Z$")] | all' "$f"
 check "order in the results" jqe '.schedule.order == "interleaved" and .schedule.rounds == 3' "$f"
 check "headline paired with its interval" jqe '.headline[0] | .method == "paired" and .n == 3 and
-	.lo <= .value and .value <= .hi' "$f"
+	.lo <= .value and .value <= .hi' <(report_json "$f")
 check "table prints the interval and its half-width" grep -Eq "splice/copy proxy .* [0-9.]+x \[[0-9.]+-[0-9.]+\] +\+-[0-9.]+% (paired )?n=3, (above 1.05|below 0.95|within 0.95-1.05|can't tell)" "$TMP/i.out"
 check "table prints the disturbed count" grep -q '^disturbed samples left out: 0 ' "$TMP/i.out"
 
@@ -48,7 +48,7 @@ check "table prints the disturbed count" grep -q '^disturbed samples left out: 0
 f=$(result_in "$TMP/s")
 check "sequential: every rep of a run, then the next" [ "$(taken "$f")" = \
 	"proxy-copy/0 proxy-copy/1 proxy-copy/2 proxy-splice/0 proxy-splice/1 proxy-splice/2" ]
-check "sequential: ratio of the medians" jqe '.headline[0].method == "unpaired"' "$f"
+check "sequential: ratio of the medians" jqe '.headline[0].method == "unpaired"' <(report_json "$f")
 
 "$ZCBENCH" run "$W" --out "$TMP/r" --order=random --order-seed=5 >"$TMP/r.out" 2>&1 || fail "random run"
 f=$(result_in "$TMP/r")

@@ -84,7 +84,7 @@ check "pipe pool under churn: pipes reused, few made" [ "$(jq '.runs[] | select(
 	.pipes.reused > 0 and .pipes.created < .connections_accepted and .connections_accepted > 2' "$f")" = true ]
 check "table shows tps and p99" grep -q 'tps.*p99us' "$TMP/ok.txt"
 check "headline pairs splice with copy of the same object size" [ "$(jq -c '[.headline[] |
-	select(.ratio == "splice/copy proxy") | [.numerator, .denominator, .rr]]' "$f")" = '[["proxy-splice","proxy-copy","rr object=16384"]]' ]
+	select(.ratio == "splice/copy proxy") | [.numerator, .denominator, .rr]]' <(report_json "$f"))" = '[["proxy-splice","proxy-copy","rr object=16384"]]' ]
 check "compare keys tell rr runs apart" [ "$($ZCBENCH compare --all "$f" "$f" 2>&1 | grep -c 'proxy-splice-pool-churn\.tps$')" -eq 1 ]
 
 # The client expects another seed's bytes: the first body byte is wrong.

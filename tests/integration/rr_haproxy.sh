@@ -58,7 +58,7 @@ check "HTTP mode: HAProxy's configuration says mode http" \
 check "HTTP splice: splice-response in its configuration" \
 	jq -e '.runs[] | select(.name == "hap-http-splice") | .samples[0].roles.proxy.peer.config | test("splice-response")' "$f" >/dev/null
 check "headline pairs haproxy splice with copy of the same object size" [ "$(jq -c '[.headline[] |
-	select(.ratio == "haproxy-splice/haproxy-copy proxy [peer]") | [.numerator, .denominator, .rr]]' "$f")" = '[["hap-splice","hap-copy","rr object=16384"]]' ]
+	select(.ratio == "haproxy-splice/haproxy-copy proxy [peer]") | [.numerator, .denominator, .rr]]' <(report_json "$f"))" = '[["hap-splice","hap-copy","rr object=16384"]]' ]
 check "nothing of HAProxy left running" bash -c '! pgrep -f "[h]aproxy -db -f /tmp/zcbench-peer-" >/dev/null'
 
 # HAProxy's HTTP mode on a stream run: refused before running.

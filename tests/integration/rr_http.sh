@@ -67,7 +67,7 @@ check "churn: a connection per request through nginx" [ "$(jq '.runs[] | select(
 	.samples[0].roles.source.rr | .connections_opened >= .transactions_total and .transactions_total > 1' "$f")" = true ]
 check "headline: nginx-sendfile over nginx-copy of the same rr shape, both verified" [ "$(jq -c '[.headline[] |
 	select(.ratio == "nginx-sendfile/nginx-copy sink [peer]") | [.numerator, .denominator, .rr, .verified,
-	(.value > 0)]]' "$f")" = '[["nginx-sendfile","nginx-copy","rr object=65536",true,true]]' ]
+	(.value > 0)]]' <(report_json "$f"))" = '[["nginx-sendfile","nginx-copy","rr object=65536",true,true]]' ]
 
 # wrk and h2load as the client (when installed): against zcbench's server
 # and against nginx, unverified with their reason, tps > 0; wrk's own

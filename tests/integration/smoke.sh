@@ -32,6 +32,6 @@ check "metadata: kernel release" [ "$(jq -r .meta.kernel.release "$f")" = "$(una
 check "metadata: git sha, compiler, sysctls" \
 	[ "$(jq '.meta.git.sha != null and .meta.compiler != null and (.meta.sysctls | length) > 5' "$f")" = true ]
 check "placement recorded" [ "$(jq '[.runs[].placement.dut_alone] | length' "$f")" -eq "$n" ]
-check "headline ratios in file" [ "$(jq '.headline | length' "$f")" -ge 2 ]
+check "headline ratios from the file" [ "$(report_json "$f" | jq '.headline | length')" -ge 2 ]
 check "table printed with headline" grep -q "splice/copy proxy" "$TMP/out.txt"
 finish

@@ -90,8 +90,9 @@ check "send-twin run moved verified bytes" jqe '.runs[] | select(.name == "twin"
 	.samples[0].roles.sink.window.bytes > 0'
 check "its option reached the mode (7)" \
 	jqe '.runs[] | select(.name == "twin") | .samples[0].roles.source.mode_options.send_twin_burst == 7'
-check "headline has send-twin over send" jqe '[.headline[] | select(.ratio == "send-twin/send source (send_twin_burst=7)"
-	and .numerator == "twin" and .denominator == "send" and (.value | type) == "number")] | length == 1'
+check "headline has send-twin over send" bash -c '"$1" report --json "$2" | jq -e "[.files[0].headline[] |
+	select(.ratio == \"send-twin/send source (send_twin_burst=7)\" and .numerator == \"twin\" and
+	.denominator == \"send\" and (.value | type) == \"number\")] | length == 1" >/dev/null' _ "$Z" "$f"
 check "run's table prints that headline" grep -q 'send-twin/send source' "$TMP/run.txt"
 check "report shows it" bash -c '"$1" report "$2" | grep -q "send-twin/send source"' _ "$Z" "$f"
 finish

@@ -139,8 +139,9 @@ static void test_best_sizes(void **state)
 	assert_int_equal(json_array_size(best), 1);	/* tee/send: one size each */
 	row = json_array_get(best, 0);
 	assert_string_equal(json_string_value(json_object_get(row, "ratio")), "splice/copy proxy");
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(row, "numerator"),
-							    "chunk")), 65536);
+	/* splice does not pass the chunk on (modes/mode.h, uses): none shown;
+	 * its best run is the 64k one (the value below). */
+	assert_true(json_is_null(json_object_get(json_object_get(row, "numerator"), "chunk")));
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(row, "denominator"),
 							    "chunk")), 1 << 20);
 	assert_int_equal(json_integer_value(json_object_get(row, "numerator_sizes")), 2);

@@ -312,6 +312,9 @@ static bool same_row(json_t *a, json_t *b)
 		if (!strcmp(k, "value") || !strcmp(k, "lo") || !strcmp(k, "hi") ||
 		    !strcmp(k, "half_width_pct"))
 			continue;
+		/* 1.10: a size neither side's mode passes on is null. */
+		if (json_is_null(w) && (!strcmp(k, "chunk") || !strcmp(k, "pipe_size")))
+			continue;
 		if (json_is_number(v) && json_is_number(w)) {
 			double x = json_number_value(v), y = json_number_value(w);
 
@@ -324,7 +327,7 @@ static bool same_row(json_t *a, json_t *b)
 	return true;
 }
 
-/* run's headline from the declarations is the one the old table wrote. */
+/* The headline from the declarations is the one the old table wrote. */
 static void headline_as_stored(void **state)
 {
 	static const char *const files[] = { "base.json", "new.json", "emulated.json" };
@@ -337,7 +340,7 @@ static void headline_as_stored(void **state)
 		snprintf(path, sizeof(path), FIXTURES "%s", files[f]);
 		root = load(path);
 		want = json_object_get(root, "headline");
-		got = zc_headline(json_object_get(root, "runs"));
+		got = zc_headline_rows(root, 0, NULL);
 		assert_int_equal(json_array_size(got), json_array_size(want));
 		for (size_t i = 0; i < json_array_size(got); i++)
 			if (!same_row(json_array_get(got, i), json_array_get(want, i)))
@@ -415,6 +418,78 @@ static void pairs_by_options(void **state)
 	json_decref(runs);
 }
 
+/* A run of mode (the DUT: the proxy, else the source) whose key has the
+ * sizes given (0: none, as a run whose DUT does not use it is written). */
+static json_t *size_run(const char *name, const char *mode, long long chunk, long long pipe)
+{
+	bool proxy = zc_mode_find_any(mode)->role == ZC_ROLE_PROXY;
+	json_t *r = json_pack("{s:s,s:s,s:{s:s,s:s,s:s,s:s,s:I,s:I},s:{s:s}}", "name", name,
+			      "dut", proxy ? "proxy" : "source", "key", "topology",
+			      proxy ? "proxy" : "direct", "source", proxy ? "send" : mode,
+			      "proxy", proxy ? mode : "", "sink", "recv", "connections",
+			      (json_int_t)1, "workers", (json_int_t)1, "options", "mode_opts", "");
+	json_t *k = json_object_get(r, "key");
+
+	if (chunk)
+		json_object_set_new(k, "chunk", json_integer(chunk));
+	if (pipe)
+		json_object_set_new(k, "pipe_size", json_integer(pipe));
+	return r;
+}
+
+/* Item 7: what each mode passes on, and the pairs of runs whose DUTs ignore
+ * a size: a splice run without a chunk pairs with the copy run at each
+ * chunk, each row's sizes taken from the side that uses them; a file that
+ * has every size (before 1.10) pairs at equal sizes as it always did. */
+static void pairs_by_sizes(void **state)
+{
+	json_t *runs = json_array(), *old = json_array(), *root, *rows;
+	struct zc_pair *pv;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(zc_mode_uses(zc_mode_find_any("splice"), ""), ZC_USE_pipe_size);
+	assert_int_equal(zc_mode_uses(zc_mode_find_any("splice"), "splice_chunk_cap=1"), ZC_USE_ALL);
+	assert_int_equal(zc_mode_uses(zc_mode_find_any("uring-splice"), "splice_chunk_cap=1"),
+			 ZC_USE_ALL);
+	assert_int_equal(zc_mode_uses(zc_mode_find_any("copy"), NULL), ZC_USE_chunk);
+	assert_int_equal(zc_mode_uses(zc_mode_find_any("tee"), NULL), ZC_USE_ALL);
+	assert_int_equal(zc_mode_uses(zc_mode_find_any("wrk"), NULL), 0);
+	assert_int_equal(zc_mode_uses(NULL, NULL), ZC_USE_ALL);
+	json_array_append_new(runs, size_run("spl-1M", "splice", 0, 1 << 20));
+	json_array_append_new(runs, size_run("spl-64k", "splice", 0, 65536));
+	json_array_append_new(runs, size_run("copy-64k", "copy", 65536, 0));
+	json_array_append_new(runs, size_run("copy-1M", "copy", 1 << 20, 0));
+	n = zc_headline_pairs(runs, 0, &pv);
+	assert_int_equal(n, 4);
+	assert_string_equal(zc_an_str(pv[0].run, "name"), "spl-1M");
+	assert_string_equal(zc_an_str(pv[0].peer_run, "name"), "copy-64k");
+	assert_int_equal(pv[0].chunk, 65536);
+	assert_int_equal(pv[0].pipe_size, 1 << 20);
+	assert_string_equal(zc_an_str(pv[1].peer_run, "name"), "copy-1M");
+	assert_int_equal(pv[1].chunk, 1 << 20);
+	assert_int_equal(pv[3].pipe_size, 65536);
+	free(pv);
+	/* The same runs written with every size: equal sizes only. */
+	json_array_append_new(old, size_run("spl-old", "splice", 65536, 1 << 20));
+	json_array_append_new(old, size_run("copy-old-1M", "copy", 1 << 20, 1 << 20));
+	json_array_append_new(old, size_run("copy-old", "copy", 65536, 1 << 20));
+	json_array_append_new(old, size_run("sendfile", "sendfile", 65536, 1 << 20));
+	json_array_append_new(old, size_run("send", "send", 65536, 1 << 20));
+	root = json_pack("{s:O}", "runs", old);
+	rows = zc_headline_rows(root, 0, NULL);
+	assert_int_equal(json_array_size(rows), 2);
+	assert_string_equal(zc_an_str(json_array_get(rows, 0), "denominator"), "copy-old");
+	/* Neither sendfile nor send passes the pipe size on: the row has none. */
+	assert_string_equal(zc_an_str(json_array_get(rows, 1), "ratio"), "sendfile/send source");
+	assert_int_equal(zc_an_int(json_array_get(rows, 1), "chunk"), 65536);
+	assert_true(json_is_null(json_object_get(json_array_get(rows, 1), "pipe_size")));
+	json_decref(rows);
+	json_decref(root);
+	json_decref(old);
+	json_decref(runs);
+}
+
 /* The splice proxy asks for the pipe's room per call (HAProxy's way), at
  * most a chunk with splice_chunk_cap=1: one step over pipes shows it. */
 static void splice_call_size(void **state)
@@ -461,6 +536,7 @@ int main(void)
 		cmocka_unit_test(headline_as_stored),
 		cmocka_unit_test(shared_option),
 		cmocka_unit_test(pairs_by_options),
+		cmocka_unit_test(pairs_by_sizes),
 		cmocka_unit_test(splice_call_size),
 	};
 

@@ -64,6 +64,48 @@ static void test_expand(void **state)
 	assert_int_equal(zc_cfg_period(&w.runs[3]), 1 << 20);
 }
 
+/* The sizes of a run's key (item 7): a sweep over a key its DUT does not
+ * pass on runs once, at the first value, and the key has no such size. */
+static void test_unused_sizes(void **state)
+{
+	json_t *k;
+
+	(void)state;
+	assert_int_equal(load("[workload]\nchunk = 64k, 1M\npipe_size = 64k, 1M\n"
+			      "[run splice]\nproxy = splice\n[run copy]\nproxy = copy\n"
+			      "[run capped]\nproxy = splice\nmode_opts = splice_chunk_cap=1\n"
+			      "[run wrk]\ntraffic = rr\ntopology = direct\ndut = client\n"
+			      "source = wrk\nsink = nginx-copy\n", NULL), 0);
+	/* splice: one per pipe size; copy: one per chunk; capped: all four;
+	 * wrk (the client as DUT) passes on neither: one run. */
+	assert_int_equal(w.nruns, 2 + 2 + 4 + 1);
+	assert_string_equal(w.runs[0].name, "splice");
+	assert_string_equal(w.runs[1].name, "splice");
+	assert_int_equal(w.runs[0].chunk, 65536);
+	assert_int_equal(w.runs[1].chunk, 65536);
+	assert_int_equal(w.runs[1].pipe_size, 1 << 20);
+	assert_int_equal(w.runs[2].chunk, 65536);
+	assert_int_equal(w.runs[3].chunk, 1 << 20);
+	assert_int_equal(w.runs[3].pipe_size, 65536);
+	assert_string_equal(w.runs[8].name, "wrk");
+	k = zc_cfg_key_json(&w.runs[0]);
+	assert_null(json_object_get(k, "chunk"));
+	assert_int_equal(json_integer_value(json_object_get(k, "pipe_size")), 65536);
+	json_decref(k);
+	k = zc_cfg_key_json(&w.runs[2]);
+	assert_int_equal(json_integer_value(json_object_get(k, "chunk")), 65536);
+	assert_null(json_object_get(k, "pipe_size"));
+	json_decref(k);
+	k = zc_cfg_key_json(&w.runs[4]);
+	assert_non_null(json_object_get(k, "chunk"));
+	assert_non_null(json_object_get(k, "pipe_size"));
+	json_decref(k);
+	k = zc_cfg_key_json(&w.runs[8]);
+	assert_null(json_object_get(k, "chunk"));
+	assert_null(json_object_get(k, "pipe_size"));
+	json_decref(k);
+}
+
 static void test_override(void **state)
 {
 	struct zc_section ov = { 0 };
@@ -233,6 +275,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_expand),
+		cmocka_unit_test(test_unused_sizes),
 		cmocka_unit_test(test_override),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_strict),

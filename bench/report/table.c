@@ -15,10 +15,7 @@
 
 static double med(json_t *run, const char *metric)
 {
-	json_t *m = json_object_get(json_object_get(json_object_get(run, "summary"), metric),
-				    "median");
-
-	return json_is_number(m) ? json_number_value(m) : NAN;
+	return zc_an_real(json_object_get(json_object_get(run, "summary"), metric), "median");
 }
 
 /* present: a mask of 1 << ZC_COL_PRESENT, 1 << ZC_COL_RR (have_present_cols) */
@@ -481,11 +478,8 @@ static void print_headline_row(FILE *f, json_t *h, int namew, bool many, bool br
 /* Each side's DUT busy fraction from a headline row (saturation.h). */
 static void print_busy(FILE *f, json_t *h, int width)
 {
-	json_t *bn = json_object_get(h, "numerator_busy_frac");
-	json_t *bd = json_object_get(h, "denominator_busy_frac");
-
-	zc_print_busy_pair(f, json_is_number(bn) ? json_number_value(bn) : NAN,
-			   json_is_number(bd) ? json_number_value(bd) : NAN, width, false);
+	zc_print_busy_pair(f, zc_an_real(h, "numerator_busy_frac"),
+			   zc_an_real(h, "denominator_busy_frac"), width, false);
 }
 
 void zc_print_headline(FILE *f, json_t *headline, json_t *runs, int width)

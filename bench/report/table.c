@@ -13,11 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double med(json_t *run, const char *metric)
-{
-	return zc_an_real(json_object_get(json_object_get(run, "summary"), metric), "median");
-}
-
 /* present: a mask of 1 << ZC_COL_PRESENT, 1 << ZC_COL_RR (have_present_cols) */
 static bool col_shown(const struct zc_metric *m, int present)
 {
@@ -68,7 +63,7 @@ static void print_heads(FILE *f, int present)
 static void metric_cell(const struct zc_metric *m, json_t *run, char *cell, size_t len)
 {
 	json_t *sm = json_object_get(json_object_get(run, "summary"), m->key);
-	double scale = m->col.scale ? m->col.scale : 1, v = med(run, m->key) * scale;
+	double scale = m->col.scale ? m->col.scale : 1, v = zc_an_real(sm, "median") * scale;
 	char lo[32], hi[32], mid[32];
 
 	snprintf(cell, len, "-");
@@ -87,7 +82,7 @@ static void print_cells(FILE *f, json_t *run, int present)
 {
 	zc_for_each_metric(m) {
 		json_t *sm = json_object_get(json_object_get(run, "summary"), m->key);
-		double scale = m->col.scale ? m->col.scale : 1, v = med(run, m->key) * scale;
+		double scale = m->col.scale ? m->col.scale : 1, v = zc_an_real(sm, "median") * scale;
 		char cell[128];
 
 		if (!col_shown(m, present))

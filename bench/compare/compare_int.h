@@ -93,6 +93,8 @@ int zc_cmp_gate_summary(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cel
 size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n, double alpha,
 			  double threshold_pct, bool gated, struct zc_cmp_cell_v **out,
 			  struct zc_cmp_side **sides);
+/* The occ-th (0: first) run of root with key (zc_an_key), or NULL. */
+json_t *zc_cmp_find_run(json_t *root, const char *key, int occ);
 /* Their rows under the runs' table: both files' medians of the per-round
  * ratios, the change with its interval and answer. */
 void zc_cmp_ratio_rows(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cell_v *cells,

@@ -22,8 +22,7 @@ static const struct zc_metric ratio_metric = {
 	.help = "a headline ratio of Gbit/s per core, numerator over denominator",
 };
 
-/* The first run of root with this key, or NULL. */
-static json_t *run_with_key(json_t *root, const char *key)
+json_t *zc_cmp_find_run(json_t *root, const char *key, int occ)
 {
 	json_t *run;
 	size_t i;
@@ -31,7 +30,7 @@ static json_t *run_with_key(json_t *root, const char *key)
 
 	json_array_foreach(json_object_get(root, "runs"), i, run) {
 		zc_an_key(run, k, sizeof(k));
-		if (!strcmp(k, key))
+		if (!strcmp(k, key) && !occ--)
 			return run;
 	}
 	return NULL;
@@ -90,8 +89,8 @@ size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n, do
 
 		zc_an_key(pv[i].run, kn, sizeof(kn));
 		zc_an_key(pv[i].peer_run, kd, sizeof(kd));
-		nn = run_with_key(root_n, kn);
-		nd = run_with_key(root_n, kd);
+		nn = zc_cmp_find_run(root_n, kn, 0);
+		nd = zc_cmp_find_run(root_n, kd, 0);
 		if (!nn || !nd)
 			continue;
 		cb = ratios_by_round(pv[i].run, pv[i].peer_run, rb, ZC_SAMPLES_MAX);

@@ -12,21 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The occ-th (0: first) run with key in root, or NULL. */
-static json_t *find_run_occ(json_t *root, const char *key, int occ)
-{
-	json_t *run;
-	size_t i;
-	char k[512];
-
-	json_array_foreach(json_object_get(root, "runs"), i, run) {
-		zc_an_key(run, k, sizeof(k));
-		if (!strcmp(k, key) && !occ--)
-			return run;
-	}
-	return NULL;
-}
-
 static void fill_side(struct zc_cmp_side *s, json_t *run, const char *metric)
 {
 	s->run = run;
@@ -53,7 +38,7 @@ static void header(FILE *f, const struct zc_cmp *c, bool table)
 
 static json_t *side_run(const struct zc_cmp_walk *w, int fi, const char *key)
 {
-	return find_run_occ(w->c.roots[fi], key, w->occ[fi]);
+	return zc_cmp_find_run(w->c.roots[fi], key, w->occ[fi]);
 }
 
 static struct zc_cmp_cell_v *cell_push(struct zc_cmp_walk *w)
@@ -350,7 +335,7 @@ int zc_cmp_sides_of_one(struct zc_cmp_walk *w, json_t *root, const char *path, c
 	json_array_foreach(w->keys, i, kv) {
 		int n = 0;
 
-		while (n < ZC_COMPARE_FILES_MAX && find_run_occ(root, json_string_value(kv), n))
+		while (n < ZC_COMPARE_FILES_MAX && zc_cmp_find_run(root, json_string_value(kv), n))
 			n++;
 		most = n > most ? n : most;
 	}

@@ -59,11 +59,12 @@ int zc_export_summary(json_t *run, const char *metric, struct zc_summary *s);
  * denominator_chunk and denominator_pipe_size the denominator's. A new
  * JSON array, [] when none. */
 json_t *zc_export_headlines(json_t *root);
-/* A headline row's series key: "splice/copy proxy 64k/1M (proxy-splice /
- * proxy-copy)", then what tells its rows apart when present (rr pair,
- * connections, workers, A/A side); a best row "splice/copy proxy best
- * 64k/1M vs 1M/1M (proxy-splice / proxy-copy)". */
-void zc_export_headline_key(json_t *row, char *buf, size_t len);
+/* A headline row's series name: "headline splice/copy proxy 64k/1M
+ * (proxy-splice / proxy-copy)", then what tells its rows apart when present
+ * (rr pair, connections, workers, A/A side); a best row "headline
+ * splice/copy proxy best 64k/1M vs 1M/1M (proxy-splice / proxy-copy)";
+ * " unverified" after either when a sink did not check the bytes. */
+void zc_export_headline_name(json_t *row, char *buf, size_t len);
 /* doc as indented JSON and a newline; takes doc's reference: 0/-EIO */
 int zc_export_json(FILE *f, json_t *doc);
 /* A CSV field, quoted (RFC 4180) when it holds a comma, quote or newline. */

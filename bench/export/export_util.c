@@ -92,10 +92,12 @@ json_t *zc_export_headlines(json_t *root)
 	return out;
 }
 
-void zc_export_headline_key(json_t *row, char *buf, size_t len)
+void zc_export_headline_name(json_t *row, char *buf, size_t len)
 {
 	char chunk[24], pipe[24];
 	const char *rr = zc_an_str(row, "rr"), *side = zc_an_str(row, "aa_side");
+	/* Unverified figures never join a verified series. */
+	const char *unv = json_is_true(json_object_get(row, "verified")) ? "" : " unverified";
 	long long conns = zc_an_int(row, "connections"), workers = zc_an_int(row, "workers");
 
 	zc_an_fmt_size(zc_an_int(row, "chunk"), chunk, sizeof(chunk));
@@ -105,17 +107,16 @@ void zc_export_headline_key(json_t *row, char *buf, size_t len)
 
 		zc_an_fmt_size(zc_an_int(row, "denominator_chunk"), dchunk, sizeof(dchunk));
 		zc_an_fmt_size(zc_an_int(row, "denominator_pipe_size"), dpipe, sizeof(dpipe));
-		snprintf(buf, len, "%s best %s/%s vs %s/%s (%s / %s)", zc_an_str(row, "ratio"),
+		snprintf(buf, len, "headline %s best %s/%s vs %s/%s (%s / %s)%s", zc_an_str(row, "ratio"),
 			 chunk, pipe, dchunk, dpipe, zc_an_str(row, "numerator"),
-			 zc_an_str(row, "denominator"));
+			 zc_an_str(row, "denominator"), unv);
 		return;
 	}
-	snprintf(buf, len, "%s %s/%s (%s / %s)%s%s", zc_an_str(row, "ratio"), chunk, pipe,
+	snprintf(buf, len, "headline %s %s/%s (%s / %s)%s%s", zc_an_str(row, "ratio"), chunk, pipe,
 		 zc_an_str(row, "numerator"), zc_an_str(row, "denominator"), *rr ? " " : "", rr);
 	if (conns > 1)
 		snprintf(buf + strlen(buf), len - strlen(buf), " conns=%lld", conns);
 	if (workers > 1)
 		snprintf(buf + strlen(buf), len - strlen(buf), " workers=%lld", workers);
-	if (*side)
-		snprintf(buf + strlen(buf), len - strlen(buf), " %s", side);
+	snprintf(buf + strlen(buf), len - strlen(buf), "%s%s%s", *side ? " " : "", side, unv);
 }

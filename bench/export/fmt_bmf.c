@@ -18,15 +18,13 @@ static void headlines(json_t *out, json_t *root)
 	json_array_foreach(hl, i, row) {
 		json_t *v = json_object_get(row, "value"), *lo = json_object_get(row, "lo"),
 		       *hi = json_object_get(row, "hi"), *measures;
-		char key[600], name[640];
+		char name[640];
 		static const char *const beside[] = { "n", "numerator_busy_frac",
 						      "denominator_busy_frac" };
 
 		if (!json_is_number(v))
 			continue;
-		zc_export_headline_key(row, key, sizeof(key));
-		snprintf(name, sizeof(name), "headline %s%s", key,
-			 json_is_true(json_object_get(row, "verified")) ? "" : " unverified");
+		zc_export_headline_name(row, name, sizeof(name));
 		measures = json_pack("{s:{s:f}}", "ratio", "value", json_number_value(v));
 		/* No interval (under 3 repetitions): no bounds, never a zero-width
 		 * one Bencher would read as exact. */

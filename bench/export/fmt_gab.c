@@ -14,13 +14,12 @@ static void headlines(json_t *out, json_t *root)
 		json_t *v = json_object_get(row, "value"), *lo = json_object_get(row, "lo"),
 		       *hi = json_object_get(row, "hi"), *nb = json_object_get(row, "numerator_busy_frac"),
 		       *db = json_object_get(row, "denominator_busy_frac");
-		char key[600], name[640], range[64], extra[600], busy[64] = "", words[48];
+		char name[640], range[64], extra[600], busy[64] = "", words[48];
 		int verified = json_is_true(json_object_get(row, "verified"));
 
 		if (!json_is_number(v))
 			continue;
-		zc_export_headline_key(row, key, sizeof(key));
-		snprintf(name, sizeof(name), "headline %s%s", key, verified ? "" : " unverified");
+		zc_export_headline_name(row, name, sizeof(name));
 		if (json_is_number(lo) && json_is_number(hi))
 			snprintf(range, sizeof(range), "95%% [%.4g, %.4g]", json_number_value(lo),
 				 json_number_value(hi));

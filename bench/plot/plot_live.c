@@ -20,13 +20,6 @@
 /* Panels at most: a picture of 4 columns by 12 rows stays readable. */
 #define ZC_INTERVAL_PANELS 48
 
-static double num(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 int zc_plot_intervals(struct plot_ctx *c)
 {
 	json_t *runs = json_object_get(c->roots[c->latest], "runs"), *run, *s, *iv;
@@ -62,15 +55,15 @@ int zc_plot_intervals(struct plot_ctx *c)
 				fputs("\n", f);
 			json_array_foreach(json_object_get(s, "intervals"), k, iv) {
 				/* Each interval at its middle; a point without a time is none. */
-				double x = num(iv, "t_s") - num(iv, "dur_s") / 2;
+				double x = zc_an_real(iv, "t_s") - zc_an_real(iv, "dur_s") / 2;
 
 				if (!isfinite(x))
 					continue;
-				fprintf(f, "%.6g,%.6g,%.6g\n", x, num(iv, "gbps"),
-					num(iv, "gbps_per_core"));
-				zc_plot_max(&ymax, num(iv, "gbps"));
-				zc_plot_max(&ymax, num(iv, "gbps_per_core"));
-				zc_plot_max(&xmax, num(iv, "t_s"));
+				fprintf(f, "%.6g,%.6g,%.6g\n", x, zc_an_real(iv, "gbps"),
+					zc_an_real(iv, "gbps_per_core"));
+				zc_plot_max(&ymax, zc_an_real(iv, "gbps"));
+				zc_plot_max(&ymax, zc_an_real(iv, "gbps_per_core"));
+				zc_plot_max(&xmax, zc_an_real(iv, "t_s"));
 			}
 		}
 		if (nrep > maxreps)

@@ -12,12 +12,10 @@
 
 double zc_ba_med(json_t *run, const char *metric)
 {
-	json_t *v = json_object_get(json_object_get(json_object_get(run, "summary"), metric), "median");
-
 	if (strcmp(json_string_value(json_object_get(run, "status")) ?: "", "ok") &&
 	    strcmp(json_string_value(json_object_get(run, "status")) ?: "", "partial"))
 		return NAN;
-	return json_is_number(v) ? json_number_value(v) : NAN;
+	return zc_an_real(json_object_get(json_object_get(run, "summary"), metric), "median");
 }
 
 /* "measured", or "measured (guest, tcg)" for a file kernel-ab brought back

@@ -185,13 +185,6 @@ int zc_an_saving(json_t *num, json_t *den, struct zc_saving *s)
 	return 0;
 }
 
-static double num_at(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 int zc_an_core_split(json_t *run, struct zc_core_split *cs)
 {
 	const char *dut = zc_an_dut_role(run);
@@ -204,35 +197,35 @@ int zc_an_core_split(json_t *run, struct zc_core_split *cs)
 	json_array_foreach(json_object_get(run, "samples"), i, smp) {
 		json_t *w = json_object_get(json_object_get(json_object_get(smp, "roles"), dut), "window");
 		json_t *c = json_object_get(w, "cpustat");
-		double win = num_at(w, "window_s"), user, sys, busy, threads;
+		double win = zc_an_real(w, "window_s"), user, sys, busy, threads;
 		struct zc_foreign fr;
 
 		if (strcmp(zc_an_str(smp, "status"), "ok") || !json_is_object(c) || !(win > 0))
 			continue;
-		user = num_at(c, "user_s") + num_at(c, "nice_s");
-		sys = num_at(c, "system_s");
-		busy = num_at(c, "busy_s");
-		threads = num_at(w, "rusage_user_s") + num_at(w, "rusage_sys_s");
+		user = zc_an_real(c, "user_s") + zc_an_real(c, "nice_s");
+		sys = zc_an_real(c, "system_s");
+		busy = zc_an_real(c, "busy_s");
+		threads = zc_an_real(w, "rusage_user_s") + zc_an_real(w, "rusage_sys_s");
 		/* Another process's time on the core is busy to /proc/stat: carved
 		 * out of user and system in proportion, where the DUT's thread
 		 * times say how much (lib/foreign.c). */
-		zc_foreign_busy(busy, threads, num_at(c, "irq_s") + num_at(c, "softirq_s"), win, 1,
-				ZC_FOREIGN_SHARE_MAX, &fr);
+		zc_foreign_busy(busy, threads, zc_an_real(c, "irq_s") + zc_an_real(c, "softirq_s"),
+				win, 1, ZC_FOREIGN_SHARE_MAX, &fr);
 		if (!isnan(fr.busy_s) && user + sys > 0) {
 			double k = fmin(fr.busy_s, user + sys) / (user + sys);
 
 			user -= user * k;
 			sys -= sys * k;
-			fsum += fmin(fr.busy_s, num_at(c, "user_s") + num_at(c, "nice_s") +
-							num_at(c, "system_s")) / win;
+			fsum += fmin(fr.busy_s, zc_an_real(c, "user_s") + zc_an_real(c, "nice_s") +
+						zc_an_real(c, "system_s")) / win;
 			nf++;
 		}
 		sum[0] += user / win;
 		sum[1] += sys / win;
-		sum[2] += num_at(c, "softirq_s") / win;
-		sum[3] += num_at(c, "irq_s") / win;
-		sum[4] += (num_at(c, "idle_s") + num_at(c, "iowait_s")) / win;
-		sum[5] += num_at(c, "steal_s") / win;
+		sum[2] += zc_an_real(c, "softirq_s") / win;
+		sum[3] += zc_an_real(c, "irq_s") / win;
+		sum[4] += (zc_an_real(c, "idle_s") + zc_an_real(c, "iowait_s")) / win;
+		sum[5] += zc_an_real(c, "steal_s") / win;
 		cs->n++;
 	}
 	if (!cs->n)
@@ -257,7 +250,7 @@ double zc_an_copied_fraction(json_t *run)
 	json_array_foreach(json_object_get(run, "samples"), i, smp) {
 		json_t *mr = json_object_get(json_object_get(json_object_get(smp, "roles"), dut),
 					     "mode_report");
-		double x = num_at(mr, "copied_fraction");
+		double x = zc_an_real(mr, "copied_fraction");
 
 		if (!strcmp(zc_an_str(smp, "status"), "ok") && !isnan(x) && n < ZC_SAMPLES_MAX)
 			v[n++] = x;
@@ -306,7 +299,7 @@ static void print_buckets(FILE *f, json_t *runs, int width)
 				if (c < ZC_BUCKET_NR)
 					fprintf(f, " %7.1f", zc_an_bucket(run, c));
 				else if (c == ZC_BUCKET_NR)
-					fprintf(f, " %7.1f", num_at(p, "idle_pct"));
+					fprintf(f, " %7.1f", zc_an_real(p, "idle_pct"));
 				else
 					fprintf(f, " %7lld", zc_an_int(p, "samples"));
 			fprintf(f, "\n");

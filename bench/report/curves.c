@@ -14,9 +14,7 @@
 
 static double med(json_t *run, const char *metric, const char *stat)
 {
-	json_t *v = json_object_get(json_object_get(json_object_get(run, "summary"), metric), stat);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
+	return zc_an_real(json_object_get(json_object_get(run, "summary"), metric), stat);
 }
 
 /*

@@ -164,24 +164,19 @@ static void best_part(FILE *f, json_t *root)
 		   "Gbit/s per core; the interval leaves the choice out):\n\n");
 	json_array_foreach(best, i, h) {
 		json_t *num = json_object_get(h, "numerator"), *den = json_object_get(h, "denominator");
-		json_t *bn = json_object_get(h, "numerator_busy_frac");
-		json_t *bd = json_object_get(h, "denominator_busy_frac");
 		char ns[48], ds[48], sizes[100], val[16] = "-", ci[32] = "";
 
 		snprintf(sizes, sizeof(sizes), "%s vs %s", zc_an_size_of(num, ns, sizeof(ns)),
 			 zc_an_size_of(den, ds, sizeof(ds)));
 		if (json_is_number(json_object_get(h, "value")))
-			snprintf(val, sizeof(val), "%.2fx",
-				 json_number_value(json_object_get(h, "value")));
+			snprintf(val, sizeof(val), "%.2fx", zc_an_real(h, "value"));
 		if (json_is_number(json_object_get(h, "lo")))
-			snprintf(ci, sizeof(ci), "[%.2f-%.2f]",
-				 json_number_value(json_object_get(h, "lo")),
-				 json_number_value(json_object_get(h, "hi")));
+			snprintf(ci, sizeof(ci), "[%.2f-%.2f]", zc_an_real(h, "lo"), zc_an_real(h, "hi"));
 		line(f, "  %-18s %-18s %6s %-11s %s", zc_an_str(h, "ratio"), sizes, val, ci,
-		     answer_short(zc_an_str(h, "answer"), json_number_value(json_object_get(h, "value")),
+		     answer_short(zc_an_str(h, "answer"), zc_an_real(h, "value"),
 				  json_is_number(json_object_get(h, "lo"))));
-		zc_print_busy_pair(f, json_is_number(bn) ? json_number_value(bn) : NAN,
-				   json_is_number(bd) ? json_number_value(bd) : NAN, MAIL_WIDTH, false);
+		zc_print_busy_pair(f, zc_an_real(h, "numerator_busy_frac"),
+				   zc_an_real(h, "denominator_busy_frac"), MAIL_WIDTH, false);
 	}
 	json_decref(best);
 }

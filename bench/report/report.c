@@ -36,13 +36,6 @@ static const char *fmt_sig(double v, int sig, char *buf, size_t len)
 	return buf;
 }
 
-static double num(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 /* A fingerprint scalar with its unit: strings bare, seconds and milliseconds
  * (the key's _s or _ms) to 3 significant figures with the unit. */
 static void print_scalar(FILE *f, const char *k, json_t *v)
@@ -101,9 +94,9 @@ static void print_load(FILE *f, json_t *m)
 static void ratio_cells(json_t *h, char *val, size_t vl, char *ci, size_t cl, char *words,
 			size_t wl)
 {
-	double lo = num(h, "lo"), hi = num(h, "hi");
+	double lo = zc_an_real(h, "lo"), hi = zc_an_real(h, "hi");
 
-	snprintf(val, vl, "%.2fx", num(h, "value"));
+	snprintf(val, vl, "%.2fx", zc_an_real(h, "value"));
 	if (isfinite(lo) && isfinite(hi))
 		snprintf(ci, cl, "[%.2f-%.2f]", lo, hi);
 	else
@@ -134,13 +127,13 @@ static void print_best(FILE *f, json_t *best, int width)
 		}
 		ratio_cells(h, val, sizeof(val), ci, sizeof(ci), words, sizeof(words));
 		if (json_is_number(json_object_get(h, "half_width_pct")))
-			snprintf(hw, sizeof(hw), "+-%.0f%% ", num(h, "half_width_pct"));
+			snprintf(hw, sizeof(hw), "+-%.0f%% ", zc_an_real(h, "half_width_pct"));
 		fprintf(f, "    %s %s %s; %s vs %s Gbps/core, %s%s n=%lld\n", val, ci, words,
-			fmt_sig(num(h, "numerator_gbps_per_core"), 3, a, sizeof(a)),
-			fmt_sig(num(h, "denominator_gbps_per_core"), 3, b, sizeof(b)), hw,
+			fmt_sig(zc_an_real(h, "numerator_gbps_per_core"), 3, a, sizeof(a)),
+			fmt_sig(zc_an_real(h, "denominator_gbps_per_core"), 3, b, sizeof(b)), hw,
 			zc_an_str(h, "method"), zc_an_int(h, "n"));
-		zc_print_busy_pair(f, num(h, "numerator_busy_frac"), num(h, "denominator_busy_frac"),
-				   width, false);
+		zc_print_busy_pair(f, zc_an_real(h, "numerator_busy_frac"),
+				   zc_an_real(h, "denominator_busy_frac"), width, false);
 	}
 }
 
@@ -172,15 +165,15 @@ static void print_row(FILE *f, json_t *h, int width)
 		return;
 	}
 	ratio_cells(h, val, sizeof(val), ci, sizeof(ci), words, sizeof(words));
-	fmt_sig(num(h, "numerator_gbps_per_core"), 3, a, sizeof(a));
-	fmt_sig(num(h, "denominator_gbps_per_core"), 3, b, sizeof(b));
+	fmt_sig(zc_an_real(h, "numerator_gbps_per_core"), 3, a, sizeof(a));
+	fmt_sig(zc_an_real(h, "denominator_gbps_per_core"), 3, b, sizeof(b));
 	snprintf(gpc, sizeof(gpc), "%s / %s", a, b);
 	snprintf(nd, sizeof(nd), nn == dn ? "%lld" : "%lld/%lld", nn, dn);
 	fprintf(f, "    %-10s %6s  %-13s %-16s %-15s %3s%s\n", size, val, ci, words, gpc, nd,
 		json_is_true(json_object_get(h, "verified")) ? "" : " *");
 	/* A DUT that waited for its peers: its figure is not the DUT's best. */
-	zc_print_busy_pair(f, num(h, "numerator_busy_frac"), num(h, "denominator_busy_frac"),
-			   width, true);
+	zc_print_busy_pair(f, zc_an_real(h, "numerator_busy_frac"),
+			   zc_an_real(h, "denominator_busy_frac"), width, true);
 }
 
 /* Each size's ratios, grouped by ratio, side and modes (rows in file order). */

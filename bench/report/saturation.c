@@ -10,18 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
-json_t *zc_run_named(json_t *runs, const char *name)
-{
-	json_t *r;
-	size_t i;
-
-	json_array_foreach(runs, i, r)
-		if (!strcmp(zc_an_str(r, "name"), name))
-			return r;
-	return NULL;
-}
-
 /* CPUs the run's roles were placed on, each once. */
 static size_t cpus_used(json_t *pl)
 {

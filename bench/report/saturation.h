@@ -21,7 +21,5 @@ bool zc_run_unsaturated(json_t *run, bool advice, char *buf, size_t len);
  * ZC_SATURATED_FRAC; fitted to width (0: as is). only_unsaturated: nothing
  * when both are saturated. */
 void zc_print_busy_pair(FILE *f, double num, double den, int width, bool only_unsaturated);
-/* The run of runs called name, or NULL. */
-json_t *zc_run_named(json_t *runs, const char *name);
 
 #endif

@@ -13,14 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double med(json_t *run, const char *metric)
-{
-	json_t *m = json_object_get(json_object_get(json_object_get(run, "summary"), metric),
-				    "median");
-
-	return json_is_number(m) ? json_number_value(m) : NAN;
-}
-
 /* present: a mask of 1 << ZC_COL_PRESENT, 1 << ZC_COL_RR (have_present_cols) */
 static bool col_shown(const struct zc_metric *m, int present)
 {
@@ -71,7 +63,7 @@ static void print_heads(FILE *f, int present)
 static void metric_cell(const struct zc_metric *m, json_t *run, char *cell, size_t len)
 {
 	json_t *sm = json_object_get(json_object_get(run, "summary"), m->key);
-	double scale = m->col.scale ? m->col.scale : 1, v = med(run, m->key) * scale;
+	double scale = m->col.scale ? m->col.scale : 1, v = zc_an_real(sm, "median") * scale;
 	char lo[32], hi[32], mid[32];
 
 	snprintf(cell, len, "-");
@@ -90,7 +82,7 @@ static void print_cells(FILE *f, json_t *run, int present)
 {
 	zc_for_each_metric(m) {
 		json_t *sm = json_object_get(json_object_get(run, "summary"), m->key);
-		double scale = m->col.scale ? m->col.scale : 1, v = med(run, m->key) * scale;
+		double scale = m->col.scale ? m->col.scale : 1, v = zc_an_real(sm, "median") * scale;
 		char cell[128];
 
 		if (!col_shown(m, present))
@@ -481,11 +473,8 @@ static void print_headline_row(FILE *f, json_t *h, int namew, bool many, bool br
 /* Each side's DUT busy fraction from a headline row (saturation.h). */
 static void print_busy(FILE *f, json_t *h, int width)
 {
-	json_t *bn = json_object_get(h, "numerator_busy_frac");
-	json_t *bd = json_object_get(h, "denominator_busy_frac");
-
-	zc_print_busy_pair(f, json_is_number(bn) ? json_number_value(bn) : NAN,
-			   json_is_number(bd) ? json_number_value(bd) : NAN, width, false);
+	zc_print_busy_pair(f, zc_an_real(h, "numerator_busy_frac"),
+			   zc_an_real(h, "denominator_busy_frac"), width, false);
 }
 
 void zc_print_headline(FILE *f, json_t *headline, json_t *runs, int width)

@@ -89,6 +89,7 @@ const char *zc_an_str(json_t *o, const char *key); /* "" when absent; key: zc_ke
 /* Mode of the device under test (the proxy's, or the source's when direct). */
 const char *zc_an_dut_mode(json_t *run);
 long long zc_an_int(json_t *o, const char *key); /* 0 when absent; key: zc_key */
+double zc_an_real(json_t *o, const char *key); /* NaN when no number; key: zc_key */
 
 /* Values of metric over the run's "ok" samples, in repetition order; at most
  * max. Returns how many. What is no metric aborts (zc_metric_key). */

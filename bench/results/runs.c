@@ -23,6 +23,13 @@ const char *zc_an_str(json_t *o, const char *key)
 	return s ? s : "";
 }
 
+double zc_an_real(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, zc_key(key));
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
 long long zc_an_int(json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, zc_key(key));

@@ -132,7 +132,7 @@ static size_t ngetters = 6;
 
 /* Functions whose const char * parameter is named so but is no JSON key. */
 static const char *const not_getters[] = {
-	"run_with_key", "find_run_occ",	/* a run's key text (zc_an_key) */
+	"zc_cmp_find_run",	/* a run's key text (zc_an_key) */
 };
 
 /* Definitions and declarations NAME(json_t *o, const char *key|k|metric...). */

@@ -121,9 +121,6 @@ enum zc_bucket zc_bucket_of(const char *const *frames, size_t n, bool *idle);
  * memory. */
 json_t *zc_profile_summarise(const struct zc_stacks *s, int top, const char *comm);
 
-/* LKP's name of a symbol: "perf-profile.self.cycles-pp.SYM" (kind "self" or "children"). */
-void zc_profile_lkp_name(const char *kind, const char *sym, char *out, size_t len);
-
 /* ---- flame graph: a static SVG (no script, no web font), tooltips by <title> ---- */
 
 /* 0/-errno; title goes in the heading. */

@@ -40,7 +40,6 @@
 #define ZC_PROFILE_TOP 25	/* symbols kept by self and by children share */
 
 enum zc_profile_backend { ZC_PROFILE_AUTO, ZC_PROFILE_PERF, ZC_PROFILE_SAMPLER };
-extern const char *const zc_profile_backend_names[3];	/* "auto", "perf", "perf_event_open" */
 
 struct zc_profile_opts {
 	int cpus[ZC_PROFILE_CPUS_MAX];

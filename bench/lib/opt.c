@@ -255,6 +255,14 @@ static int store_list(const struct zc_opt *o, void *base, const char *v, char *w
 	return 0;
 }
 
+int zc_opt_abs_path(const char *v, char *why, size_t len)
+{
+	if (v[0] == '/')
+		return 0;
+	snprintf(why, len, "'%s' is not an absolute path", v);
+	return -EINVAL;
+}
+
 int zc_opt_store(const struct zc_opt *o, void *base, const char *v, char *why, size_t len)
 {
 	char *p = (char *)base + o->off;

@@ -72,6 +72,10 @@ struct zc_opt {
 	int (*format)(const struct zc_opt *o, const void *base, char *buf, size_t len);
 	long arg;		/* for parse/format: a role, ... */
 };
+/* A STR/TEXT row's fields for an absolute path, checked by zc_opt_abs_path. */
+#define ZC_OPT_ABS_PATH .plain = "/._+-", .what = "an absolute path ([A-Za-z0-9/._+-])", \
+	.check = zc_opt_abs_path, .meta = "PATH"
+int zc_opt_abs_path(const char *v, char *why, size_t len);
 
 /*
  * The one comma-list splitter (every LIST row, and every flag or key that

@@ -29,7 +29,7 @@ int zc_counters_parse(const char *s)
 
 /* ---- perf_event_open ---------------------------------------------------- */
 
-const char *const zc_perf_names[ZC_PERF_NR] = {
+static const char *const zc_perf_names[ZC_PERF_NR] = {
 	"cycles", "instructions", "cache_references", "cache_misses", "llc_load_misses",
 	"branch_misses", "task_clock_ns", "context_switches", "cpu_migrations", "page_faults",
 };

@@ -31,7 +31,6 @@ enum zc_perf_event {
 	ZC_PERF_TASK_CLOCK, ZC_PERF_CONTEXT_SWITCHES, ZC_PERF_CPU_MIGRATIONS, ZC_PERF_PAGE_FAULTS,
 	ZC_PERF_NR
 };
-extern const char *const zc_perf_names[ZC_PERF_NR];
 
 struct zc_perf_snap {
 	bool ok[ZC_PERF_NR];

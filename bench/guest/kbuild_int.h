@@ -46,13 +46,6 @@ int zc_series_check(const char *tree, bool git, struct zc_series *s, const char 
  * one fails after all, reverse those this call applied. 0 or -EIO, err set. */
 int zc_series_apply(const char *tree, bool git, struct zc_series *s, const char *logdir,
 		    char *err, size_t errlen);
-/*
- * The failing file and hunk from a tool's output: patch(1)'s
- * "patching file F" + "Hunk #N FAILED at L", or git apply's
- * "error: patch failed: F:L" (N found in the patch file by L). 0 with
- * "F hunk #N FAILED at line L" in out, or -ENOENT when the log names no hunk.
- */
-int zc_patch_failure(const char *log, const char *patch, char *out, size_t len);
 /* sha256 of a file, 64 hex digits (sha256sum). 0 or -errno. */
 int zc_sha256_file(const char *path, char out[65]);
 

@@ -420,15 +420,14 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 			 "`zcbench run W` on the guest's loopback, bring the results back over\n"
 			 "virtio-serial, then `zcbench compare` them.\n",
 	};
-	const char *image[2], *moddir_arg[2], *append[2], *user_append[2];
+	const char *append[2];
 	char *const *sysctls[2] = { a.sysctl0, a.sysctl1 };
 	static char pb_store[1024], full_append[2][2048];
 	static char *pb_argv[66];
-	const char *workload, *mem, *accel, *qemu, *outdir, *names[2] = { "base", "new" };
+	const char *names[2] = { "base", "new" };
 	char outbuf[256], moddir[2][4096], version[2][256], err[1024], dirs[2][4096];
-	char **run_args, why[512] = "";
-	int cpus, host_cpus[256], nhost = -1, failed = 0, compare_rc = -1;
-	double timeout_s;
+	char why[512] = "";
+	int host_cpus[256], nhost = -1, failed = 0, compare_rc = -1;
 	static struct zc_section ov;
 	static struct zc_workload w;
 	static struct zc_run_args ra;
@@ -444,14 +443,11 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 	for (int s = 0; s < 2; s++) {
 		size_t l = 0;
 
-		image[s] = a.image[s];
-		moddir_arg[s] = a.moddir[s];
-		user_append[s] = a.append[s];
 		(s ? a.sysctl1 : a.sysctl0)[a.nsysctl[s]] = NULL;
 		/* sysctl.K=V: the kernel applies them before it starts init. */
 		full_append[s][0] = 0;
-		if (user_append[s])
-			l = (size_t)snprintf(full_append[s], sizeof(full_append[s]), "%s", user_append[s]);
+		if (a.append[s])
+			l = (size_t)snprintf(full_append[s], sizeof(full_append[s]), "%s", a.append[s]);
 		for (char *const *k = sysctls[s]; *k && l < sizeof(full_append[s]); k++)
 			l += (size_t)snprintf(full_append[s] + l, sizeof(full_append[s]) - l, "%ssysctl.%s",
 					      l ? " " : "", *k);
@@ -462,21 +458,13 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 		zc_err("--pipebench '%s': %s", a.pipebench, err);
 		return ZC_EXIT_USAGE;
 	}
-	workload = a.workload;
-	mem = a.mem;
-	accel = a.accel;
-	qemu = a.qemu;
-	outdir = a.out;
-	cpus = a.cpus;
-	timeout_s = a.timeout_s;
-	run_args = a.run_args;
 	a.run_args[a.nrun] = NULL;
 	if (a.host_cpus)
 		nhost = zc_kab_parse_cpulist(a.host_cpus, host_cpus, ZC_ARRAY_SIZE(host_cpus));
 	/* The run flags, as the guests' zcbench run will read them (after the
 	 * workload): their values, and the workload they change, are checked here. */
 	{
-		char *rargv[68] = { "run", (char *)workload };
+		char *rargv[68] = { "run", (char *)a.workload };
 
 		memcpy(rargv + 2, a.run_args, (a.nrun + 1) * sizeof(char *));
 		rc = zc_run_parse(a.nrun + 2, rargv, &ra, &ov, err, sizeof(err));
@@ -489,31 +477,31 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 	}
 	/* Everything that can be checked is checked before a guest starts. */
 	for (int s = 0; s < 2; s++) {
-		if (zc_bzimage_check(image[s], version[s], sizeof(version[s]), err, sizeof(err))) {
+		if (zc_bzimage_check(a.image[s], version[s], sizeof(version[s]), err, sizeof(err))) {
 			zc_err("--%s %s", names[s], err);
 			return ZC_EXIT_USAGE;
 		}
-		if (moddir_arg[s]) {
+		if (a.moddir[s]) {
 			struct stat st;
 			char dep[4200];
 
-			snprintf(dep, sizeof(dep), "%s/kernel", moddir_arg[s]);
+			snprintf(dep, sizeof(dep), "%s/kernel", a.moddir[s]);
 			if (stat(dep, &st)) {
 				zc_err("--%s-modules %s: not a lib/modules/RELEASE folder (no kernel/: %s)",
-				       names[s], moddir_arg[s], strerror(errno));
+				       names[s], a.moddir[s], strerror(errno));
 				return ZC_EXIT_USAGE;
 			}
-			snprintf(moddir[s], sizeof(moddir[s]), "%s", moddir_arg[s]);
+			snprintf(moddir[s], sizeof(moddir[s]), "%s", a.moddir[s]);
 		} else {
-			zc_kab_guess_moddir(image[s], moddir[s], sizeof(moddir[s]));
+			zc_kab_guess_moddir(a.image[s], moddir[s], sizeof(moddir[s]));
 		}
 	}
-	if (zc_workload_load(workload, &ov, &w, err, sizeof(err))) {
+	if (zc_workload_load(a.workload, &ov, &w, err, sizeof(err))) {
 		zc_err("%s", err);
 		return ZC_EXIT_USAGE;
 	}
-	if (!zc_kab_in_path(qemu)) {
-		zc_err("%s not found (install qemu-system-x86, or --qemu PATH)", qemu);
+	if (!zc_kab_in_path(a.qemu)) {
+		zc_err("%s not found (install qemu-system-x86, or --qemu PATH)", a.qemu);
 		return ZC_EXIT_USAGE;
 	}
 	if (!zc_kab_in_path("cpio") || access("/bin/busybox", X_OK)) {
@@ -524,41 +512,41 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 		long online = sysconf(_SC_NPROCESSORS_ONLN);
 
 		nhost = 0;
-		for (long c = online - cpus; c >= 0 && c < online && nhost < cpus; c++)
+		for (long c = online - a.cpus; c >= 0 && c < online && nhost < a.cpus; c++)
 			host_cpus[nhost++] = (int)c;
 	}
-	if (!strcmp(accel, "auto")) {
-		accel = zc_guest_kvm_works(qemu, image[0], why, sizeof(why)) ? "kvm" : "tcg";
-		fprintf(stderr, "zcbench: kernel-ab: accel %s%s%s\n", accel, why[0] ? ": " : "",
+	if (!strcmp(a.accel, "auto")) {
+		a.accel = zc_guest_kvm_works(a.qemu, a.image[0], why, sizeof(why)) ? "kvm" : "tcg";
+		fprintf(stderr, "zcbench: kernel-ab: accel %s%s%s\n", a.accel, why[0] ? ": " : "",
 			why);
 	}
-	if (!outdir) {
+	if (!a.out) {
 		time_t t = time(NULL);
 		struct tm tm;
 
 		localtime_r(&t, &tm);
 		strftime(outbuf, sizeof(outbuf), "results/kernel-ab-%Y%m%dT%H%M%S", &tm);
-		outdir = outbuf;
+		a.out = outbuf;
 	}
-	if (zc_out_dir(outdir, err, sizeof(err))) {
-		zc_err("--out %s %s", outdir, err);
+	if (zc_out_dir(a.out, err, sizeof(err))) {
+		zc_err("--out %s %s", a.out, err);
 		return ZC_EXIT_USAGE;
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
 	summary = json_pack("{s:s,s:s,s:s,s:i,s:s,s:f,s:s}", "schema", "zcbench-kernel-ab",
-			    "workload", workload, "accel", accel, "vcpus", cpus, "mem", mem,
-			    "timeout_s", timeout_s, "accel_note", why);
+			    "workload", a.workload, "accel", a.accel, "vcpus", a.cpus, "mem", a.mem,
+			    "timeout_s", a.timeout_s, "accel_note", why);
 	for (int s = 0; s < 2; s++) {
 		char note[512];
 
-		snprintf(dirs[s], sizeof(dirs[s]), "%s/%s", outdir, names[s]);
+		snprintf(dirs[s], sizeof(dirs[s]), "%s/%s", a.out, names[s]);
 		o[s] = (struct zc_guest_opts){
-			.image = image[s], .moddir = moddir[s][0] ? moddir[s] : NULL,
-			.workload = workload, .run_args = run_args, .accel = accel, .cpus = cpus,
-			.mem = mem, .host_cpus = host_cpus, .nhost = nhost, .timeout_s = timeout_s,
-			.dir = dirs[s], .qemu = qemu, .append = append[s], .sysctls = sysctls[s],
+			.image = a.image[s], .moddir = moddir[s][0] ? moddir[s] : NULL,
+			.workload = a.workload, .run_args = a.run_args, .accel = a.accel, .cpus = a.cpus,
+			.mem = a.mem, .host_cpus = host_cpus, .nhost = nhost, .timeout_s = a.timeout_s,
+			.dir = dirs[s], .qemu = a.qemu, .append = append[s], .sysctls = sysctls[s],
 			.pipebench_args = a.pipebench ? pb_argv : NULL,
 		};
 		if (zc_guest_prepare(&o[s], note, sizeof(note), err, sizeof(err))) {
@@ -574,15 +562,15 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 		json_t *side, *seen = NULL, *rec;
 
 		fprintf(stderr, "zcbench: kernel-ab: %s: booting %s (%s) under %s, %d vCPUs, %s%s%s\n",
-			names[s], image[s], version[s], accel, cpus, mem,
+			names[s], a.image[s], version[s], a.accel, a.cpus, a.mem,
 			o[s].moddir ? ", modules from " : "", o[s].moddir ? o[s].moddir : "");
 		if (zc_interrupted) {
 			snprintf(res[s].reason, sizeof(res[s].reason), "interrupted before boot");
 		} else if (zc_guest_run(&o[s], &res[s]) < 0) {
 			zc_err("%s: %s", names[s], res[s].reason);
 		}
-		snprintf(dst, sizeof(dst), "%s/%s.json", outdir, names[s]);
-		snprintf(pdst, sizeof(pdst), "%s/%s-probe.json", outdir, names[s]);
+		snprintf(dst, sizeof(dst), "%s/%s.json", a.out, names[s]);
+		snprintf(pdst, sizeof(pdst), "%s/%s-probe.json", a.out, names[s]);
 		if (zc_kab_sysctls_seen(sysctls[s], res[s].sysctls_seen, &seen, note, sizeof(note)) &&
 		    res[s].ok) {
 			/* Results of a kernel that ignored the setting asked for are
@@ -591,7 +579,7 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 			snprintf(res[s].reason, sizeof(res[s].reason), "%s", note);
 		}
 		if (res[s].ok && zc_kab_annotate(res[s].results, dst, &o[s], &res[s], names[s],
-						 user_append[s])) {
+						 a.append[s])) {
 			res[s].ok = false;
 			snprintf(res[s].reason, sizeof(res[s].reason),
 				 "the results file the guest sent is not JSON: %s", res[s].results);
@@ -604,9 +592,9 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 			if (!zc_run_argv(argv_cp, NULL))
 				snprintf(res[s].probe, sizeof(res[s].probe), "%s", pdst);
 		}
-		snprintf(pdst, sizeof(pdst), "%s/%s-pipebench.json", outdir, names[s]);
+		snprintf(pdst, sizeof(pdst), "%s/%s-pipebench.json", a.out, names[s]);
 		if (res[s].pipebench[0] && !zc_kab_annotate(res[s].pipebench, pdst, &o[s], &res[s],
-							   names[s], user_append[s]))
+							   names[s], a.append[s]))
 			snprintf(res[s].pipebench, sizeof(res[s].pipebench), "%s", pdst);
 		fprintf(stderr, "zcbench: kernel-ab: %s: %s after %.1f s%s%s (console: %s/console.log)\n",
 			names[s], res[s].ok ? "results back" : "FAILED", res[s].boot_run_s,
@@ -617,7 +605,7 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 			fprintf(stderr, "zcbench: kernel-ab: %s: %s\n", names[s], res[s].pin_note);
 		failed += !res[s].ok;
 		side = json_pack("{s:s,s:s,s:s,s:b,s:s,s:s,s:s,s:s,s:i,s:i,s:f,s:b,s:s,s:s}",
-			"image", image[s], "image_version", version[s], "release", res[s].release,
+			"image", a.image[s], "image_version", version[s], "release", res[s].release,
 			"ok", res[s].ok, "reason", res[s].reason,
 			"results", res[s].ok ? res[s].results : "",
 			"probe", res[s].probe, "probe_note", res[s].probe_note,
@@ -625,14 +613,14 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 			"boot_run_s", res[s].boot_run_s, "vcpus_pinned", res[s].pinned,
 			"pin_note", res[s].pin_note, "console", dirs[s]);
 		json_object_set_new(side, "modules", o[s].moddir ? json_string(o[s].moddir) : json_null());
-		json_object_set_new(side, "append", user_append[s] ? json_string(user_append[s]) : json_null());
+		json_object_set_new(side, "append", a.append[s] ? json_string(a.append[s]) : json_null());
 		json_object_set_new(side, "sysctls", zc_kab_sysctls(sysctls[s]));
 		json_object_set_new(side, "sysctls_seen", seen);
 		json_object_set_new(side, "kernel_cmdline_extra", append[s] ? json_string(append[s]) : json_null());
 		json_object_set_new(side, "pipebench", res[s].pipebench[0] ? json_string(res[s].pipebench)
 									 : json_null());
 		/* What kernel-build put into the image, when it left a record beside it. */
-		rec = zc_kab_build_record(image[s], note, sizeof(note));
+		rec = zc_kab_build_record(a.image[s], note, sizeof(note));
 		json_object_set_new(side, "build", rec ? rec : json_null());
 		if (note[0]) {
 			json_object_set_new(side, "build_note", json_string(note));
@@ -644,7 +632,7 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 		char fpath[4200];
 		FILE *f;
 
-		snprintf(fpath, sizeof(fpath), "%s/fingerprints.txt", outdir);
+		snprintf(fpath, sizeof(fpath), "%s/fingerprints.txt", a.out);
 		f = zc_out_fopen(fpath);
 		if (f) {
 			zc_print_fingerprints(f, o, res);
@@ -654,8 +642,8 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 		fputc('\n', stdout);
 	}
 	if (!failed) {
-		compared = zc_kab_compare(outdir, !strcmp(accel, "tcg"), res[0].results, res[1].results,
-				       &compare_rc);
+		compared = zc_kab_compare(a.out, !strcmp(a.accel, "tcg"), res[0].results, res[1].results,
+					  &compare_rc);
 	} else {
 		printf("comparison skipped, a side failed (its console log is kept):\n");
 		for (int s = 0; s < 2; s++)
@@ -670,12 +658,12 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 	{
 		char spath[4200];
 
-		snprintf(spath, sizeof(spath), "%s/kernel-ab.json", outdir);
+		snprintf(spath, sizeof(spath), "%s/kernel-ab.json", a.out);
 		if (zc_json_write_atomic(summary, spath))
 			zc_warn("%s: %s", spath, strerror(errno));
 	}
 	json_decref(summary);
-	printf("kernel-ab: everything is in %s/\n", outdir);
+	printf("kernel-ab: everything is in %s/\n", a.out);
 	if (zc_interrupted)
 		return ZC_EXIT_INTR;
 	return failed ? ZC_EXIT_FAIL : ZC_EXIT_OK;

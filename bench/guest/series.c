@@ -253,7 +253,13 @@ static int hunk_number(const char *patch, const char *file, long at)
 	return found;
 }
 
-int zc_patch_failure(const char *log, const char *patch, char *out, size_t len)
+/*
+ * The failing file and hunk from a tool's output: patch(1)'s
+ * "patching file F" + "Hunk #N FAILED at L", or git apply's
+ * "error: patch failed: F:L" (N found in the patch file by L). 0 with
+ * "F hunk #N FAILED at line L" in out, or -ENOENT when the log names no hunk.
+ */
+static int zc_patch_failure(const char *log, const char *patch, char *out, size_t len)
 {
 	char *text = zc_read_file(log, 4 << 20, NULL), *line, *save, file[PATH_MAX] = "";
 	int ret = -ENOENT, more = 0;

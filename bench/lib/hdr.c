@@ -181,15 +181,11 @@ void zc_hdr_record_corrected(struct zc_hdr *h, uint64_t v, uint64_t interval)
 	}
 }
 
-int zc_hdr_same_layout(const struct zc_hdr *a, const struct zc_hdr *b)
-{
-	return a->sigfigs == b->sigfigs && a->unit_mag == b->unit_mag &&
-	       a->counts_len == b->counts_len && a->highest == b->highest;
-}
-
 int zc_hdr_merge(struct zc_hdr *dst, const struct zc_hdr *src)
 {
-	if (!zc_hdr_same_layout(dst, src))
+	/* the same layout (lowest, highest, sigfigs) */
+	if (dst->sigfigs != src->sigfigs || dst->unit_mag != src->unit_mag ||
+	    dst->counts_len != src->counts_len || dst->highest != src->highest)
 		return -EINVAL;
 	if (!src->total)
 		return 0;
@@ -212,21 +208,6 @@ uint64_t zc_hdr_count(const struct zc_hdr *h)
 uint64_t zc_hdr_clamped(const struct zc_hdr *h)
 {
 	return h->clamped;
-}
-
-int zc_hdr_sigfigs(const struct zc_hdr *h)
-{
-	return h->sigfigs;
-}
-
-uint64_t zc_hdr_lowest(const struct zc_hdr *h)
-{
-	return h->lowest;
-}
-
-uint64_t zc_hdr_highest(const struct zc_hdr *h)
-{
-	return h->highest;
 }
 
 uint64_t zc_hdr_min(const struct zc_hdr *h)

@@ -49,13 +49,8 @@ int zc_hdr_from_json(const json_t *j, struct zc_hdr **out, char *err, size_t err
 
 /* Beyond the brief's API: */
 uint64_t zc_hdr_clamped(const struct zc_hdr *h); /* values recorded above highest */
-int zc_hdr_sigfigs(const struct zc_hdr *h);
-uint64_t zc_hdr_lowest(const struct zc_hdr *h);  /* as given to zc_hdr_new() */
-uint64_t zc_hdr_highest(const struct zc_hdr *h);
 /* The range of values counted together with v: [lowest_equivalent, highest_equivalent]. */
 uint64_t zc_hdr_lowest_equivalent(const struct zc_hdr *h, uint64_t v);
 uint64_t zc_hdr_highest_equivalent(const struct zc_hdr *h, uint64_t v);
-/* Same (lowest layout, highest, sigfigs): what zc_hdr_merge() requires. */
-int zc_hdr_same_layout(const struct zc_hdr *a, const struct zc_hdr *b);
 
 #endif

@@ -61,15 +61,6 @@ static void cut_comment(char *s)
 		}
 }
 
-/* Keys compare with '-' and '_' alike, as the option tables do. */
-static bool key_eq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if ((*a == '-' ? '_' : *a) != (*b == '-' ? '_' : *b))
-			return false;
-	return !*a && !*b;
-}
-
 static bool key_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -83,7 +74,7 @@ static int remember(struct ini *p, struct seen **v, int *n, int max, const char 
 	struct seen *grown;
 
 	for (int i = 0; i < *n; i++) {
-		if (keys && key_eq((*v)[i].name, name))
+		if (keys && zc_key_eq((*v)[i].name, name))
 			return bad(p, line, "key '%s' appears twice in [%s] (first on line %d)", name,
 				   section, (*v)[i].line);
 		if (!keys && !strcmp((*v)[i].name, name))

@@ -8,21 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool key_eq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++) {
-		char x = *a == '-' ? '_' : *a, y = *b == '-' ? '_' : *b;
-
-		if (x != y)
-			return false;
-	}
-	return !*a && !*b;
-}
-
 const struct zc_opt *zc_opt_lookup(const struct zc_opt *opts, size_t n, const char *key)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!(opts[i].flags & ZC_OPT_POS) && key_eq(opts[i].key, key))
+		if (!(opts[i].flags & ZC_OPT_POS) && zc_key_eq(opts[i].key, key))
 			return &opts[i];
 	return NULL;
 }
@@ -264,6 +253,14 @@ static int store_list(const struct zc_opt *o, void *base, const char *v, char *w
 	}
 	memcpy(p, list, o->size);	/* one run at a time sees the first */
 	return 0;
+}
+
+int zc_opt_abs_path(const char *v, char *why, size_t len)
+{
+	if (v[0] == '/')
+		return 0;
+	snprintf(why, len, "'%s' is not an absolute path", v);
+	return -EINVAL;
 }
 
 int zc_opt_store(const struct zc_opt *o, void *base, const char *v, char *why, size_t len)

@@ -72,6 +72,10 @@ struct zc_opt {
 	int (*format)(const struct zc_opt *o, const void *base, char *buf, size_t len);
 	long arg;		/* for parse/format: a role, ... */
 };
+/* A STR/TEXT row's fields for an absolute path, checked by zc_opt_abs_path. */
+#define ZC_OPT_ABS_PATH .plain = "/._+-", .what = "an absolute path ([A-Za-z0-9/._+-])", \
+	.check = zc_opt_abs_path, .meta = "PATH"
+int zc_opt_abs_path(const char *v, char *why, size_t len);
 
 /*
  * The one comma-list splitter (every LIST row, and every flag or key that
@@ -93,10 +97,6 @@ int zc_list_split(const char *text, char *buf, size_t buflen, char **items, int 
  */
 int zc_parse_duration(const char *v, double *seconds);
 int zc_parse_percent(const char *v, double *pct);
-/* The unit a row's number is in, by its value's name (one fact: the meta
- * already says it) or a "_ms" key. */
-enum zc_opt_unit { ZC_UNIT_NONE, ZC_UNIT_S, ZC_UNIT_MS, ZC_UNIT_PCT };
-enum zc_opt_unit zc_opt_unit(const struct zc_opt *o);
 /* A duration or percent row's text as the bare number it stores ("2s" ->
  * "2", "500ms" on an MS row -> "500", "5%" -> "5") in buf, *out pointing at
  * it; other rows' text is left as it is (*out = v). 0, or -EINVAL with why. */

@@ -48,7 +48,10 @@ int zc_parse_percent(const char *v, double *pct)
 	return zc_parse_double(num, pct) || isnan(*pct) ? -EINVAL : 0;
 }
 
-enum zc_opt_unit zc_opt_unit(const struct zc_opt *o)
+/* The unit a row's number is in, by its value's name (one fact: the meta
+ * already says it) or a "_ms" key. */
+enum zc_opt_unit { ZC_UNIT_NONE, ZC_UNIT_S, ZC_UNIT_MS, ZC_UNIT_PCT };
+static enum zc_opt_unit zc_opt_unit(const struct zc_opt *o)
 {
 	size_t k = strlen(o->key);
 

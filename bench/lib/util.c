@@ -372,6 +372,14 @@ void zc_utf8_why(const char *s, size_t len, long off, char *why, size_t whylen)
 			 (unsigned char)s[off]);
 }
 
+bool zc_key_eq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if ((*a == '-' ? '_' : *a) != (*b == '-' ? '_' : *b))
+			return false;
+	return !*a && !*b;
+}
+
 const void *zc_row_find(const void *const *rows, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)

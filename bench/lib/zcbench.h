@@ -89,6 +89,8 @@ int zc_mkdir_p(const char *path, int mode); /* mkdir -p: 0 or -errno (-ENOTDIR: 
 /* s as HTML or XML text (and inside a "-quoted attribute): & < > " escaped;
  * xml: control characters dropped as well (an SVG with one does not load). */
 void zc_fputs_markup(FILE *f, const char *s, bool xml);
+/* Keys compare with '-' and '_' alike (option tables, INI files, mode options). */
+bool zc_key_eq(const char *a, const char *b);
 /* Lists kept one entry per file (export formats, compare layouts): an array
  * of pointers to structs whose first member is `const char *name`. The
  * entry called name, NULL if none; the names joined by sep into buf. */

@@ -392,7 +392,6 @@ struct zc_pipe_pool {
 int zc_pipe_pool_init(struct zc_pipe_pool *p, size_t max);
 void zc_pipe_pool_free(struct zc_pipe_pool *p);
 int zc_pipe_open(struct zc_io *io, int *r, int *w, uint64_t size, bool nonblock);
-void zc_pipe_close(int *r, int *w);
 /* setup of a mode with one pipe (io->pipe_r/pipe_w) of pipe_size. 0/-errno */
 int zc_pipe_setup(struct zc_io *io);
 /* Drain io->pending bytes of io->pipe_r into io->out_fd with splice. */

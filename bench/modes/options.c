@@ -20,19 +20,11 @@ static const char *const type_names[] = {
 	[ZC_MODE_OPT_LONG] = "integer", [ZC_MODE_OPT_SIZE] = "size", [ZC_MODE_OPT_DOUBLE] = "number",
 };
 
-static bool key_eq(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++)
-		if ((*a == '-' ? '_' : *a) != (*b == '-' ? '_' : *b))
-			return false;
-	return !*a && !*b;
-}
-
 const struct zc_mode_opt *zc_mode_opt_find(const char *key, const struct zc_mode **owner)
 {
 	for (size_t i = 0; i < zc_nmodes; i++)
 		for (const struct zc_mode_opt *o = zc_modes[i]->opts; o && o->key; o++)
-			if (key_eq(o->key, key)) {
+			if (zc_key_eq(o->key, key)) {
 				if (owner)
 					*owner = zc_modes[i];
 				return o;
@@ -133,7 +125,7 @@ struct apply_ctx {
 const struct zc_mode_opt *zc_mode_own_opt(const struct zc_mode *m, const char *key)
 {
 	for (const struct zc_mode_opt *o = m ? m->opts : NULL; o && o->key; o++)
-		if (key_eq(o->key, key))
+		if (zc_key_eq(o->key, key))
 			return o;
 	return NULL;
 }

@@ -18,6 +18,15 @@ int zc_pipe_pool_init(struct zc_pipe_pool *p, size_t max)
 	return 0;
 }
 
+static void zc_pipe_close(int *r, int *w)
+{
+	if (*r >= 0)
+		close(*r);
+	if (*w >= 0)
+		close(*w);
+	*r = *w = -1;
+}
+
 void zc_pipe_pool_free(struct zc_pipe_pool *p)
 {
 	while (p->n) {
@@ -55,15 +64,6 @@ int zc_pipe_open(struct zc_io *io, int *r, int *w, uint64_t size, bool nonblock)
 	*r = p[0];
 	*w = p[1];
 	return 0;
-}
-
-void zc_pipe_close(int *r, int *w)
-{
-	if (*r >= 0)
-		close(*r);
-	if (*w >= 0)
-		close(*w);
-	*r = *w = -1;
 }
 
 int zc_pipe_setup(struct zc_io *io)

@@ -49,11 +49,12 @@
 /* --- availability: real calls, the reason when they fail ------------------ */
 
 /*
- * iowq: the mode's requests run in io-wq workers (IORING_OP_SPLICE always
- * does); unless they can be pinned to the role's CPU their work escapes the
- * core being measured, so the mode is unavailable rather than misleading.
+ * Why the kernel cannot run these ops (real calls), or NULL. iowq: the
+ * mode's requests run in io-wq workers (IORING_OP_SPLICE always does); unless
+ * they can be pinned to the role's CPU their work escapes the core being
+ * measured, so the mode is unavailable rather than misleading.
  */
-const char *zc_ur_check(const int *ops, size_t nops, const char *const *names, bool iowq)
+static const char *zc_ur_check(const int *ops, size_t nops, const char *const *names, bool iowq)
 {
 	static char why[256];
 	struct io_uring_probe *p;

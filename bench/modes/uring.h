@@ -82,9 +82,6 @@ struct zc_ur_ops {
 	int (*complete)(struct zc_io *io, unsigned tag, int res, unsigned flags);
 };
 
-/* Why the kernel cannot run these ops (real calls), or NULL. iowq: the
- * requests run in io-wq workers, which must be pinned to the role's CPU. */
-const char *zc_ur_check(const int *ops, size_t nops, const char *const *names, bool iowq);
 const char *zc_ur_unavail_send(void);
 const char *zc_ur_unavail_send_zc(void);
 const char *zc_ur_unavail_copy(void);

@@ -241,16 +241,11 @@ int zc_cmd_pipebench(int argc, char **argv)
 	const struct zc_optgroup group = ZC_OPT_GROUP1(pb_optv, &a);
 	const struct zc_cmdline cmdline = { .name = "pipebench", .about = about, .groups = &group,
 					    .ngroups = 1 };
-	const char *outdir, *plist;
-	const char *file_dir = a.file_dir;
 	char path[1024], date[32], err[256], why[4300];
-	const uint64_t *chunks = a.chunks;
-	double duration;
-	long reps, cpu;
 	json_t *root, *runs, *cmd;
 	struct utsname u;
 	time_t now = time(NULL);
-	int failed = 0, nchunks, k;
+	int failed = 0, k;
 	const struct pattern *sel[ZC_ARRAY_SIZE(patterns)];
 	int nsel = 0;
 
@@ -260,23 +255,17 @@ int zc_cmd_pipebench(int argc, char **argv)
 			      patterns[i].summary);
 	if ((k = zc_opt_main(&cmdline, argc, argv)) >= 0)
 		return k;
-	outdir = a.out;
-	plist = a.patterns;
-	nchunks = a.nchunks;
-	duration = a.duration;
-	reps = a.repetitions;
-	cpu = a.cpu;
 	/* Check the pattern list before running anything. */
 	{
 		char buf[512], *items[64], why[512];
-		int n = plist ? zc_list_split(plist, buf, sizeof(buf), items,
-					      (int)ZC_ARRAY_SIZE(items), why, sizeof(why)) : 0;
+		int n = a.patterns ? zc_list_split(a.patterns, buf, sizeof(buf), items,
+						   (int)ZC_ARRAY_SIZE(items), why, sizeof(why)) : 0;
 
 		if (n < 0) {
 			zc_err("command line: --pattern: %s", why);
 			return ZC_EXIT_USAGE;
 		}
-		if (!plist) {
+		if (!a.patterns) {
 			for (size_t i = 0; i < ZC_ARRAY_SIZE(patterns); i++)
 				sel[nsel++] = &patterns[i];
 		} else {
@@ -296,19 +285,19 @@ int zc_cmd_pipebench(int argc, char **argv)
 			}
 		}
 	}
-	if (zc_out_dir(outdir, why, sizeof(why))) {
-		zc_err("pipebench: --out %s %s", outdir, why);
+	if (zc_out_dir(a.out, why, sizeof(why))) {
+		zc_err("pipebench: --out %s %s", a.out, why);
 		return ZC_EXIT_USAGE;
 	}
-	if (cpu >= 0 && zc_pin_cpu((int)cpu)) {
-		zc_err("pipebench: --cpu %ld: cannot pin: %s", cpu, strerror(errno));
+	if (a.cpu >= 0 && zc_pin_cpu((int)a.cpu)) {
+		zc_err("pipebench: --cpu %ld: cannot pin: %s", a.cpu, strerror(errno));
 		return ZC_EXIT_FAIL;
 	}
 	uname(&u);
 	strftime(date, sizeof(date), "%Y%m%dT%H%M%S", localtime(&now));
-	snprintf(path, sizeof(path), "%s/%s-pipebench-%s.json", outdir, date, u.release);
+	snprintf(path, sizeof(path), "%s/%s-pipebench-%s.json", a.out, date, u.release);
 	for (int i = 2; access(path, F_OK) == 0 && i < 100; i++)
-		snprintf(path, sizeof(path), "%s/%s-pipebench-%s-%d.json", outdir, date, u.release, i);
+		snprintf(path, sizeof(path), "%s/%s-pipebench-%s-%d.json", a.out, date, u.release, i);
 	cmd = json_array();
 	for (int i = 0; i < argc; i++)
 		json_array_append_new(cmd, json_string(argv[i]));
@@ -318,14 +307,14 @@ int zc_cmd_pipebench(int argc, char **argv)
 	json_object_set_new(root, "command", cmd);
 	json_object_set_new(root, "meta", zc_meta_collect());
 	json_object_set_new(root, "fingerprint", zc_fingerprint_collect());
-	json_object_set_new(root, "cpu", json_integer(cpu));
+	json_object_set_new(root, "cpu", json_integer(a.cpu));
 	runs = json_array();
 	json_object_set_new(root, "runs", runs);
 
 	printf("%-22s %6s %12s %10s %8s %12s  %s\n", "pattern", "chunk", "calls/s", "MB/s", "cores",
 	       "MB/s/core", "status");
 	for (int pi = 0; pi < nsel; pi++) {
-		for (int ci = 0; ci < nchunks; ci++) {
+		for (int ci = 0; ci < a.nchunks; ci++) {
 			const struct pattern *p = sel[pi];
 			json_t *run = json_object(), *samples = json_array(), *sum;
 			const char *status = "ok";
@@ -336,16 +325,16 @@ int zc_cmd_pipebench(int argc, char **argv)
 			json_object_set_new(run, "emulated", json_boolean(p->after_of != NULL));
 			json_object_set_new(run, "after_of", p->after_of ? json_string(p->after_of) : json_null());
 			json_object_set_new(run, "summary_text", json_string(p->summary));
-			json_object_set_new(run, "chunk", json_integer(chunks[ci]));
-			json_object_set_new(run, "pipe_size", json_integer(chunks[ci]));
-			for (long r = 0; r < reps; r++) {
+			json_object_set_new(run, "chunk", json_integer(a.chunks[ci]));
+			json_object_set_new(run, "pipe_size", json_integer(a.chunks[ci]));
+			for (long r = 0; r < a.repetitions; r++) {
 				struct pb_out o;
 				int ret;
 
 				/* a short unmeasured pass first: faults and caches settle */
 				if (r == 0)
-					pb_loop(p, chunks[ci], 0.1, file_dir, &o);
-				ret = pb_loop(p, chunks[ci], duration, file_dir, &o);
+					pb_loop(p, a.chunks[ci], 0.1, a.file_dir, &o);
+				ret = pb_loop(p, a.chunks[ci], a.duration, a.file_dir, &o);
 				if (ret) {
 					status = "failed";
 					snprintf(reason, sizeof(reason), "%s: %s", p->name, strerror(-ret));
@@ -371,11 +360,11 @@ int zc_cmd_pipebench(int argc, char **argv)
 			if (strcmp(status, "ok")) {
 				failed++;
 				printf("%-22s %6llu %12s %10s %8s %12s  %s: %s\n", p->name,
-				       (unsigned long long)chunks[ci] >> 10, "-", "-", "-", "-", status, reason);
+				       (unsigned long long)a.chunks[ci] >> 10, "-", "-", "-", "-", status, reason);
 			} else {
 #define MED(k) json_real_value(json_object_get(json_object_get(sum, k), "median"))
 				printf("%-22s %5lluk %12.0f %10.1f %8.2f %12.1f  ok%s\n", p->name,
-				       (unsigned long long)chunks[ci] >> 10, MED("calls_per_s"),
+				       (unsigned long long)a.chunks[ci] >> 10, MED("calls_per_s"),
 				       MED("mb_per_s"), MED("cpu_cores"), MED("mb_per_s_per_core"),
 				       p->after_of ? " emulated" : "");
 #undef MED

@@ -40,7 +40,6 @@
 #define ZC_PROFILE_TOP 25	/* symbols kept by self and by children share */
 
 enum zc_profile_backend { ZC_PROFILE_AUTO, ZC_PROFILE_PERF, ZC_PROFILE_SAMPLER };
-extern const char *const zc_profile_backend_names[3];	/* "auto", "perf", "perf_event_open" */
 
 struct zc_profile_opts {
 	int cpus[ZC_PROFILE_CPUS_MAX];
@@ -120,9 +119,6 @@ enum zc_bucket zc_bucket_of(const char *const *frames, size_t n, bool *idle);
  * (NULL: all; "comms" always shares of all, by name). NULL when out of
  * memory. */
 json_t *zc_profile_summarise(const struct zc_stacks *s, int top, const char *comm);
-
-/* LKP's name of a symbol: "perf-profile.self.cycles-pp.SYM" (kind "self" or "children"). */
-void zc_profile_lkp_name(const char *kind, const char *sym, char *out, size_t len);
 
 /* ---- flame graph: a static SVG (no script, no web font), tooltips by <title> ---- */
 

@@ -18,7 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-const char *const zc_profile_backend_names[3] = { "auto", "perf", "perf_event_open" };
+static const char *const zc_profile_backend_names[3] = { "auto", "perf", "perf_event_open" };
 
 struct zc_profile {
 	struct zc_profile_opts o;

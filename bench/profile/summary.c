@@ -15,7 +15,8 @@
 
 #define DEPTH_MAX 512
 
-void zc_profile_lkp_name(const char *kind, const char *sym, char *out, size_t len)
+/* LKP's name of a symbol: "perf-profile.self.cycles-pp.SYM" (kind "self" or "children"). */
+static void zc_profile_lkp_name(const char *kind, const char *sym, char *out, size_t len)
 {
 	snprintf(out, len, "perf-profile.%s.cycles-pp.%s", kind, sym);
 }

@@ -1,18 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "stats/gate.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* Median of k values drawn with replacement from v[0..k), tmp of k. */
 static double resampled_median(gsl_rng *rng, const double *v, size_t k, double *tmp)
@@ -38,7 +32,7 @@ static int abs_log_quantile(const double *v, size_t k, size_t rounds, unsigned l
 	gsl_rng_set(rng, seed);
 	for (size_t b = 0; b < rounds; b++)
 		s[b] = fabs(resampled_median(rng, v, k, tmp));
-	qsort(s, rounds, sizeof(*s), cmp_double);
+	qsort(s, rounds, sizeof(*s), zc_cmp_double);
 	*floor_rel = expm1(gsl_stats_quantile_from_sorted_data(s, 1, rounds, quantile));
 free_all:
 	gsl_rng_free(rng);

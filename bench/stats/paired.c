@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "stats/paired.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <gsl/gsl_rng.h>
@@ -7,13 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 int zc_paired_ratios(const double *num, const double *den, size_t n, double *ratio,
 		     size_t *kept)
@@ -92,7 +86,7 @@ int zc_paired_ratio_ci(const double *num, const double *den, size_t n, size_t ro
 			tmp[i] = r[gsl_rng_uniform_int(rng, k)];
 		med[b] = gsl_stats_median(tmp, 1, k);
 	}
-	qsort(med, rounds, sizeof(*med), cmp_double);
+	qsort(med, rounds, sizeof(*med), zc_cmp_double);
 	out->lo = gsl_stats_quantile_from_sorted_data(med, 1, rounds, (1 - level) / 2);
 	out->hi = gsl_stats_quantile_from_sorted_data(med, 1, rounds, (1 + level) / 2);
 	out->half_width_rel = zc_ci_half_width_rel(out->lo, out->hi, out->median);

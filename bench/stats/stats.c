@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *a, const void *b)
+int zc_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -43,7 +43,7 @@ void zc_summarize(const double *v, size_t n, struct zc_summary *s)
 		return;
 	}
 	memcpy(t, v, n * sizeof(*t));
-	qsort(t, n, sizeof(*t), cmp_double);
+	qsort(t, n, sizeof(*t), zc_cmp_double);
 	for (size_t i = 0; i < n; i++)
 		sum += t[i];
 	s->mean = sum / n;
@@ -71,16 +71,9 @@ double zc_hmean(const double *v, size_t n)
 }
 
 struct ranked {
-	double v;
+	double v;	/* first: zc_cmp_double sorts them by v */
 	int side;
 };
-
-static int cmp_ranked(const void *a, const void *b)
-{
-	double x = ((const struct ranked *)a)->v, y = ((const struct ranked *)b)->v;
-
-	return (x > y) - (x < y);
-}
 
 /* Number of arrangements of na + nb distinct values per U value of the first
  * sample: cnt[u], u in 0..na*nb, from f(m, n, u) = f(m-1, n, u-n) + f(m, n-1, u)
@@ -154,7 +147,7 @@ int zc_mann_whitney(const double *a, size_t na, const double *b, size_t nb, stru
 		r[i] = (struct ranked){ a[i], 0 };
 	for (size_t i = 0; i < nb; i++)
 		r[na + i] = (struct ranked){ b[i], 1 };
-	qsort(r, n, sizeof(*r), cmp_ranked);
+	qsort(r, n, sizeof(*r), zc_cmp_double);
 	/* Midranks: a run of equal values i..j-1 all get the mean of ranks i+1..j. */
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && r[j].v == r[i].v; j++)

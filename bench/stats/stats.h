@@ -12,6 +12,8 @@ struct zc_summary {
 /* Summarise v[0..n); v is not modified. n == 0 gives all-NaN fields. */
 void zc_summarize(const double *v, size_t n, struct zc_summary *s);
 double zc_median(const double *v, size_t n); /* NaN if n == 0 */
+/* qsort's comparison of two doubles (ascending). */
+int zc_cmp_double(const void *a, const void *b);
 /* Harmonic mean (mmtests' Hmean for throughputs); NaN if n == 0 or a value <= 0. */
 double zc_hmean(const double *v, size_t n);
 

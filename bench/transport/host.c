@@ -29,20 +29,17 @@ static const struct zc_transport *const transports[] = {
 static int parse_transport(const struct zc_opt *o, void *base, const char *v, char *why,
 			   size_t len)
 {
-	struct zc_host *h = base;
-	int k;
+	const void *const *rows = (const void *const *)transports;
+	const struct zc_transport *t = zc_row_find(rows, ZC_ARRAY_SIZE(transports), v);
+	char names[256];
 
 	(void)o;
-	for (size_t i = 0; i < ZC_ARRAY_SIZE(transports); i++)
-		if (!strcmp(transports[i]->name, v)) {
-			h->transport = transports[i];
-			return 0;
-		}
-	k = snprintf(why, len, "'%s' is not a transport (", v);
-	for (size_t i = 0; i < ZC_ARRAY_SIZE(transports) && k > 0 && (size_t)k < len; i++)
-		k += snprintf(why + k, len - k, "%s%s", i ? ", " : "", transports[i]->name);
-	if (k > 0 && (size_t)k < len)
-		snprintf(why + k, len - k, ")");
+	if (t) {
+		((struct zc_host *)base)->transport = t;
+		return 0;
+	}
+	zc_row_names(rows, ZC_ARRAY_SIZE(transports), names, sizeof(names), ", ");
+	snprintf(why, len, "'%s' is not a transport (%s)", v, names);
 	return -EINVAL;
 }
 
@@ -52,14 +49,6 @@ static int format_transport(const struct zc_opt *o, const void *base, char *buf,
 
 	(void)o;
 	return snprintf(buf, len, "%s", h->transport->name);
-}
-
-static int absolute_path(const char *v, char *why, size_t len)
-{
-	if (v[0] == '/')
-		return 0;
-	snprintf(why, len, "'%s' is not an absolute path", v);
-	return -EINVAL;
 }
 
 static int check_irq_cpu(const char *v, char *why, size_t len)
@@ -96,8 +85,7 @@ static const struct zc_opt host_keys[] = {
 	  .help = "SO_BINDTODEVICE every socket to interface" },
 	{ "cpu", ZC_OPT_INT, "auto", 0, 4095, AT(cpu[0]), ROLE, .names = "auto=-1",
 	  .help = "pin the role; auto: placed by hwloc (on its own host for a remote role)" },
-	{ "exe", ZC_OPT_STR, NULL, AT(exe[0]), HOST | ROLE, .plain = "/._+-",
-	  .what = "an absolute path ([A-Za-z0-9/._+-])", .check = absolute_path, .meta = "PATH",
+	{ "exe", ZC_OPT_STR, NULL, AT(exe[0]), HOST | ROLE, ZC_OPT_ABS_PATH,
 	  .help = "zcbench on that machine; it must answer --version like this one "
 		  "(default: this binary)" },
 	{ "placement", ZC_OPT_CHOICE, "local", AT(placement), HOST, .choices = "local|remote",

@@ -142,7 +142,5 @@ json_t *zc_host_keys_json(void);
  * -ENOENT past the last (the man page). */
 int zc_host_key_table(size_t i, const struct zc_opt **opts, size_t *n, const char **transport,
 		      const char **summary);
-/* Namespaces left by dead zcbench controllers: removed; count. */
-int zc_netns_reap_stale(void);
 
 #endif

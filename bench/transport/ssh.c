@@ -41,18 +41,8 @@ static int check_target(const char *v, char *why, size_t len)
 	return -EINVAL;
 }
 
-static int absolute_path(const char *v, char *why, size_t len)
-{
-	if (v[0] == '/')
-		return 0;
-	snprintf(why, len, "'%s' is not an absolute path", v);
-	return -EINVAL;
-}
-
 #define AT(field) ZC_OPT_AT(struct ssh, field)
 #define WHERE (ZC_HOST_KEY | ZC_ROLE_KEY)
-#define PATH .plain = "/._+-", .what = "an absolute path ([A-Za-z0-9/._+-])", \
-	.check = absolute_path, .meta = "PATH"
 
 static const struct zc_opt ssh_keys[] = {
 	{ "ssh", ZC_OPT_STR, NULL, AT(target[0]), WHERE, .plain = "@._:-",
@@ -60,9 +50,9 @@ static const struct zc_opt ssh_keys[] = {
 	  .meta = "USER@HOST", .help = "run this role there (roles without it run here)" },
 	{ "ssh_port", ZC_OPT_INT, NULL, 1, 65535, AT(port[0]), WHERE, .meta = "PORT",
 	  .help = "ssh -p" },
-	{ "ssh_identity", ZC_OPT_STR, NULL, AT(identity[0]), WHERE, PATH,
+	{ "ssh_identity", ZC_OPT_STR, NULL, AT(identity[0]), WHERE, ZC_OPT_ABS_PATH,
 	  .help = "ssh -i (with IdentitiesOnly)" },
-	{ "ssh_known_hosts", ZC_OPT_STR, NULL, AT(known_hosts[0]), WHERE, PATH,
+	{ "ssh_known_hosts", ZC_OPT_STR, NULL, AT(known_hosts[0]), WHERE, ZC_OPT_ABS_PATH,
 	  .help = "ssh's UserKnownHostsFile" },
 };
 

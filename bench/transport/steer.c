@@ -60,8 +60,9 @@ static void state_save(void)
 	fclose(f);
 }
 
-/* Write value to path, its old value saved first (once per path). 0 or -errno */
-int zc_steer_write(const char *path, const char *value)
+/* Write value to path (sysfs, procfs), its old value saved first (once per
+ * path) for zc_steer_restore (and a killed controller's successor). 0 or -errno */
+static int zc_steer_write(const char *path, const char *value)
 {
 	int i;
 

@@ -6,9 +6,6 @@
 #include "lib/cpu.h"
 #include "transport/host.h"
 
-/* Write value to path (sysfs, procfs), its old value saved first for
- * zc_steer_restore (and a killed controller's successor). 0 or -errno */
-int zc_steer_write(const char *path, const char *value);
 /* Every saved value written back (the end of a run). */
 void zc_steer_restore(void);
 /* Settings left by dead controllers: written back; count. */

@@ -13,25 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
-/* `iperf3 --version`: 0 or -errno, its text in out, the reason in why. */
-static int version_text(char *out, size_t outlen, char *why, size_t len)
-{
-	char *argv[] = { "iperf3", "--version", NULL };
-	int status = 0, ret = zc_peer_capture(argv, 10, out, outlen, &status);
-
-	if (ret == -ENOENT) {
-		snprintf(why, len, "iperf3 not installed (apt-get install iperf3)");
-		return ret;
-	}
-	if (ret || !WIFEXITED(status) || WEXITSTATUS(status) || strncmp(out, "iperf ", 6)) {
-		snprintf(why, len, "iperf3 --version failed (%s): %.200s",
-			 ret ? strerror(-ret) : "unexpected output", out);
-		return -EIO;
-	}
-	return 0;
-}
+static const struct zc_peer_prog iperf3 = { "iperf3", "--version", "iperf3", "iperf ", false };
 
 static bool has_sendfile(const char *version)
 {
@@ -41,30 +24,23 @@ static bool has_sendfile(const char *version)
 int zc_iperf3_available(bool sendfile, char *why, size_t len)
 {
 	char out[2048];
-	int ret = version_text(out, sizeof(out), why, len);
+	int ret = zc_peer_version(&iperf3, out, sizeof(out), why, len);
 
-	if (ret)
-		return ret;
-	if (sendfile && !has_sendfile(out)) {
+	if (!ret && sendfile && !has_sendfile(out)) {
 		snprintf(why, len, "iperf3 built without sendfile (-Z): %.100s", out);
 		return -ENOTSUP;
 	}
-	if (len)
-		why[0] = 0;
-	return 0;
+	return ret;
 }
 
 json_t *zc_iperf3_info(void)
 {
-	char out[2048], why[256], path[4096], version[64] = "";
+	char out[2048];
+	json_t *info = zc_peer_version_info(&iperf3, "iperf %63s", out, sizeof(out));
 
-	if (version_text(out, sizeof(out), why, sizeof(why)))
-		return json_pack("{s:s}", "error", why);
-	if (zc_peer_which("iperf3", path, sizeof(path)))
-		path[0] = 0;
-	sscanf(out, "iperf %63s", version);
-	return json_pack("{s:s, s:s, s:b}", "path", path, "version", version, "sendfile",
-			 has_sendfile(out));
+	if (!json_object_get(info, "error"))
+		json_object_set_new(info, "sendfile", json_boolean(has_sendfile(out)));
+	return info;
 }
 
 /* Append a number as its own string in buf: the string, or NULL when full. */

@@ -107,6 +107,23 @@ int zc_peer_which(const char *prog, char *out, size_t len);
  * group killed after timeout_s; lib/proc.c's zc_run_argv. Wait status in
  * *status. 0, -ENOENT, -ETIMEDOUT or -errno. */
 int zc_peer_capture(char *const argv[], double timeout_s, char *out, size_t len, int *status);
+/* A program and how its version is asked for: `prog arg`, its package
+ * (apt-get install pkg), its output's start (NULL: any), any exit status
+ * (wrk -v exits 1) or only 0. */
+struct zc_peer_prog {
+	const char *prog, *arg, *pkg, *prefix;
+	bool any_exit;
+};
+/* Its version output into out: 0 (why emptied), or -errno with why
+ * "PROG not installed (apt-get install PKG)" or "PROG ARG failed (...): OUTPUT". */
+int zc_peer_version(const struct zc_peer_prog *pp, char *out, size_t outlen, char *why,
+		    size_t len);
+/* {"path": where PATH finds prog ("" if not), "version": version} */
+struct json_t *zc_peer_info(const char *prog, const char *version);
+/* zc_peer_version, then zc_peer_info with the version sscanf'd from its
+ * output with scan ("h2load nghttp2/%63s"), or {"error": why}. */
+struct json_t *zc_peer_version_info(const struct zc_peer_prog *pp, const char *scan, char *out,
+				    size_t outlen);
 /* Last lines of a log file (at most len-1 bytes, whole lines) into out. */
 void zc_peer_log_tail(const char *path, char *out, size_t len);
 /* A free TCP port on addr, for programs that need one on their command

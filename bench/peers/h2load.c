@@ -32,20 +32,6 @@ json_t *zc_h2load_info(void)
 	return zc_peer_version_info(&h2load, "h2load nghttp2/%63s", out, sizeof(out));
 }
 
-/* "-x" then the number as its own string in buf: false when full. */
-static bool put(char *argv[], int *n, char **pos, size_t *left, const char *flag, uint64_t v)
-{
-	int w = snprintf(*pos, *left, "%" PRIu64, v);
-
-	if (w < 0 || (size_t)w >= *left)
-		return false;
-	argv[(*n)++] = (char *)flag;
-	argv[(*n)++] = *pos;
-	*pos += w + 1;
-	*left -= w + 1;
-	return true;
-}
-
 int zc_h2load_argv(const struct zc_h2load_cfg *c, char *argv[], int max, char *buf, size_t len)
 {
 	int n = 0, m = c->max_streams ? c->max_streams : 1;
@@ -59,14 +45,15 @@ int zc_h2load_argv(const struct zc_h2load_cfg *c, char *argv[], int max, char *b
 	argv[n++] = "h2load";
 	if (!c->h2)
 		argv[n++] = "--h1";
-	ok = put(argv, &n, &pos, &len, "-t", c->threads) &&
-	     put(argv, &n, &pos, &len, "-c", c->clients) && put(argv, &n, &pos, &len, "-m", m);
+	ok = zc_text_arg(argv, &n, &pos, &len, "-t", "%llu", c->threads) &&
+	     zc_text_arg(argv, &n, &pos, &len, "-c", "%llu", c->clients) &&
+	     zc_text_arg(argv, &n, &pos, &len, "-m", "%llu", m);
 	if (ok && c->seconds) {
-		ok = put(argv, &n, &pos, &len, "-D", c->seconds);
+		ok = zc_text_arg(argv, &n, &pos, &len, "-D", "%llu", c->seconds);
 		if (ok && c->warmup_s)
-			ok = put(argv, &n, &pos, &len, "--warm-up-time", c->warmup_s);
+			ok = zc_text_arg(argv, &n, &pos, &len, "--warm-up-time", "%llu", c->warmup_s);
 	} else if (ok) {
-		ok = put(argv, &n, &pos, &len, "-n", c->requests);
+		ok = zc_text_arg(argv, &n, &pos, &len, "-n", "%llu", c->requests);
 	}
 	if (!ok)
 		return -ENOSPC;

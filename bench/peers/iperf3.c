@@ -6,6 +6,7 @@
  * bytes and seconds come from its JSON report (-J).
  */
 #include "peers/iperf3.h"
+#include "peers/peer_int.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>
@@ -43,19 +44,6 @@ json_t *zc_iperf3_info(void)
 	return info;
 }
 
-/* Append a number as its own string in buf: the string, or NULL when full. */
-static char *put_num(char **pos, size_t *left, unsigned long long v)
-{
-	char *s = *pos;
-	int w = snprintf(s, *left, "%llu", v);
-
-	if (w < 0 || (size_t)w >= *left)
-		return NULL;
-	*pos += w + 1;
-	*left -= w + 1;
-	return s;
-}
-
 int zc_iperf3_client_argv(const struct zc_iperf3_client_cfg *c, char *argv[], int max,
 			  char *buf, size_t len)
 {
@@ -71,11 +59,9 @@ int zc_iperf3_client_argv(const struct zc_iperf3_client_cfg *c, char *argv[], in
 	argv[n++] = "iperf3";
 	argv[n++] = "-c";
 	argv[n++] = (char *)c->addr;
-	for (size_t i = 0; i < ZC_ARRAY_SIZE(v); i++) {
-		argv[n++] = (char *)flag[i];
-		if (!(argv[n++] = put_num(&pos, &len, v[i])))
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(v); i++)
+		if (!zc_text_arg(argv, &n, &pos, &len, flag[i], "%llu", v[i]))
 			return -ENOSPC;
-	}
 	if (c->sendfile)
 		argv[n++] = "-Z";
 	argv[n++] = "-J";

@@ -54,19 +54,6 @@ json_t *zc_wrk_info(void)
 	return zc_peer_version_info(&wrk, "wrk %63s", out, sizeof(out));
 }
 
-/* Append "%d"/"%ds" as its own string in buf: the string, or NULL when full. */
-static char *put(char **pos, size_t *left, const char *fmt, int v)
-{
-	char *s = *pos;
-	int w = snprintf(s, *left, fmt, v);
-
-	if (w < 0 || (size_t)w >= *left)
-		return NULL;
-	*pos += w + 1;
-	*left -= w + 1;
-	return s;
-}
-
 int zc_wrk_argv(const struct zc_wrk_cfg *c, char *argv[], int max, char *buf, size_t len)
 {
 	char *pos = buf;
@@ -76,20 +63,11 @@ int zc_wrk_argv(const struct zc_wrk_cfg *c, char *argv[], int max, char *buf, si
 	    c->seconds < 1 || c->timeout_s < 0 || max < 16)
 		return -EINVAL;
 	argv[n++] = "wrk";
-	argv[n++] = "-t";
-	if (!(argv[n++] = put(&pos, &len, "%d", c->threads)))
+	if (!zc_text_arg(argv, &n, &pos, &len, "-t", "%llu", c->threads) ||
+	    !zc_text_arg(argv, &n, &pos, &len, "-c", "%llu", c->connections) ||
+	    !zc_text_arg(argv, &n, &pos, &len, "-d", "%llus", c->seconds) ||
+	    (c->timeout_s && !zc_text_arg(argv, &n, &pos, &len, "--timeout", "%llus", c->timeout_s)))
 		return -ENOSPC;
-	argv[n++] = "-c";
-	if (!(argv[n++] = put(&pos, &len, "%d", c->connections)))
-		return -ENOSPC;
-	argv[n++] = "-d";
-	if (!(argv[n++] = put(&pos, &len, "%ds", c->seconds)))
-		return -ENOSPC;
-	if (c->timeout_s) {
-		argv[n++] = "--timeout";
-		if (!(argv[n++] = put(&pos, &len, "%ds", c->timeout_s)))
-			return -ENOSPC;
-	}
 	if (c->latency)
 		argv[n++] = "--latency";
 	if (c->script) {

@@ -8,10 +8,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int zc_peer_which(const char *prog, char *out, size_t len)
@@ -55,6 +57,47 @@ int zc_peer_capture(char *const argv[], double timeout_s, char *out, size_t len,
 		out[0] = 0;
 	ret = zc_run_argv(argv, &how);
 	return ret < 0 ? ret : 0;
+}
+
+int zc_peer_version(const struct zc_peer_prog *pp, char *out, size_t outlen, char *why,
+		    size_t len)
+{
+	char *argv[] = { (char *)pp->prog, (char *)pp->arg, NULL };
+	int status = 0, ret = zc_peer_capture(argv, 10, out, outlen, &status);
+	bool bad_exit = !pp->any_exit && (!WIFEXITED(status) || WEXITSTATUS(status));
+
+	if (ret == -ENOENT) {
+		snprintf(why, len, "%s not installed (apt-get install %s)", pp->prog, pp->pkg);
+		return ret;
+	}
+	if (ret || bad_exit || (pp->prefix && strncmp(out, pp->prefix, strlen(pp->prefix)))) {
+		snprintf(why, len, "%s %s failed (%s): %.200s", pp->prog, pp->arg,
+			 ret ? strerror(-ret) : bad_exit ? "non-zero exit" : "unexpected output", out);
+		return -EIO;
+	}
+	if (len)
+		why[0] = 0;
+	return 0;
+}
+
+json_t *zc_peer_info(const char *prog, const char *version)
+{
+	char path[4096];
+
+	if (zc_peer_which(prog, path, sizeof(path)))
+		path[0] = 0;
+	return json_pack("{s:s, s:s}", "path", path, "version", version);
+}
+
+json_t *zc_peer_version_info(const struct zc_peer_prog *pp, const char *scan, char *out,
+			     size_t outlen)
+{
+	char why[256], version[64] = "";
+
+	if (zc_peer_version(pp, out, outlen, why, sizeof(why)))
+		return json_pack("{s:s}", "error", why);
+	sscanf(out, scan, version);
+	return zc_peer_info(pp->prog, version);
 }
 
 void zc_peer_log_tail(const char *path, char *out, size_t len)

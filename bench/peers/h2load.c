@@ -14,61 +14,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
-/* `h2load --version`: its line, the reason in why. */
-static int version_text(char *out, size_t outlen, char *why, size_t len)
-{
-	char *argv[] = { "h2load", "--version", NULL };
-	int status = 0, ret = zc_peer_capture(argv, 10, out, outlen, &status);
-
-	if (ret == -ENOENT) {
-		snprintf(why, len, "h2load not installed (apt-get install nghttp2-client)");
-		return ret;
-	}
-	if (ret || !WIFEXITED(status) || WEXITSTATUS(status) || strncmp(out, "h2load ", 7)) {
-		snprintf(why, len, "h2load --version failed (%s): %.200s",
-			 ret ? strerror(-ret) : "unexpected output", out);
-		return -EIO;
-	}
-	return 0;
-}
+static const struct zc_peer_prog h2load = { "h2load", "--version", "nghttp2-client", "h2load ", false };
 
 int zc_h2load_available(char *why, size_t len)
 {
 	char out[1024];
-	int ret = version_text(out, sizeof(out), why, len);
 
-	if (!ret && len)
-		why[0] = 0;
-	return ret;
+	return zc_peer_version(&h2load, out, sizeof(out), why, len);
 }
 
 json_t *zc_h2load_info(void)
 {
-	char out[1024], why[256], path[4096], version[64] = "";
+	char out[1024];
 
-	if (version_text(out, sizeof(out), why, sizeof(why)))
-		return json_pack("{s:s}", "error", why);
-	if (zc_peer_which("h2load", path, sizeof(path)))
-		path[0] = 0;
 	/* "h2load nghttp2/1.52.0" */
-	sscanf(out, "h2load nghttp2/%63s", version);
-	return json_pack("{s:s, s:s}", "path", path, "version", version);
-}
-
-/* "-x" then the number as its own string in buf: false when full. */
-static bool put(char *argv[], int *n, char **pos, size_t *left, const char *flag, uint64_t v)
-{
-	int w = snprintf(*pos, *left, "%" PRIu64, v);
-
-	if (w < 0 || (size_t)w >= *left)
-		return false;
-	argv[(*n)++] = (char *)flag;
-	argv[(*n)++] = *pos;
-	*pos += w + 1;
-	*left -= w + 1;
-	return true;
+	return zc_peer_version_info(&h2load, "h2load nghttp2/%63s", out, sizeof(out));
 }
 
 int zc_h2load_argv(const struct zc_h2load_cfg *c, char *argv[], int max, char *buf, size_t len)
@@ -84,14 +45,15 @@ int zc_h2load_argv(const struct zc_h2load_cfg *c, char *argv[], int max, char *b
 	argv[n++] = "h2load";
 	if (!c->h2)
 		argv[n++] = "--h1";
-	ok = put(argv, &n, &pos, &len, "-t", c->threads) &&
-	     put(argv, &n, &pos, &len, "-c", c->clients) && put(argv, &n, &pos, &len, "-m", m);
+	ok = zc_text_arg(argv, &n, &pos, &len, "-t", "%llu", c->threads) &&
+	     zc_text_arg(argv, &n, &pos, &len, "-c", "%llu", c->clients) &&
+	     zc_text_arg(argv, &n, &pos, &len, "-m", "%llu", m);
 	if (ok && c->seconds) {
-		ok = put(argv, &n, &pos, &len, "-D", c->seconds);
+		ok = zc_text_arg(argv, &n, &pos, &len, "-D", "%llu", c->seconds);
 		if (ok && c->warmup_s)
-			ok = put(argv, &n, &pos, &len, "--warm-up-time", c->warmup_s);
+			ok = zc_text_arg(argv, &n, &pos, &len, "--warm-up-time", "%llu", c->warmup_s);
 	} else if (ok) {
-		ok = put(argv, &n, &pos, &len, "-n", c->requests);
+		ok = zc_text_arg(argv, &n, &pos, &len, "-n", "%llu", c->requests);
 	}
 	if (!ok)
 		return -ENOSPC;

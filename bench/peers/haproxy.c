@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 
 /* The generator's lines (peers/text.c). */
@@ -159,21 +158,13 @@ int zc_haproxy_parse_vv(const char *text, struct zc_haproxy_vv *vv)
 
 int zc_haproxy_vv(struct zc_haproxy_vv *vv, char *why, size_t len)
 {
-	char *argv[] = { "haproxy", "-vv", NULL };
+	static const struct zc_peer_prog haproxy = { "haproxy", "-vv", "haproxy", NULL, false };
 	char out[16384];
-	int status = 0, ret;
+	int ret;
 
 	memset(vv, 0, sizeof(*vv));
-	ret = zc_peer_capture(argv, 10, out, sizeof(out), &status);
-	if (ret == -ENOENT) {
-		snprintf(why, len, "haproxy not installed (apt-get install haproxy)");
+	if ((ret = zc_peer_version(&haproxy, out, sizeof(out), why, len)))
 		return ret;
-	}
-	if (ret || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		snprintf(why, len, "haproxy -vv failed (%s): %.200s",
-			 ret ? strerror(-ret) : "non-zero exit", out);
-		return -EIO;
-	}
 	if (zc_haproxy_parse_vv(out, vv)) {
 		snprintf(why, len, "haproxy -vv printed no version: %.200s", out);
 		return -EIO;
@@ -193,22 +184,21 @@ int zc_haproxy_available(bool splice, char *why, size_t len)
 			 vv.version);
 		return -ENOTSUP;
 	}
-	if (len)
-		why[0] = 0;
 	return 0;
 }
 
 json_t *zc_haproxy_info(void)
 {
 	struct zc_haproxy_vv vv;
-	char why[256], path[4096];
+	char why[256];
+	json_t *info;
 
 	if (zc_haproxy_vv(&vv, why, sizeof(why)))
 		return json_pack("{s:s}", "error", why);
-	if (zc_peer_which("haproxy", path, sizeof(path)))
-		path[0] = 0;
-	return json_pack("{s:s, s:s, s:b, s:b, s:s}", "path", path, "version", vv.version,
-			 "splice", vv.splice, "threads", vv.threads, "vv_head", vv.head);
+	info = zc_peer_info("haproxy", vv.version);
+	json_object_update_new(info, json_pack("{s:b, s:b, s:s}", "splice", vv.splice, "threads",
+					       vv.threads, "vv_head", vv.head));
+	return info;
 }
 
 int zc_haproxy_start(struct zc_peer *p, const struct zc_haproxy_cfg *c, const char *dir,

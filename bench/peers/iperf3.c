@@ -6,6 +6,7 @@
  * bytes and seconds come from its JSON report (-J).
  */
 #include "peers/iperf3.h"
+#include "peers/peer_int.h"
 #include "lib/zcbench.h"
 
 #include <errno.h>
@@ -13,25 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
-/* `iperf3 --version`: 0 or -errno, its text in out, the reason in why. */
-static int version_text(char *out, size_t outlen, char *why, size_t len)
-{
-	char *argv[] = { "iperf3", "--version", NULL };
-	int status = 0, ret = zc_peer_capture(argv, 10, out, outlen, &status);
-
-	if (ret == -ENOENT) {
-		snprintf(why, len, "iperf3 not installed (apt-get install iperf3)");
-		return ret;
-	}
-	if (ret || !WIFEXITED(status) || WEXITSTATUS(status) || strncmp(out, "iperf ", 6)) {
-		snprintf(why, len, "iperf3 --version failed (%s): %.200s",
-			 ret ? strerror(-ret) : "unexpected output", out);
-		return -EIO;
-	}
-	return 0;
-}
+static const struct zc_peer_prog iperf3 = { "iperf3", "--version", "iperf3", "iperf ", false };
 
 static bool has_sendfile(const char *version)
 {
@@ -41,43 +25,23 @@ static bool has_sendfile(const char *version)
 int zc_iperf3_available(bool sendfile, char *why, size_t len)
 {
 	char out[2048];
-	int ret = version_text(out, sizeof(out), why, len);
+	int ret = zc_peer_version(&iperf3, out, sizeof(out), why, len);
 
-	if (ret)
-		return ret;
-	if (sendfile && !has_sendfile(out)) {
+	if (!ret && sendfile && !has_sendfile(out)) {
 		snprintf(why, len, "iperf3 built without sendfile (-Z): %.100s", out);
 		return -ENOTSUP;
 	}
-	if (len)
-		why[0] = 0;
-	return 0;
+	return ret;
 }
 
 json_t *zc_iperf3_info(void)
 {
-	char out[2048], why[256], path[4096], version[64] = "";
+	char out[2048];
+	json_t *info = zc_peer_version_info(&iperf3, "iperf %63s", out, sizeof(out));
 
-	if (version_text(out, sizeof(out), why, sizeof(why)))
-		return json_pack("{s:s}", "error", why);
-	if (zc_peer_which("iperf3", path, sizeof(path)))
-		path[0] = 0;
-	sscanf(out, "iperf %63s", version);
-	return json_pack("{s:s, s:s, s:b}", "path", path, "version", version, "sendfile",
-			 has_sendfile(out));
-}
-
-/* Append a number as its own string in buf: the string, or NULL when full. */
-static char *put_num(char **pos, size_t *left, unsigned long long v)
-{
-	char *s = *pos;
-	int w = snprintf(s, *left, "%llu", v);
-
-	if (w < 0 || (size_t)w >= *left)
-		return NULL;
-	*pos += w + 1;
-	*left -= w + 1;
-	return s;
+	if (!json_object_get(info, "error"))
+		json_object_set_new(info, "sendfile", json_boolean(has_sendfile(out)));
+	return info;
 }
 
 int zc_iperf3_client_argv(const struct zc_iperf3_client_cfg *c, char *argv[], int max,
@@ -95,11 +59,9 @@ int zc_iperf3_client_argv(const struct zc_iperf3_client_cfg *c, char *argv[], in
 	argv[n++] = "iperf3";
 	argv[n++] = "-c";
 	argv[n++] = (char *)c->addr;
-	for (size_t i = 0; i < ZC_ARRAY_SIZE(v); i++) {
-		argv[n++] = (char *)flag[i];
-		if (!(argv[n++] = put_num(&pos, &len, v[i])))
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(v); i++)
+		if (!zc_text_arg(argv, &n, &pos, &len, flag[i], "%llu", v[i]))
 			return -ENOSPC;
-	}
 	if (c->sendfile)
 		argv[n++] = "-Z";
 	argv[n++] = "-J";

@@ -9,8 +9,6 @@
 #include "modes/mode.h"
 #include "peers/peer_program.h"
 
-ZC_PEER_UNAVAILABLE_PKG(h2load_unavailable, "h2load", "nghttp2-client", "--version", NULL)
-
 ZC_MODE(h2load, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE_HTTP | ZC_MODE_UNVERIFIED,
 	.uses = ZC_USES(),
 	.program = "h2load",
@@ -19,4 +17,4 @@ ZC_MODE(h2load, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE_HTTP | Z
 	.path = "h2load --h1",
 	.unverified_why = "h2load discards the response bodies without checking them: no byte "
 			  "is verified",
-	.unavailable = h2load_unavailable);
+	.unavailable = zc_peer_h2load_unavailable);

@@ -7,12 +7,10 @@
 #include "modes/mode.h"
 #include "peers/peer_program.h"
 
-ZC_PEER_UNAVAILABLE(haproxy_copy_unavailable, "haproxy", "-vv", NULL, NULL)
-
 ZC_MODE(haproxy_copy, .role = ZC_ROLE_PROXY, .flags = ZC_MODE_PEER, .program = "haproxy",
 	.uses = ZC_USES(chunk),
 	.summary = "HAProxy itself (TCP mode, nosplice: recv()/send() through its buffers, "
 		   "tune.bufsize = chunk), pinned to the DUT's CPUs",
 	.path = "HAProxy recv+send",
 	.imitated_by = ZC_MODE_REF(copy),
-	.unavailable = haproxy_copy_unavailable);
+	.unavailable = zc_peer_haproxy_unavailable);

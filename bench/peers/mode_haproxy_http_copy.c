@@ -10,8 +10,6 @@
 #include "modes/mode.h"
 #include "peers/peer_program.h"
 
-ZC_PEER_UNAVAILABLE(haproxy_http_copy_unavailable, "haproxy", "-vv", NULL, NULL)
-
 ZC_MODE(haproxy_http_copy, .role = ZC_ROLE_PROXY, .flags = ZC_MODE_PEER | ZC_MODE_HTTP,
 	.uses = ZC_USES(chunk),
 	.program = "haproxy",
@@ -19,4 +17,4 @@ ZC_MODE(haproxy_http_copy, .role = ZC_ROLE_PROXY, .flags = ZC_MODE_PEER | ZC_MOD
 		   "nosplice: bodies through its buffers, tune.bufsize = chunk), pinned to the "
 		   "DUT's CPUs; traffic = rr only",
 	.path = "HAProxy HTTP recv+send",
-	.unavailable = haproxy_http_copy_unavailable);
+	.unavailable = zc_peer_haproxy_unavailable);

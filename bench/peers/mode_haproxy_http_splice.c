@@ -9,8 +9,6 @@
 #include "modes/mode.h"
 #include "peers/peer_program.h"
 
-ZC_PEER_UNAVAILABLE(haproxy_http_splice_unavailable, "haproxy", "-vv", "+LINUX_SPLICE", "splice")
-
 ZC_MODE(haproxy_http_splice, .role = ZC_ROLE_PROXY,
 	.uses = ZC_USES(chunk, pipe_size),
 	.flags = ZC_MODE_PEER | ZC_MODE_HTTP | ZC_MODE_PEER_SPLICE, .program = "haproxy",
@@ -19,4 +17,4 @@ ZC_MODE(haproxy_http_splice, .role = ZC_ROLE_PROXY,
 		   "pipe_size), pinned to the DUT's CPUs; traffic = rr only",
 	.path = "HAProxy HTTP socket->pipe->socket",
 	.vs = ZC_MODE_REF(haproxy_http_copy),
-	.unavailable = haproxy_http_splice_unavailable);
+	.unavailable = zc_peer_haproxy_splice_unavailable);

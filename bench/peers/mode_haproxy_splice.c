@@ -9,8 +9,6 @@
 #include "modes/mode.h"
 #include "peers/peer_program.h"
 
-ZC_PEER_UNAVAILABLE(haproxy_splice_unavailable, "haproxy", "-vv", "+LINUX_SPLICE", "splice")
-
 ZC_MODE(haproxy_splice, .role = ZC_ROLE_PROXY, .flags = ZC_MODE_PEER | ZC_MODE_PEER_SPLICE,
 	.uses = ZC_USES(chunk, pipe_size),
 	.program = "haproxy",
@@ -19,4 +17,4 @@ ZC_MODE(haproxy_splice, .role = ZC_ROLE_PROXY, .flags = ZC_MODE_PEER | ZC_MODE_P
 	.path = "HAProxy socket->pipe->socket",
 	.vs = ZC_MODE_REF(haproxy_copy),
 	.imitated_by = ZC_MODE_REF(splice),
-	.unavailable = haproxy_splice_unavailable);
+	.unavailable = zc_peer_haproxy_splice_unavailable);

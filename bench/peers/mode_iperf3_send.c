@@ -7,8 +7,6 @@
 #include "modes/mode.h"
 #include "peers/peer_program.h"
 
-ZC_PEER_UNAVAILABLE(iperf3_send_unavailable, "iperf3", "--version", NULL, NULL)
-
 ZC_MODE(iperf3_send, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE_UNVERIFIED,
 	.uses = ZC_USES(chunk),
 	.program = "iperf3",
@@ -17,4 +15,4 @@ ZC_MODE(iperf3_send, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE_UNV
 	.path = "iperf3 send()",
 	.imitated_by = ZC_MODE_REF(send),
 	.unverified_why = ZC_IPERF3_UNVERIFIED_WHY,
-	.unavailable = iperf3_send_unavailable);
+	.unavailable = zc_peer_iperf3_unavailable);

@@ -7,9 +7,6 @@
 #include "modes/mode.h"
 #include "peers/peer_program.h"
 
-ZC_PEER_UNAVAILABLE(iperf3_sendfile_unavailable, "iperf3", "--version", "sendfile / zerocopy",
-		    "sendfile (-Z)")
-
 ZC_MODE(iperf3_sendfile, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE_UNVERIFIED,
 	.uses = ZC_USES(chunk),
 	.program = "iperf3",
@@ -19,4 +16,4 @@ ZC_MODE(iperf3_sendfile, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE
 	.vs = ZC_MODE_REF(iperf3_send),
 	.imitated_by = ZC_MODE_REF(sendfile),
 	.unverified_why = ZC_IPERF3_UNVERIFIED_WHY,
-	.unavailable = iperf3_sendfile_unavailable);
+	.unavailable = zc_peer_iperf3_sendfile_unavailable);

@@ -8,12 +8,10 @@
 #include "modes/mode.h"
 #include "peers/peer_program.h"
 
-ZC_PEER_UNAVAILABLE_PKG(nginx_copy_unavailable, "nginx", "nginx-light", "-v", NULL)
-
 ZC_MODE(nginx_copy, .role = ZC_ROLE_SINK, .flags = ZC_MODE_PEER | ZC_MODE_HTTP,
 	.uses = ZC_USES(chunk),
 	.program = "nginx",
 	.summary = "nginx as the request/response server (traffic = rr only), sendfile off: "
 		   "bodies read into its buffers of chunk bytes and written from there",
 	.path = "nginx read+write",
-	.unavailable = nginx_copy_unavailable);
+	.unavailable = zc_peer_nginx_unavailable);

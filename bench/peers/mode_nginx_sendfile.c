@@ -10,8 +10,6 @@
 #include "modes/mode.h"
 #include "peers/peer_program.h"
 
-ZC_PEER_UNAVAILABLE_PKG(nginx_sendfile_unavailable, "nginx", "nginx-light", "-v", NULL)
-
 ZC_MODE(nginx_sendfile, .role = ZC_ROLE_SINK, .flags = ZC_MODE_PEER | ZC_MODE_HTTP,
 	.uses = ZC_USES(chunk),
 	.program = "nginx",
@@ -19,4 +17,4 @@ ZC_MODE(nginx_sendfile, .role = ZC_ROLE_SINK, .flags = ZC_MODE_PEER | ZC_MODE_HT
 		   "bodies from their files by sendfile() of at most chunk bytes",
 	.path = "nginx sendfile()",
 	.vs = ZC_MODE_REF(nginx_copy),
-	.unavailable = nginx_sendfile_unavailable);
+	.unavailable = zc_peer_nginx_unavailable);

@@ -9,8 +9,6 @@
 #include "modes/mode.h"
 #include "peers/peer_program.h"
 
-ZC_PEER_UNAVAILABLE_PKG(wrk_unavailable, "wrk", "wrk", "-v", "wrk ")
-
 ZC_MODE(wrk, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE_HTTP | ZC_MODE_UNVERIFIED,
 	.uses = ZC_USES(),
 	.program = "wrk",
@@ -19,4 +17,4 @@ ZC_MODE(wrk, .role = ZC_ROLE_SOURCE, .flags = ZC_MODE_PEER | ZC_MODE_HTTP | ZC_M
 	.path = "wrk",
 	.unverified_why = "wrk reads the response bodies without checking them: no byte is "
 			  "verified",
-	.unavailable = wrk_unavailable);
+	.unavailable = zc_peer_wrk_unavailable);

@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -165,44 +164,33 @@ int zc_nginx_parse_v(const char *text, char *version, size_t len, unsigned *temp
 /* `nginx -V`: 0 or -errno, its version and modules, the reason in why. */
 static int nginx_v(char *version, size_t vlen, unsigned *temp_modules, char *why, size_t len)
 {
-	char *argv[] = { "nginx", "-V", NULL };
+	static const struct zc_peer_prog nginx = { "nginx", "-V", "nginx-light", NULL, false };
 	char out[8192];
-	int status = 0, ret = zc_peer_capture(argv, 10, out, sizeof(out), &status);
+	int ret = zc_peer_version(&nginx, out, sizeof(out), why, len);
 
-	if (ret == -ENOENT) {
-		snprintf(why, len, "nginx not installed (apt-get install nginx-light)");
-		return ret;
-	}
-	if (ret || !WIFEXITED(status) || WEXITSTATUS(status) ||
-	    zc_nginx_parse_v(out, version, vlen, temp_modules)) {
-		snprintf(why, len, "nginx -V failed (%s): %.200s",
-			 ret ? strerror(-ret) : "unexpected output", out);
+	if (!ret && zc_nginx_parse_v(out, version, vlen, temp_modules)) {
+		snprintf(why, len, "nginx -V failed (unexpected output): %.200s", out);
 		return -EIO;
 	}
-	return 0;
+	return ret;
 }
 
 int zc_nginx_available(char *why, size_t len)
 {
 	char version[64];
 	unsigned mods;
-	int ret = nginx_v(version, sizeof(version), &mods, why, len);
 
-	if (!ret && len)
-		why[0] = 0;
-	return ret;
+	return nginx_v(version, sizeof(version), &mods, why, len);
 }
 
 json_t *zc_nginx_info(void)
 {
-	char version[64], why[256], path[4096];
+	char version[64], why[256];
 	unsigned mods;
 
 	if (nginx_v(version, sizeof(version), &mods, why, sizeof(why)))
 		return json_pack("{s:s}", "error", why);
-	if (zc_peer_which("nginx", path, sizeof(path)))
-		path[0] = 0;
-	return json_pack("{s:s, s:s}", "path", path, "version", version);
+	return zc_peer_info("nginx", version);
 }
 
 /* One object: size bytes of the pattern from offset 0, written through a

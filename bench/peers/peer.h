@@ -40,6 +40,7 @@ struct zc_peer {
 /* CPU time of a peer, in seconds: utime+stime. */
 struct zc_peer_cpu {
 	double process_s;		/* /proc/PID/stat: every thread, the exited too */
+	double user_s, sys_s;		/* process_s = user_s + sys_s */
 	int nthreads;
 	pid_t tid[ZC_PEER_MAX_THREADS];	/* /proc/PID/task/: the threads alive now */
 	double thread_s[ZC_PEER_MAX_THREADS];
@@ -72,7 +73,7 @@ int zc_peer_stop(struct zc_peer *p, double grace_s);
 /* "exit code 1", "killed by signal 9", "running" */
 void zc_peer_describe(const struct zc_peer *p, char *out, size_t len);
 
-/* A peer of several processes (nginx's master and workers), group.c. */
+/* A peer of several processes (nginx's master and workers). */
 /* The live members of its process group, the leader first: count or -errno
  * (-ESRCH: the leader is gone); stops at max. */
 int zc_peer_group_pids(const struct zc_peer *p, pid_t *pids, int max);
@@ -86,11 +87,14 @@ int zc_peer_group_cpu(const struct zc_peer *p, struct zc_peer_cpu *out);
 struct zc_peer_stat {
 	char state;			/* 'R', 'S', 'Z' ... */
 	int ppid, pgrp;
-	unsigned long long self_ticks;	/* utime+stime */
-	unsigned long long children_ticks; /* cutime+cstime: reaped children */
+	unsigned long long user_ticks, sys_ticks, self_ticks;	/* utime, stime, their sum */
+	/* cutime, cstime, their sum: reaped children */
+	unsigned long long children_user_ticks, children_sys_ticks, children_ticks;
 };
 /* 0 or -EINVAL. */
 int zc_peer_parse_stat_full(const char *line, struct zc_peer_stat *st);
+/* One /proc/.../stat file read and parsed: 0 or -errno (-ESRCH: gone). */
+int zc_peer_read_stat(const char *path, struct zc_peer_stat *st);
 
 /* "http://ADDR:PORT/SIZE" ("[ADDR]" for IPv6): the URL of object SIZE, as
  * zcbench's HTTP roles and nginx's docroot name it (http.c). 0, -EINVAL or -ENOSPC. */
@@ -107,6 +111,23 @@ int zc_peer_which(const char *prog, char *out, size_t len);
  * group killed after timeout_s; lib/proc.c's zc_run_argv. Wait status in
  * *status. 0, -ENOENT, -ETIMEDOUT or -errno. */
 int zc_peer_capture(char *const argv[], double timeout_s, char *out, size_t len, int *status);
+/* A program and how its version is asked for: `prog arg`, its package
+ * (apt-get install pkg), its output's start (NULL: any), any exit status
+ * (wrk -v exits 1) or only 0. */
+struct zc_peer_prog {
+	const char *prog, *arg, *pkg, *prefix;
+	bool any_exit;
+};
+/* Its version output into out: 0 (why emptied), or -errno with why
+ * "PROG not installed (apt-get install PKG)" or "PROG ARG failed (...): OUTPUT". */
+int zc_peer_version(const struct zc_peer_prog *pp, char *out, size_t outlen, char *why,
+		    size_t len);
+/* {"path": where PATH finds prog ("" if not), "version": version} */
+struct json_t *zc_peer_info(const char *prog, const char *version);
+/* zc_peer_version, then zc_peer_info with the version sscanf'd from its
+ * output with scan ("h2load nghttp2/%63s"), or {"error": why}. */
+struct json_t *zc_peer_version_info(const struct zc_peer_prog *pp, const char *scan, char *out,
+				    size_t outlen);
 /* Last lines of a log file (at most len-1 bytes, whole lines) into out. */
 void zc_peer_log_tail(const char *path, char *out, size_t len);
 /* A free TCP port on addr, for programs that need one on their command

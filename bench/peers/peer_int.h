@@ -15,6 +15,10 @@ struct zc_text {
 	bool full;			/* something did not fit: -ENOSPC */
 };
 void zc_text_add(struct zc_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* argv[*n] = flag, argv[*n + 1] = v printed with fmt ("%llu") as its own
+ * string at *pos (*left bytes left there): false when full. */
+bool zc_text_arg(char *argv[], int *n, char **pos, size_t *left, const char *flag,
+		 const char *fmt, unsigned long long v);
 
 /* What HTTP load generators print (http.c). "1.52GB", "40.23KB", "512B":
  * bytes (units of 1024, as wrk and h2load print them); "38us", "42.94ms",

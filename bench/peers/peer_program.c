@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Is a peer mode's program usable here: a real call (its version), as every
- * mode's unavailable() is. */
+ * mode's unavailable() is; asked once per program and check. */
 #include "peers/peer_program.h"
 #include "lib/proc.h"
 
@@ -33,14 +33,32 @@ static const char *program_why(const char *prog, const char *pkg, const char *ar
 	return why;
 }
 
-const char *zc_peer_program_why(const char *prog, const char *arg, const char *need,
-				const char *need_what, char *why, size_t len)
-{
-	return program_why(prog, prog, arg, need, need_what, false, why, len);
-}
+/* fn(): CALL's answer (written into why), asked once and kept. */
+#define CACHED(fn, call)								\
+	const char *fn(void)								\
+	{										\
+		static char why[256];							\
+		static const char *cached;						\
+		static bool done;							\
+											\
+		if (!done)								\
+			cached = (call);						\
+		done = true;								\
+		return cached;								\
+	}
+#define WHY why, sizeof(why)
 
-const char *zc_peer_program_why_pkg(const char *prog, const char *pkg, const char *arg,
-				    const char *need, char *why, size_t len)
-{
-	return program_why(prog, pkg, arg, need, "the expected output", true, why, len);
-}
+CACHED(zc_peer_haproxy_unavailable, program_why("haproxy", "haproxy", "-vv", NULL, NULL, false, WHY))
+CACHED(zc_peer_haproxy_splice_unavailable,
+       program_why("haproxy", "haproxy", "-vv", "+LINUX_SPLICE", "splice", false, WHY))
+CACHED(zc_peer_iperf3_unavailable, program_why("iperf3", "iperf3", "--version", NULL, NULL, false, WHY))
+CACHED(zc_peer_iperf3_sendfile_unavailable, program_why("iperf3", "iperf3", "--version",
+	"sendfile / zerocopy", "sendfile (-Z)", false, WHY))
+/* Packages of other names, named in the reason; wrk -v exits 1: any exit
+ * status passes when the output holds what is needed. */
+CACHED(zc_peer_nginx_unavailable, program_why("nginx", "nginx-light", "-v", NULL,
+	"the expected output", true, WHY))
+CACHED(zc_peer_wrk_unavailable, program_why("wrk", "wrk", "-v", "wrk ", "the expected output", true,
+	WHY))
+CACHED(zc_peer_h2load_unavailable, program_why("h2load", "nghttp2-client", "--version", NULL,
+	"the expected output", true, WHY))

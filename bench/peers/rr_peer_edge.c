@@ -34,52 +34,19 @@ void zc_hp_init(struct hp *h, const struct zc_role_args *ra, const struct zc_mod
 		zc_pin_cpu(cpus[0]);
 }
 
-/* User and system seconds of the program (every thread, the exited too)
- * or of its process group (nginx's master and workers, and the workers the
- * master reaped): 0 or -errno. */
-static int cpu_times(const struct hp *h, double *user_s, double *sys_s)
-{
-	pid_t pids[HP_CPUS + 8] = { h->p->pid };
-	int n = h->group ? zc_peer_group_pids(h->p, pids, ZC_ARRAY_SIZE(pids)) : 1;
-	unsigned long long ut = 0, st = 0;
-
-	if (n < 0)
-		return n;
-	for (int i = 0; i < n; i++) {
-		char path[64], line[1024], *q;
-		unsigned long long u, s, cu, cs;
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pids[i]);
-		if (!(f = fopen(path, "re"))) {
-			if (!h->group)
-				return -errno;
-			continue;	/* gone since it was listed */
-		}
-		q = fgets(line, sizeof(line), f);
-		fclose(f);
-		/* After the command's closing parenthesis: utime is field 14,
-		 * stime 15, cutime 16, cstime 17. */
-		if (!q || !(q = strrchr(line, ')')) ||
-		    sscanf(q + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
-			   &u, &s, &cu, &cs) != 4)
-			return -EINVAL;
-		ut += u + (h->group && i == 0 ? cu : 0);
-		st += s + (h->group && i == 0 ? cs : 0);
-	}
-	*user_s = ut / (double)sysconf(_SC_CLK_TCK);
-	*sys_s = st / (double)sysconf(_SC_CLK_TCK);
-	return 0;
-}
-
 void zc_hp_take(struct hp *h, struct hp_edge *e)
 {
+	struct zc_peer_cpu pc;
+
 	e->t = zc_now();
 	e->cs_ok = true;
 	for (int i = 0; i < h->ncpus; i++)
 		e->cs_ok &= h->cpus[i] >= 0 && zc_cpustat_read(h->cpus[i], &e->cs[i]) == 0;
 	e->tcp_ret = zc_peer_tcp_bytes(h->tcp_pid, h->lport, h->rport, &e->tcp);
-	e->cpu_ok = cpu_times(h, &e->user_s, &e->sys_s) == 0;
+	/* Its CPU time (with group, its process group's: nginx's workers). */
+	e->cpu_ok = !(h->group ? zc_peer_group_cpu : zc_peer_cpu)(h->p, &pc);
+	e->user_s = pc.user_s;
+	e->sys_s = pc.sys_s;
 }
 
 int zc_hp_sleep_until(struct hp *h, double t)

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #define JSON_TAG "{\"zcbench_wrk\":1,"
 
@@ -38,58 +37,21 @@ const char *zc_wrk_script(void)
 	return script;
 }
 
-/* `wrk -v` (exits 1 by design): its first line, the reason in why. */
-static int version_text(char *out, size_t outlen, char *why, size_t len)
-{
-	char *argv[] = { "wrk", "-v", NULL };
-	int status = 0, ret = zc_peer_capture(argv, 10, out, outlen, &status);
-
-	if (ret == -ENOENT) {
-		snprintf(why, len, "wrk not installed (apt-get install wrk)");
-		return ret;
-	}
-	if (ret || strncmp(out, "wrk ", 4)) {
-		snprintf(why, len, "wrk -v failed (%s): %.200s",
-			 ret ? strerror(-ret) : "unexpected output", out);
-		return -EIO;
-	}
-	out[strcspn(out, "\n")] = 0;
-	return 0;
-}
+/* `wrk -v` exits 1 by design. */
+static const struct zc_peer_prog wrk = { "wrk", "-v", "wrk", "wrk ", true };
 
 int zc_wrk_available(char *why, size_t len)
 {
 	char out[2048];
-	int ret = version_text(out, sizeof(out), why, len);
 
-	if (!ret && len)
-		why[0] = 0;
-	return ret;
+	return zc_peer_version(&wrk, out, sizeof(out), why, len);
 }
 
 json_t *zc_wrk_info(void)
 {
-	char out[2048], why[256], path[4096], version[64] = "";
+	char out[2048];
 
-	if (version_text(out, sizeof(out), why, sizeof(why)))
-		return json_pack("{s:s}", "error", why);
-	if (zc_peer_which("wrk", path, sizeof(path)))
-		path[0] = 0;
-	sscanf(out, "wrk %63s", version);
-	return json_pack("{s:s, s:s}", "path", path, "version", version);
-}
-
-/* Append "%d"/"%ds" as its own string in buf: the string, or NULL when full. */
-static char *put(char **pos, size_t *left, const char *fmt, int v)
-{
-	char *s = *pos;
-	int w = snprintf(s, *left, fmt, v);
-
-	if (w < 0 || (size_t)w >= *left)
-		return NULL;
-	*pos += w + 1;
-	*left -= w + 1;
-	return s;
+	return zc_peer_version_info(&wrk, "wrk %63s", out, sizeof(out));
 }
 
 int zc_wrk_argv(const struct zc_wrk_cfg *c, char *argv[], int max, char *buf, size_t len)
@@ -101,20 +63,11 @@ int zc_wrk_argv(const struct zc_wrk_cfg *c, char *argv[], int max, char *buf, si
 	    c->seconds < 1 || c->timeout_s < 0 || max < 16)
 		return -EINVAL;
 	argv[n++] = "wrk";
-	argv[n++] = "-t";
-	if (!(argv[n++] = put(&pos, &len, "%d", c->threads)))
+	if (!zc_text_arg(argv, &n, &pos, &len, "-t", "%llu", c->threads) ||
+	    !zc_text_arg(argv, &n, &pos, &len, "-c", "%llu", c->connections) ||
+	    !zc_text_arg(argv, &n, &pos, &len, "-d", "%llus", c->seconds) ||
+	    (c->timeout_s && !zc_text_arg(argv, &n, &pos, &len, "--timeout", "%llus", c->timeout_s)))
 		return -ENOSPC;
-	argv[n++] = "-c";
-	if (!(argv[n++] = put(&pos, &len, "%d", c->connections)))
-		return -ENOSPC;
-	argv[n++] = "-d";
-	if (!(argv[n++] = put(&pos, &len, "%ds", c->seconds)))
-		return -ENOSPC;
-	if (c->timeout_s) {
-		argv[n++] = "--timeout";
-		if (!(argv[n++] = put(&pos, &len, "%ds", c->timeout_s)))
-			return -ENOSPC;
-	}
 	if (c->latency)
 		argv[n++] = "--latency";
 	if (c->script) {

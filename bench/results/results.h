@@ -206,7 +206,9 @@ void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r);
  */
 int zc_an_change(json_t *root_b, json_t *b, json_t *root_n, json_t *n, const char *metric,
 		 double level, struct zc_change *c);
-/* The median dut_busy_frac of run's ok, undisturbed samples; NaN when none. */
+/* The median metric of run's ok, undisturbed samples; NaN when none (or no run). */
+double zc_an_median(json_t *run, const char *metric);
+/* Its dut_busy_frac. */
 double zc_an_busy_frac(json_t *run);
 /* A headline row's interval keys from r (num over den): lo, hi, level, n,
  * method, interval, half_width_pct, answer, threshold_pct, and each side's

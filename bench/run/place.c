@@ -138,7 +138,7 @@ int zc_cpu_edge_read(struct zc_cpu_edge *e)
 	return 0;
 }
 
-static bool has_cpu(const int *v, int n, int cpu)
+bool zc_has_cpu(const int *v, int n, int cpu)
 {
 	for (int i = 0; i < n; i++)
 		if (v[i] == cpu)
@@ -153,7 +153,7 @@ static const char *cpu_roles(const struct zc_placement *pl, int cpu, char *buf, 
 
 	buf[0] = 0;
 	for (int r = 0; r < ZC_ROLE_NR; r++)
-		if (has_cpu(pl->wcpu[r], pl->nworkers[r], cpu) && k < len)
+		if (zc_has_cpu(pl->wcpu[r], pl->nworkers[r], cpu) && k < len)
 			k += snprintf(buf + k, len - k, "%s%s", k ? "+" : "", zc_role_names[r]);
 	return k ? buf : NULL;
 }
@@ -169,7 +169,7 @@ void zc_cpu_edges_json(json_t *sample, const struct zc_cpu_edge *a, const struct
 	for (int cpu = 0; cpu < a->n && cpu < b->n; cpu++) {
 		struct zc_cpustat d;
 		uint64_t rx = b->net_rx[cpu] - a->net_rx[cpu], tx = b->net_tx[cpu] - a->net_tx[cpu];
-		bool is_dut = has_cpu(pl->wcpu[dut], pl->nworkers[dut], cpu);
+		bool is_dut = zc_has_cpu(pl->wcpu[dut], pl->nworkers[dut], cpu);
 		char roles[64], key[16];
 		const char *who = cpu_roles(pl, cpu, roles, sizeof(roles));
 
@@ -180,7 +180,7 @@ void zc_cpu_edges_json(json_t *sample, const struct zc_cpu_edge *a, const struct
 		zc_cpustat_delta(&a->cs[cpu], &b->cs[cpu], &d);
 		if (is_dut)
 			dut_busy += zc_cpustat_busy(&d);
-		else if (!who && has_cpu(c->host.irq_cpus, c->host.nirq_cpus, cpu))
+		else if (!who && zc_has_cpu(c->host.irq_cpus, c->host.nirq_cpus, cpu))
 			irq_busy += d.irq + d.softirq;	/* the DUT NIC's interrupts, pinned there */
 		else if (!who)
 			elsewhere += d.softirq;

@@ -361,13 +361,10 @@ static int dut_cpus(const struct set *st, int *cpus, int max)
 
 	for (size_t i = 0; i < st->n; i++) {
 		const struct zc_cfg *cfg = &st->cfg[i];
-		int dut = zc_cfg_dut(cfg), k;
+		int dut = zc_cfg_dut(cfg);
 
-		if (!st->placed[i] || zc_host_remote(&st->c->host, dut))
-			continue;
-		for (k = 0; k < n && cpus[k] != st->pl[i].cpu[dut]; k++)
-			;
-		if (k == n && n < max)
+		if (st->placed[i] && !zc_host_remote(&st->c->host, dut) &&
+		    !zc_has_cpu(cpus, n, st->pl[i].cpu[dut]) && n < max)
 			cpus[n++] = st->pl[i].cpu[dut];
 	}
 	return n;

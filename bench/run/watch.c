@@ -263,11 +263,9 @@ static void tick(struct zc_watch *w, struct tick *t)
 	t->busy_ok = w->dut_local && w->pl->nworkers[w->dut] > 0;
 	for (int k = 0; t->busy_ok && k < w->pl->nworkers[w->dut]; k++) {
 		struct zc_cpustat cs;
-		int cpu = w->pl->wcpu[w->dut][k], j;
+		int cpu = w->pl->wcpu[w->dut][k];
 
-		for (j = 0; j < k && w->pl->wcpu[w->dut][j] != cpu; j++)
-			;
-		if (j < k)
+		if (zc_has_cpu(w->pl->wcpu[w->dut], k, cpu))
 			continue;	/* a CPU two workers share counts once */
 		t->busy_ok = zc_cpustat_read(cpu, &cs) == 0;
 		t->busy_s += zc_cpustat_busy(&cs);
@@ -435,12 +433,6 @@ static double num(json_t *o, const char *k)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* JSON of x, null when not a number. */
-static json_t *jnum(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 void zc_watch_sample_done(struct zc_ctl *c, json_t *run, json_t *sample)
 {
 	struct zc_watch *w = c->watch;
@@ -455,9 +447,9 @@ void zc_watch_sample_done(struct zc_ctl *c, json_t *run, json_t *sample)
 			  "run", json_object_get(run, "name"), "rep", json_object_get(sample, "rep"),
 			  "status", json_object_get(sample, "status"),
 			  "reason", json_object_get(sample, "reason") ?: json_null(),
-			  "gbps", jnum(num(sample, "gbps")),
-			  "gbps_per_core", jnum(num(sample, "gbps_per_core")),
-			  "dut_busy_cores", jnum(num(sample, "dut_busy_cores")),
+			  "gbps", zc_wire_num(num(sample, "gbps")),
+			  "gbps_per_core", zc_wire_num(num(sample, "gbps_per_core")),
+			  "dut_busy_cores", zc_wire_num(num(sample, "dut_busy_cores")),
 			  "intervals", (json_int_t)json_array_size(json_object_get(sample, "intervals"))));
 }
 
@@ -478,9 +470,9 @@ void zc_watch_end(struct zc_ctl *c, const char *status, int exit_code)
 				  "run", json_object_get(run, "name"), "key", json_object_get(run, "key"),
 				  "status", json_object_get(run, "status"),
 				  "samples", (json_int_t)json_array_size(json_object_get(run, "samples")),
-				  "gbps", jnum(num(json_object_get(sum, "gbps"), "median")),
-				  "gbps_per_core", jnum(num(json_object_get(sum, "gbps_per_core"), "median")),
-				  "dut_busy_cores", jnum(num(json_object_get(sum, "dut_busy_cores"), "median")),
+				  "gbps", zc_wire_num(num(json_object_get(sum, "gbps"), "median")),
+				  "gbps_per_core", zc_wire_num(num(json_object_get(sum, "gbps_per_core"), "median")),
+				  "dut_busy_cores", zc_wire_num(num(json_object_get(sum, "dut_busy_cores"), "median")),
 				  "profile_buckets", json_object_get(p, "buckets")));
 	}
 	emit(w, json_pack("{s:s,s:s,s:s,s:i}", "event", "end", "status", status, "results", c->path,

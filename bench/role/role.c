@@ -270,7 +270,7 @@ int zc_role_main(int argc, char **argv)
 	/* The main thread is worker 0: pinned before its counters and buffers. */
 	if (cpus[0] >= 0 && (ret = zc_pin_cpu(cpus[0])))
 		return fail(out, "sched_setaffinity", ret);
-	if ((ret = zc_role_nofile(&r, err, sizeof(err))))
+	if ((ret = zc_wire_nofile(r.nconn, &r.rlimit, err, sizeof(err))))
 		return fail(out, err, ret);
 	json_object_set_new(out, "cpu_numa_node", json_integer(cpus[0] >= 0 ? zc_cpu_node(cpus[0]) : -1));
 	if (ra.role == ZC_ROLE_SINK) {

@@ -9,11 +9,11 @@
 #include "run/controller.h"
 #include "metrics/metrics.h"
 #include "metrics/figures.h"
+#include "wire/wire.h"
 
 #include <errno.h>
 #include <sched.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 /*
@@ -32,28 +32,6 @@ int zc_run_avoid_cpus(struct zc_ctl *c, const struct zc_placement *pl, int dut)
 	if (!CPU_COUNT(&set) || sched_setaffinity(0, sizeof(set), &set))
 		return -1;
 	return 0;
-}
-
-/* Roles started here inherit the controller's RLIMIT_NOFILE: raise it for
- * the run's connections where allowed (the roles raise their own too). */
-static json_t *nofile(const struct zc_cfg *cfg)
-{
-	rlim_t need = ZC_FDS_BASE + (rlim_t)ZC_FDS_PER_CONN * cfg->connections;
-	struct rlimit before, rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &before))
-		return json_null();
-	rl = before;
-	if (rl.rlim_cur < need) {
-		rl.rlim_cur = need;
-		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need)
-			rl.rlim_max = need;
-		if (setrlimit(RLIMIT_NOFILE, &rl))
-			rl = before;
-	}
-	return json_pack("{s:I,s:I,s:I,s:I}", "needed", (json_int_t)need, "soft_before",
-			 (json_int_t)before.rlim_cur, "soft", (json_int_t)rl.rlim_cur, "hard",
-			 (json_int_t)rl.rlim_max);
 }
 
 /* The run ends before its samples: status and reason, no samples. */
@@ -89,7 +67,7 @@ int zc_run_place(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_placement
 	int dut = zc_cfg_dut(cfg), dut_node, ret;
 	int want[ZC_ROLE_NR];
 	char why[256];
-	json_t *place;
+	json_t *place, *nofile;
 
 	dut_node = zc_host_dut_node(&c->host, dut, why, sizeof(why));
 	if (dut_node == -EOPNOTSUPP)
@@ -119,7 +97,9 @@ int zc_run_place(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_placement
 	json_object_set_new(place, "note", json_string(pl->note));
 	json_object_set_new(place, "policy", json_string(why));
 	json_object_set_new(place, "dut_numa_node_wanted", json_integer(dut_node));
-	json_object_set_new(place, "rlimit_nofile", nofile(cfg));
+	/* Roles started here inherit the controller's limit (they raise their own too). */
+	zc_wire_nofile(cfg->connections, &nofile, why, sizeof(why));
+	json_object_set_new(place, "rlimit_nofile", nofile ?: json_null());
 	json_object_set_new(run, "placement", place);
 	return 0;
 }

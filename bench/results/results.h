@@ -44,11 +44,6 @@ json_t *zc_results_load(const char *path, char *err, size_t errlen);
  * "pid_ns"} of this process, the file's "controller".
  */
 json_t *zc_controller_json(void);
-/* 1 (why set) when root says "running" and its controller is gone (killed:
- * no such process, a pid reused since, or this host rebooted since); 0 when
- * it runs, is not running, or cannot be told (another machine or pid
- * namespace, a file without "controller"). */
-int zc_results_orphaned(json_t *root, char *why, size_t len);
 /* A file its gone controller left at "running" reads as "interrupted"
  * (status_reason says why; its runs at "running" too, with a reason).
  * zc_results_load does it: every reader sees the same. */

@@ -103,8 +103,6 @@ int zc_watch_init(struct zc_ctl *c, const struct zc_watch_opts *o)
 	w->saved_stdout = -1;
 	w->tty = isatty(2);
 	w->show = o->progress == ZC_PROGRESS_ALWAYS || (o->progress == ZC_PROGRESS_AUTO && w->tty);
-	for (int r = 0; r < ZC_ROLE_NR; r++)
-		w->map[r].base = NULL;
 	if (o->json_stream) {
 		/* The events own stdout; the tables and anything a child prints go to stderr. */
 		fflush(stdout);
@@ -147,13 +145,16 @@ void zc_watch_start(struct zc_ctl *c, size_t planned)
 			  "profile", w->o.profile, "invocation", json_object_get(root, "invocation")));
 }
 
-void zc_watch_progress(struct zc_ctl *c, const char *fmt, va_list ap)
+void zc_watch_progress(struct zc_ctl *c, const char *fmt, ...)
 {
 	struct zc_watch *w = c->watch;
+	va_list ap;
 
 	if (!w)
 		return;
+	va_start(ap, fmt);
 	vsnprintf(w->line, sizeof(w->line), fmt, ap);
+	va_end(ap);
 	show(w, w->line);
 }
 

@@ -313,22 +313,20 @@ int zc_role_main(int argc, char **argv)
 	else
 		zc_role_workers_run(&r, &end_ret);
 	if (!json_object_get(out, "status")) {
-		json_object_set_new(out, "window", zc_role_window_json(&r));
+		json_t *win = zc_role_window_json(&r);
+
+		json_object_set_new(out, "window", win);
 		if (r.ctr.mask)
 			json_object_set_new(out, "counters", zc_counters_json(&r.ctr, &r.ctr_snap[0],
-				&r.ctr_snap[1], json_integer_value(json_object_get(
-				json_object_get(out, "window"), "bytes")),
-				json_real_value(json_object_get(json_object_get(out, "window"),
-								"window_s"))));
+				&r.ctr_snap[1], json_integer_value(json_object_get(win, "bytes")),
+				json_real_value(json_object_get(win, "window_s"))));
 		if (r.ctr.mask && nw > 1)
 			json_object_set_new(out, "counters_scope", json_string(
 				"worker 0's thread and CPU only"));
 	}
 	if (r.toggle) {
-		json_t *ctr = json_object_get(out, "counters");
+		json_t *ctr = json_object_get(out, "counters"), *bpf = json_object_get(ctr, "bpf");
 		json_t *tj = zc_toggle_finish(r.toggle);
-
-		json_t *bpf = json_object_get(ctr, "bpf");
 
 		r.toggle = NULL;
 		/* Counted in the "on" slices only: no per-MB figure from them. */

@@ -19,9 +19,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-/* The workers' byte counts where a watching controller reads them (zc_rr_live.c:
- * one "connection" per worker, its edges the workers'), for --interval. */
-struct zc_live_role zc_rr_live;
+struct zc_live_role zc_rr_live;	/* rr_int.h */
 
 void zc_rr_fail(struct rr_worker *w, int err, const char *fmt, ...)
 {

@@ -73,7 +73,11 @@ json_t *zc_controller_json(void)
 			 (json_int_t)t, "boot_id", boot, "pid_ns", ns);
 }
 
-int zc_results_orphaned(json_t *root, char *why, size_t len)
+/* 1 (why set) when root says "running" and its controller is gone (killed:
+ * no such process, a pid reused since, or this host rebooted since); 0 when
+ * it runs, is not running, or cannot be told (another machine or pid
+ * namespace, a file without "controller"). */
+static int orphaned(json_t *root, char *why, size_t len)
 {
 	json_t *c = json_object_get(root, "controller");
 	json_t *pid = json_object_get(c, "pid"), *st = json_object_get(c, "start_ticks");
@@ -118,7 +122,7 @@ void zc_results_settle(json_t *root)
 	char why[160];
 	size_t i;
 
-	if (zc_results_orphaned(root, why, sizeof(why)) != 1)
+	if (orphaned(root, why, sizeof(why)) != 1)
 		return;
 	json_object_set_new(root, "status", json_string("interrupted"));
 	json_object_set_new(root, "status_reason", json_string(why));

@@ -38,18 +38,6 @@ static bool same_but_sizes(json_t *a, json_t *b, const char *role)
 		       zc_an_str(json_object_get(b, "options"), "mode_opts"));
 }
 
-static double median_gpc(json_t *run)
-{
-	static double v[ZC_SAMPLES_MAX];
-	size_t n = zc_an_values(run, "gbps_per_core", v, ZC_SAMPLES_MAX);
-	struct zc_summary s;
-
-	if (!n)
-		return NAN;
-	zc_summarize(v, n, &s);
-	return s.median;
-}
-
 /* The best run of role's mode like ref but for its sizes; *sizes: how many
  * sizes it was run at. NULL when none has an ok sample. */
 static json_t *best_like(json_t *runs, json_t *ref, const char *role, const char *mode,
@@ -67,7 +55,7 @@ static json_t *best_like(json_t *runs, json_t *ref, const char *role, const char
 		    strcmp(zc_an_dut_role(r), role) || !same_but_sizes(r, ref, role))
 			continue;
 		(*sizes)++;
-		v = median_gpc(r);
+		v = zc_an_median(r, "gbps_per_core");
 		if (!isnan(v) && v > best_v) {
 			best_v = v;
 			best = r;

@@ -128,12 +128,16 @@ const char *zc_ratio_words(const char *answer, double value, char *buf, size_t l
 	return buf;
 }
 
-double zc_an_busy_frac(json_t *run)
+double zc_an_median(json_t *run, const char *metric)
 {
 	static double v[ZC_SAMPLES_MAX];
-	size_t n = run ? zc_an_values(run, "dut_busy_frac", v, ZC_SAMPLES_MAX) : 0;
 
-	return n ? zc_median(v, n) : NAN;
+	return zc_median(v, run ? zc_an_values(run, metric, v, ZC_SAMPLES_MAX) : 0);
+}
+
+double zc_an_busy_frac(json_t *run)
+{
+	return zc_an_median(run, "dut_busy_frac");
 }
 
 void zc_an_ratio_json(json_t *row, json_t *num, json_t *den, const struct zc_ratio *r)

@@ -15,15 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *zc_an_dut_role(json_t *run)
-{
-	const char *dut = zc_an_str(run, "dut");
-
-	if (*dut)
-		return dut;
-	return strcmp(zc_an_str(json_object_get(run, "key"), "topology"), "proxy") ? "source" : "proxy";
-}
-
 /* A run's mode options text ("" when none). */
 static const char *run_opts(json_t *run)
 {
@@ -514,7 +505,6 @@ int zc_headline_tight(json_t *runs, double target_rel, char *why, size_t len)
 	json_t *root = json_pack("{s:O}", "runs", runs), *hl = zc_headline_rows(root, 0, NULL);
 	json_t *row, *run;
 	double worst = -1;
-	const char *worst_name = NULL;
 	char name[160] = "";
 	size_t i, considered = 0;
 
@@ -531,8 +521,7 @@ int zc_headline_tight(json_t *runs, double target_rel, char *why, size_t len)
 			w = INFINITY;
 		if (w > worst) {
 			worst = w;
-			worst_name = zc_an_str(row, "ratio");
-			snprintf(name, sizeof(name), "%s", worst_name);
+			snprintf(name, sizeof(name), "%s", zc_an_str(row, "ratio"));
 		}
 	}
 	if (!considered) {

@@ -44,11 +44,6 @@ json_t *zc_results_load(const char *path, char *err, size_t errlen);
  * "pid_ns"} of this process, the file's "controller".
  */
 json_t *zc_controller_json(void);
-/* 1 (why set) when root says "running" and its controller is gone (killed:
- * no such process, a pid reused since, or this host rebooted since); 0 when
- * it runs, is not running, or cannot be told (another machine or pid
- * namespace, a file without "controller"). */
-int zc_results_orphaned(json_t *root, char *why, size_t len);
 /* A file its gone controller left at "running" reads as "interrupted"
  * (status_reason says why; its runs at "running" too, with a reason).
  * zc_results_load does it: every reader sees the same. */
@@ -207,7 +202,9 @@ void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r);
  */
 int zc_an_change(json_t *root_b, json_t *b, json_t *root_n, json_t *n, const char *metric,
 		 double level, struct zc_change *c);
-/* The median dut_busy_frac of run's ok, undisturbed samples; NaN when none. */
+/* The median metric of run's ok, undisturbed samples; NaN when none (or no run). */
+double zc_an_median(json_t *run, const char *metric);
+/* Its dut_busy_frac. */
 double zc_an_busy_frac(json_t *run);
 /* A headline row's interval keys from r (num over den): lo, hi, level, n,
  * method, interval, half_width_pct, answer, threshold_pct, and each side's

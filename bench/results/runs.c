@@ -76,18 +76,15 @@ void zc_an_key(json_t *run, char *out, size_t len)
 	json_t *k = json_object_get(run, "key");
 	long long conn = zc_an_int(k, "connections"), wk = zc_an_int(k, "workers");
 	char chunk[24], pipe[24];
+	bool proxy;
 	int n;
 
 	bytes_of(k, "chunk", chunk, sizeof(chunk));
 	bytes_of(k, "pipe_size", pipe, sizeof(pipe));
-	if (!strcmp(zc_an_str(k, "topology"), "proxy"))
-		n = snprintf(out, len, "proxy %s>%s>%s chunk=%s pipe=%s conn=%lld",
-			     zc_an_str(k, "source"), zc_an_str(k, "proxy"), zc_an_str(k, "sink"),
-			     chunk, pipe, conn ? conn : 1);
-	else
-		n = snprintf(out, len, "%s %s>%s chunk=%s pipe=%s conn=%lld",
-			     zc_an_str(k, "topology"), zc_an_str(k, "source"), zc_an_str(k, "sink"),
-			     chunk, pipe, conn ? conn : 1);
+	proxy = !strcmp(zc_an_str(k, "topology"), "proxy");
+	n = snprintf(out, len, "%s %s>%s%s%s chunk=%s pipe=%s conn=%lld", zc_an_str(k, "topology"),
+		     zc_an_str(k, "source"), proxy ? zc_an_str(k, "proxy") : "", proxy ? ">" : "",
+		     zc_an_str(k, "sink"), chunk, pipe, conn ? conn : 1);
 	/* One worker (or none recorded, before schema 1.3) keeps the old key. */
 	if (wk > 1 && n > 0 && (size_t)n < len)
 		n += snprintf(out + n, len - n, " workers=%lld", wk);
@@ -198,15 +195,19 @@ const char *zc_an_rr_key(json_t *k, bool with_pool, char *out, size_t len)
 	return out;
 }
 
-const char *zc_an_dut_mode(json_t *run)
+const char *zc_an_dut_role(json_t *run)
 {
-	json_t *k = json_object_get(run, "key");
 	const char *dut = zc_an_str(run, "dut");
 
-	if (!*dut)
-		dut = strcmp(zc_an_str(k, "topology"), "proxy") ? "source" : "proxy";
+	if (*dut)
+		return dut;
+	return strcmp(zc_an_str(json_object_get(run, "key"), "topology"), "proxy") ? "source" : "proxy";
+}
+
+const char *zc_an_dut_mode(json_t *run)
+{
 	/* The run's own "dut" says which role the per-core figures belong to. */
-	return zc_an_str(k, dut);
+	return zc_an_str(json_object_get(run, "key"), zc_an_dut_role(run));
 }
 
 void zc_an_label(json_t *run, char *out, size_t len)

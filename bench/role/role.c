@@ -45,6 +45,12 @@ static int fail(json_t *out, const char *what, int err)
 	return ZC_EXIT_FAIL;
 }
 
+static void set_status(json_t *out, const char *status, const char *error)
+{
+	json_object_set_new(out, "status", json_string(status));
+	json_object_set_new(out, "error", json_string(error));
+}
+
 static int parse_args(int argc, char **argv, struct zc_role_args *ra)
 {
 	char err[1024];
@@ -235,21 +241,17 @@ int zc_role_main(int argc, char **argv)
 		return fail(out, "mode", -ENOENT);
 	/* An HTTP server or client program in a request/response role's place
 	 * (nginx, wrk, h2load): rr_peer.c. HAProxy in HTTP mode is a proxy peer. */
+	ret = -1;
 	if (ra.cfg.traffic == ZC_TRAFFIC_RR && (r.m->flags & ZC_MODE_HTTP) &&
-	    ra.role != ZC_ROLE_PROXY) {
+	    ra.role != ZC_ROLE_PROXY)
 		ret = zc_rr_peer_main(&ra, r.m, cpus, nw, out);
-		json_decref(out);
-		return ret;
-	}
 	/* A real program in this role's place (HAProxy, iperf3): role_peer.c. */
-	if (zc_role_peer_mode(&ra, r.m)) {
+	else if (zc_role_peer_mode(&ra, r.m))
 		ret = zc_role_peer_main(&ra, zc_role_peer_mode(&ra, r.m), cpus, nw, out);
-		json_decref(out);
-		return ret;
-	}
 	/* Request/response: connections that come and go, rr/rr*.c. */
-	if (ra.cfg.traffic == ZC_TRAFFIC_RR) {
+	else if (ra.cfg.traffic == ZC_TRAFFIC_RR)
 		ret = zc_rr_main(&ra, r.m, cpus, nw, out);
+	if (ret >= 0) {	/* an exit code */
 		json_decref(out);
 		return ret;
 	}
@@ -268,7 +270,7 @@ int zc_role_main(int argc, char **argv)
 	/* The main thread is worker 0: pinned before its counters and buffers. */
 	if (cpus[0] >= 0 && (ret = zc_pin_cpu(cpus[0])))
 		return fail(out, "sched_setaffinity", ret);
-	if ((ret = zc_role_nofile(&r, err, sizeof(err))))
+	if ((ret = zc_wire_nofile(r.nconn, &r.rlimit, err, sizeof(err))))
 		return fail(out, err, ret);
 	json_object_set_new(out, "cpu_numa_node", json_integer(cpus[0] >= 0 ? zc_cpu_node(cpus[0]) : -1));
 	if (ra.role == ZC_ROLE_SINK) {
@@ -291,14 +293,11 @@ int zc_role_main(int argc, char **argv)
 	json_object_set_new(out, "nics", zc_nic_of_sockets(r.io[0].in_fd, r.io[0].out_fd));
 	ret = zc_role_workers_setup(&r, err, sizeof(err));
 	json_object_set_new(out, "buffer_numa_node", json_integer(r.w[0].node));
-	if (ret == -EOPNOTSUPP) {
-		json_object_set_new(out, "status", json_string("unavailable"));
-		json_object_set_new(out, "error", json_string(err));
-	} else if (ret) {
+	if (ret)
 		snprintf(msg, sizeof(msg), "%s: %s", err, strerror(-ret));
-		json_object_set_new(out, "status", json_string("error"));
-		json_object_set_new(out, "error", json_string(msg));
-	}
+	if (ret)
+		set_status(out, ret == -EOPNOTSUPP ? "unavailable" : "error",
+			   ret == -EOPNOTSUPP ? err : msg);
 	if (!ret && (mopts = zc_mode_opts_json(r.m, &r.io[0])))
 		json_object_set_new(out, "mode_options", mopts);
 	if (!ret)
@@ -306,8 +305,7 @@ int zc_role_main(int argc, char **argv)
 	/* GO: the warm-up runs from when the controller sent it. */
 	if (!ret && (ret = zc_wire_wait_go(&r.go_late_s))) {
 		snprintf(msg, sizeof(msg), "waiting for GO: %s", strerror(-ret));
-		json_object_set_new(out, "status", json_string("error"));
-		json_object_set_new(out, "error", json_string(msg));
+		set_status(out, "error", msg);
 	}
 	/* Past here every worker runs (or, after a failed setup, only tears down). */
 	if (!ret)
@@ -315,22 +313,20 @@ int zc_role_main(int argc, char **argv)
 	else
 		zc_role_workers_run(&r, &end_ret);
 	if (!json_object_get(out, "status")) {
-		json_object_set_new(out, "window", zc_role_window_json(&r));
+		json_t *win = zc_role_window_json(&r);
+
+		json_object_set_new(out, "window", win);
 		if (r.ctr.mask)
 			json_object_set_new(out, "counters", zc_counters_json(&r.ctr, &r.ctr_snap[0],
-				&r.ctr_snap[1], json_integer_value(json_object_get(
-				json_object_get(out, "window"), "bytes")),
-				json_real_value(json_object_get(json_object_get(out, "window"),
-								"window_s"))));
+				&r.ctr_snap[1], json_integer_value(json_object_get(win, "bytes")),
+				json_real_value(json_object_get(win, "window_s"))));
 		if (r.ctr.mask && nw > 1)
 			json_object_set_new(out, "counters_scope", json_string(
 				"worker 0's thread and CPU only"));
 	}
 	if (r.toggle) {
-		json_t *ctr = json_object_get(out, "counters");
+		json_t *ctr = json_object_get(out, "counters"), *bpf = json_object_get(ctr, "bpf");
 		json_t *tj = zc_toggle_finish(r.toggle);
-
-		json_t *bpf = json_object_get(ctr, "bpf");
 
 		r.toggle = NULL;
 		/* Counted in the "on" slices only: no per-MB figure from them. */
@@ -366,23 +362,13 @@ int zc_role_main(int argc, char **argv)
 	zc_role_verified_json(&r, out);
 	if ((mopts = zc_role_mode_report(&r)))
 		json_object_set_new(out, "mode_report", mopts);
-	if (json_object_get(out, "status")) {
-		/* set above: unavailable, or setup failed */
-	} else if (mismatch(&r, msg, sizeof(msg), out)) {
-		json_object_set_new(out, "status", json_string("error"));
-		json_object_set_new(out, "error", json_string(msg));
-	} else if (end_ret == 1) {
-		json_object_set_new(out, "status", json_string("error"));
-		json_object_set_new(out, "error",
-				    json_string("peer closed the connection before the window ended"));
-	} else if (ret < 0) {
+	/* A status set above (unavailable, setup or GO failed) stays. */
+	if (ret < 0)
 		snprintf(msg, sizeof(msg), "%s mode %s: %s", argv[1], r.m->name, strerror(-ret));
-		json_object_set_new(out, "status", json_string("error"));
-		json_object_set_new(out, "error", json_string(msg));
-	} else {
-		json_object_set_new(out, "status", json_string("ok"));
-	}
-	ret = zc_wire_emit(out, NULL, NULL);
+	if (!json_object_get(out, "status"))
+		why = mismatch(&r, msg, sizeof(msg), out) ? msg : end_ret == 1 ?
+		      "peer closed the connection before the window ended" : ret < 0 ? msg : NULL;
+	ret = zc_wire_emit(out, json_object_get(out, "status") ? NULL : why ? "error" : "ok", why);
 	json_decref(out);
 	zc_role_conns_close(&r);
 	free_role(&r);

@@ -18,38 +18,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-int zc_role_nofile(struct role *r, char *err, size_t errlen)
-{
-	rlim_t need = ZC_FDS_BASE + (rlim_t)ZC_FDS_PER_CONN * r->nconn;
-	struct rlimit before, rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &before))
-		return 0;
-	rl = before;
-	if (rl.rlim_cur < need) {
-		/* The soft limit up to need, the hard one too where allowed (root). */
-		rl.rlim_cur = need;
-		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need)
-			rl.rlim_max = need;
-		if (setrlimit(RLIMIT_NOFILE, &rl)) {
-			rl = before;
-			rl.rlim_cur = before.rlim_max;
-			if (before.rlim_max < need || setrlimit(RLIMIT_NOFILE, &rl)) {
-				snprintf(err, errlen, "%d connections need about %llu file descriptors; "
-					 "RLIMIT_NOFILE is %llu (hard %llu) and cannot be raised here",
-					 r->nconn, (unsigned long long)need,
-					 (unsigned long long)before.rlim_cur,
-					 (unsigned long long)before.rlim_max);
-				return -EMFILE;
-			}
-		}
-	}
-	r->rlimit = json_pack("{s:I,s:I,s:I,s:I}", "needed", (json_int_t)need,
-			      "soft_before", (json_int_t)before.rlim_cur,
-			      "soft", (json_int_t)rl.rlim_cur, "hard", (json_int_t)rl.rlim_max);
-	return 0;
-}
-
 /* 0 or -errno */
 static int write_all(int fd, const uint8_t *p, size_t len)
 {

@@ -61,8 +61,6 @@ struct role {
 };
 
 /* role_conn.c: 0 or -errno, what failed in err. */
-/* Raise RLIMIT_NOFILE for r->nconn connections where allowed; r->rlimit. */
-int zc_role_nofile(struct role *r, char *err, size_t errlen);
 /* Before READY: the source connects every connection and writes its header;
  * the proxy and the sink listen (*port). */
 int zc_role_conns_open(struct role *r, int *port, char *err, size_t errlen);

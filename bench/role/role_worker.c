@@ -341,15 +341,6 @@ static double wwin(const struct role_worker *w)
 	return w->s[PH_WINDOW].t - w->s[PH_WARMUP].t;
 }
 
-/* Has an earlier worker the same CPU? (its /proc/stat is counted once) */
-static bool cpu_seen(const struct role *r, int i)
-{
-	for (int k = 0; k < i; k++)
-		if (r->w[k].cpu == r->w[i].cpu)
-			return true;
-	return false;
-}
-
 json_t *zc_role_window_json(const struct role *r)
 {
 	struct zc_window win;
@@ -373,7 +364,9 @@ json_t *zc_role_window_json(const struct role *r)
 json_t *zc_role_workers_json(struct role *r)
 {
 	json_t *a = json_array();
+	struct zc_window seen;	/* the CPUs of the workers before (zc_window_cpu) */
 
+	zc_window_init(&seen, 0);
 	for (int i = 0; i < r->nworkers; i++) {
 		const struct role_worker *w = &r->w[i];
 		const struct wsnap *s0 = &w->s[PH_WARMUP], *s1 = &w->s[PH_WINDOW];
@@ -387,7 +380,7 @@ json_t *zc_role_workers_json(struct role *r)
 				      "gbps", zc_wire_num(gbps), "thread_cpu_s",
 				      tv(&s1->ru.ru_utime) + tv(&s1->ru.ru_stime) -
 				      tv(&s0->ru.ru_utime) - tv(&s0->ru.ru_stime),
-				      "cpu_shared", cpu_seen(r, i));
+				      "cpu_shared", !zc_window_cpu(&seen, w->cpu, NULL, NULL, false));
 
 		if (s0->cs_ok && s1->cs_ok) {
 			struct zc_cpustat d;

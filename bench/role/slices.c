@@ -237,14 +237,6 @@ void zc_slices_teardown(struct role *r, struct role_worker *w)
 	ws->alt_setup = false;
 }
 
-static bool cpu_counted_before(const struct role *r, int i)
-{
-	for (int k = 0; k < i; k++)
-		if (r->w[k].cpu == r->w[i].cpu)
-			return true;
-	return false;
-}
-
 void zc_slices_json(struct role *r, json_t *out)
 {
 	const struct zc_slicing *sl = r->sl;
@@ -263,10 +255,13 @@ void zc_slices_json(struct role *r, json_t *out)
 		double t0 = 0, t1 = 0;
 		bool cs_ok = true, drop = sl->drop && zc_slice_first_after_switch(k, sl->drop);
 		int side = zc_slice_side(k, sl->drop);
+		struct zc_window seen;	/* the workers' CPUs so far (zc_window_cpu) */
 		json_t *o;
 
+		zc_window_init(&seen, 0);
 		for (int i = 0; i < r->nworkers; i++) {
 			const struct zc_slice_rec *s = &sl->w[i].rec[k];
+			bool first = zc_window_cpu(&seen, r->w[i].cpu, NULL, NULL, false);
 
 			if (k >= sl->w[i].n)
 				continue;
@@ -276,7 +271,7 @@ void zc_slices_json(struct role *r, json_t *out)
 				t1 = s->t1;
 			bytes += s->bytes;
 			cpu += s->cpu_ns;
-			if (cpu_counted_before(r, i))
+			if (!first)	/* a CPU's /proc/stat counts once */
 				continue;
 			cs_ok = cs_ok && s->cs_ok;
 			sirq += s->sirq_ns;

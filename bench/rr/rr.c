@@ -50,16 +50,20 @@ static void *worker_main(void *p)
 
 	if (w->cpu >= 0 && (ret = zc_pin_cpu(w->cpu)))
 		zc_rr_fail(w, ret, "sched_setaffinity (worker %d, CPU %d)", w->idx, w->cpu);
-	if (!ret && (ret = ops->setup(w)) && !w->ret)
+	if (!ret && ((ret = zc_rr_epoll(w)) || (ret = ops->setup(w))) && !w->ret)
 		zc_rr_fail(w, ret, "worker %d: setup", w->idx);
 	pthread_barrier_wait(&go_bar);	/* setup done */
 	pthread_barrier_wait(&go_bar);	/* GO */
-	if (!w->rr->abort)
+	if (!w->rr->abort && ops->loop)
 		ops->loop(w);
+	else if (!w->rr->abort)
+		zc_rr_serve(w, ops);
 	/* Edges a failed or early loop never reached: its state at the end. */
 	for (; w->phase < RR_NR; w->phase++)
 		zc_rr_take(w, w->phase);
 	ops->teardown(w);
+	if (w->epfd >= 0)
+		close(w->epfd);
 	return NULL;
 }
 

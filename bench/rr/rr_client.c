@@ -91,8 +91,6 @@ static int c_setup(struct rr_worker *w)
 		return -ENOMEM;
 	if ((ret = zc_hdr_new(1, 100ULL * 1000000000ULL, 3, &w->lat)))
 		return ret;
-	if ((w->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0)
-		return -errno;
 	for (size_t i = 0; i < cl->n; i++) {
 		struct cconn *c = &cl->c[i];
 
@@ -508,8 +506,6 @@ static void c_teardown(struct rr_worker *w)
 		c_close(w, &cl->c[i]);
 		free(cl->c[i].q);
 	}
-	if (w->epfd >= 0)
-		close(w->epfd);
 	zc_buf_free(w->buf, w->buf_len);
 	w->buf = NULL;
 	if (cl)
@@ -546,4 +542,5 @@ static void c_report(struct rr *rr, json_t *o)
 	zc_hdr_free(all);
 }
 
-const struct rr_ops zc_rr_client = { c_setup, c_loop, c_teardown, c_report };
+const struct rr_ops zc_rr_client = { .setup = c_setup, .loop = c_loop, .teardown = c_teardown,
+				     .report = c_report };

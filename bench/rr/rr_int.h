@@ -96,12 +96,17 @@ int zc_rr_wait_ms(const struct rr_worker *w, double now, int cap);
 /* A non-blocking connection to rr->peer (SO_BINDTODEVICE as the role's):
  * fd (connecting), or -errno. */
 int zc_rr_connect(const struct rr *rr);
+/* w's epoll set, with the listener in it when there is one (EPOLLEXCLUSIVE,
+ * data.ptr NULL: a connection's is never NULL). 0 or -errno. */
+int zc_rr_epoll(struct rr_worker *w);
+struct rr_ops;
 /* The server's and the proxy's loop: tick the edges, wait on w->epfd, hand
- * an event on listener to on_accept and any other to on_event (its
- * epoll_event data.ptr); past the tail wait for the client's closes, at
- * most until rr->end. */
-void zc_rr_serve(struct rr_worker *w, const void *listener, void (*on_accept)(struct rr_worker *w),
-		 void (*on_event)(struct rr_worker *w, void *ptr));
+ * each connection the listener has (TCP_NODELAY set) to ops->accept and any
+ * other event to ops->event (its data.ptr); past the tail wait for the
+ * client's closes, at most until rr->end. */
+void zc_rr_serve(struct rr_worker *w, const struct rr_ops *ops);
+/* Append c to *all (*n of *cap, grown as needed): false when out of memory. */
+bool zc_rr_keep(void ***all, size_t *n, size_t *cap, void *c);
 /* TCP_NODELAY on a request/response socket (every one zcbench opens or
  * accepts in rr runs), as neper, netperf's RR tests, HAProxy and nginx's
  * keep-alive do: else a response's last short segment waits for the
@@ -114,13 +119,16 @@ void zc_rr_fail(struct rr_worker *w, int err, const char *fmt, ...)
 /* rr.c: the role's "window" from its workers' edges. */
 json_t *zc_rr_window_json(const struct rr *rr);
 
-/* Each role's worker: setup (per worker, on its thread), loop, teardown,
- * and its part of the report. */
+/* Each role's worker: setup (per worker, on its thread, w->epfd made),
+ * loop (NULL: zc_rr_serve's with accept and event), teardown, and its part
+ * of the report. */
 struct rr_ops {
 	int (*setup)(struct rr_worker *w);
 	void (*loop)(struct rr_worker *w);
 	void (*teardown)(struct rr_worker *w);
 	void (*report)(struct rr *rr, json_t *rrj);
+	void (*accept)(struct rr_worker *w, int fd);
+	void (*event)(struct rr_worker *w, void *ptr);
 };
 extern const struct rr_ops zc_rr_client, zc_rr_server, zc_rr_proxy;
 

@@ -31,30 +31,17 @@ struct pconn {
 
 struct proxy {
 	struct pconn *free;
-	struct pconn **all;
+	void **all;
 	size_t nall, cap;
-	struct pconn listener;	/* a marker for the listener's events */
 	uint64_t accepted;
 	volatile sig_atomic_t never;	/* the modes' stop flag: a step never looks */
 };
 
 static int p_setup(struct rr_worker *w)
 {
-	struct proxy *p = calloc(1, sizeof(*p));
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLEXCLUSIVE };
-	int ret;
-
-	if (!p)
+	if (!(w->priv = calloc(1, sizeof(struct proxy))))
 		return -ENOMEM;
-	w->priv = p;
-	if ((ret = zc_pipe_pool_init(&w->pool, (size_t)w->rr->cfg->pipe_pool)))
-		return ret;
-	ev.data.ptr = &p->listener;
-	if ((w->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0)
-		return -errno;
-	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->rr->lfd, &ev))
-		return -errno;
-	return 0;
+	return zc_pipe_pool_init(&w->pool, (size_t)w->rr->cfg->pipe_pool);
 }
 
 static void p_close(struct rr_worker *w, struct pconn *c)
@@ -111,18 +98,10 @@ static struct pconn *p_new(struct rr_worker *w)
 		p->free = c->next_free;
 		return c;
 	}
-	if (p->nall == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-		struct pconn **a = realloc(p->all, cap * sizeof(*a));
-
-		if (!a)
-			return NULL;
-		p->all = a;
-		p->cap = cap;
-	}
-	if (!(c = calloc(1, sizeof(*c))))
+	if (!(c = calloc(1, sizeof(*c))) || !zc_rr_keep(&p->all, &p->nall, &p->cap, c)) {
+		free(c);
 		return NULL;
-	p->all[p->nall++] = c;
+	}
 	c->cfd = c->sfd = -1;
 	for (int d = 0; d < 2; d++)
 		if (!(c->buf[d] = zc_buf_alloc(len, w->cpu, &node)))
@@ -201,25 +180,14 @@ static int p_open(struct rr_worker *w, int fd, char *err, size_t errlen)
 	return 0;
 }
 
-static void p_accept(struct rr_worker *w)
+static void p_accept(struct rr_worker *w, int fd)
 {
 	char err[256];
+	int ret = p_open(w, fd, err, sizeof(err));
 
-	for (;;) {
-		int fd = accept4(w->rr->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC), ret;
-
-		if (fd < 0) {
-			if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
-				zc_rr_fail(w, -errno, "proxy: accept: %s", strerror(errno));
-			return;
-		}
-		zc_rr_nodelay(fd);
-		if ((ret = p_open(w, fd, err, sizeof(err)))) {
-			zc_rr_fail(w, ret, "proxy: %s (proxy mode %s): %s", err, w->rr->m->name,
-				   strerror(-ret));
-			return;
-		}
-	}
+	if (ret)
+		zc_rr_fail(w, ret, "proxy: %s (proxy mode %s): %s", err, w->rr->m->name,
+			   strerror(-ret));
 }
 
 /* One event on a connection: run it; a peer's reset ends it, counted (the
@@ -238,13 +206,6 @@ static void p_event(struct rr_worker *w, void *ptr)
 		p_close(w, c);
 }
 
-static void p_loop(struct rr_worker *w)
-{
-	struct proxy *p = w->priv;
-
-	zc_rr_serve(w, &p->listener, p_accept, p_event);
-}
-
 static void p_teardown(struct rr_worker *w)
 {
 	struct proxy *p = w->priv;
@@ -258,8 +219,6 @@ static void p_teardown(struct rr_worker *w)
 			zc_buf_free(c->buf[d], w->rr->cfg->chunk);
 		free(c);
 	}
-	if (w->epfd >= 0)
-		close(w->epfd);
 	if (p)
 		free(p->all);
 	free(p);
@@ -289,4 +248,5 @@ static void p_report(struct rr *rr, json_t *o)
 		zc_pipe_pool_free(&rr->w[i].pool);
 }
 
-const struct rr_ops zc_rr_proxy = { p_setup, p_loop, p_teardown, p_report };
+const struct rr_ops zc_rr_proxy = { .setup = p_setup, .teardown = p_teardown, .report = p_report,
+				    .accept = p_accept, .event = p_event };

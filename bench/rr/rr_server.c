@@ -36,26 +36,14 @@ struct sconn {
 
 struct server {
 	struct sconn *free;
-	struct sconn **all;	/* every state made, freed at teardown */
+	void **all;		/* every state made, freed at teardown */
 	size_t nall, cap;
-	struct sconn listener;	/* a marker for the listener's events */
 	uint64_t accepted, requests;
 };
 
 static int s_setup(struct rr_worker *w)
 {
-	struct server *s = calloc(1, sizeof(*s));
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLEXCLUSIVE };
-
-	if (!s)
-		return -ENOMEM;
-	w->priv = s;
-	ev.data.ptr = &s->listener;
-	if ((w->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0)
-		return -errno;
-	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->rr->lfd, &ev))
-		return -errno;
-	return 0;
+	return (w->priv = calloc(1, sizeof(struct server))) ? 0 : -ENOMEM;
 }
 
 static void s_close(struct rr_worker *w, struct sconn *c)
@@ -185,59 +173,33 @@ static int s_serve(struct rr_worker *w, struct sconn *c)
 	}
 }
 
-static bool keep(struct server *s, struct sconn *c)
-{
-	if (s->nall == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct sconn **a = realloc(s->all, cap * sizeof(*a));
-
-		if (!a)
-			return false;
-		s->all = a;
-		s->cap = cap;
-	}
-	s->all[s->nall++] = c;
-	return true;
-}
-
-static void s_accept(struct rr_worker *w)
+static void s_accept(struct rr_worker *w, int fd)
 {
 	struct server *s = w->priv;
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET };
+	struct sconn *c = s->free;
 
-	for (;;) {
-		int fd = accept4(w->rr->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET };
-		struct sconn *c;
-
-		if (fd < 0) {
-			if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
-				zc_rr_fail(w, -errno, "server: accept: %s", strerror(errno));
-			return;
-		}
-		zc_rr_nodelay(fd);
-		c = s->free;
-		if (c)
-			s->free = c->next_free;
-		else if (!(c = malloc(sizeof(*c))) || !keep(s, c)) {
-			free(c);
-			close(fd);
-			zc_rr_fail(w, -ENOMEM, "server: connection state");
-			return;
-		}
-		c->fd = fd;
-		c->id = s->accepted++;
-		c->in_len = 0;
-		c->sending = c->close_after = false;
-		ev.data.ptr = c;
-		if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev)) {
-			zc_rr_fail(w, -errno, "server: epoll_ctl: %s", strerror(errno));
-			s_close(w, c);
-			return;
-		}
-		w->opened++;
-		if (s_serve(w, c) < 0)
-			s_close(w, c);
+	if (c)
+		s->free = c->next_free;
+	else if (!(c = malloc(sizeof(*c))) || !zc_rr_keep(&s->all, &s->nall, &s->cap, c)) {
+		free(c);
+		close(fd);
+		zc_rr_fail(w, -ENOMEM, "server: connection state");
+		return;
 	}
+	c->fd = fd;
+	c->id = s->accepted++;
+	c->in_len = 0;
+	c->sending = c->close_after = false;
+	ev.data.ptr = c;
+	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev)) {
+		zc_rr_fail(w, -errno, "server: epoll_ctl: %s", strerror(errno));
+		s_close(w, c);
+		return;
+	}
+	w->opened++;
+	if (s_serve(w, c) < 0)
+		s_close(w, c);
 }
 
 /* One event on a connection: serve it; an abort or a bad request ends it
@@ -256,23 +218,16 @@ static void s_event(struct rr_worker *w, void *ptr)
 		s_close(w, c);
 }
 
-static void s_loop(struct rr_worker *w)
-{
-	struct server *s = w->priv;
-
-	zc_rr_serve(w, &s->listener, s_accept, s_event);
-}
-
 static void s_teardown(struct rr_worker *w)
 {
 	struct server *s = w->priv;
 
-	if (w->epfd >= 0)
-		close(w->epfd);
 	for (size_t i = 0; s && i < s->nall; i++) {
-		if (s->all[i]->fd >= 0)
-			close(s->all[i]->fd);
-		free(s->all[i]);
+		struct sconn *c = s->all[i];
+
+		if (c->fd >= 0)
+			close(c->fd);
+		free(c);
 	}
 	if (s)
 		free(s->all);
@@ -288,4 +243,5 @@ static void s_report(struct rr *rr, json_t *o)
 						    : "http"));
 }
 
-const struct rr_ops zc_rr_server = { s_setup, s_loop, s_teardown, s_report };
+const struct rr_ops zc_rr_server = { .setup = s_setup, .teardown = s_teardown, .report = s_report,
+				     .accept = s_accept, .event = s_event };

@@ -13,14 +13,13 @@
 #include <netinet/tcp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-/* The workers' byte counts where a watching controller reads them (zc_rr_live.c:
- * one "connection" per worker, its edges the workers'), for --interval. */
-struct zc_live_role zc_rr_live;
+struct zc_live_role zc_rr_live;	/* rr_int.h */
 
 void zc_rr_fail(struct rr_worker *w, int err, const char *fmt, ...)
 {
@@ -77,8 +76,32 @@ void zc_rr_nodelay(int fd)
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
 
-void zc_rr_serve(struct rr_worker *w, const void *listener, void (*on_accept)(struct rr_worker *w),
-		 void (*on_event)(struct rr_worker *w, void *ptr))
+int zc_rr_epoll(struct rr_worker *w)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLEXCLUSIVE };
+
+	if ((w->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
+	    (w->rr->lfd >= 0 && epoll_ctl(w->epfd, EPOLL_CTL_ADD, w->rr->lfd, &ev)))
+		return -errno;
+	return 0;
+}
+
+/* The listener is ready: every connection waiting, to ops->accept. */
+static void accept_all(struct rr_worker *w, const struct rr_ops *ops)
+{
+	const struct rr *rr = w->rr;
+	int fd = 0;
+
+	while (!rr->abort && (fd = accept4(rr->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+		zc_rr_nodelay(fd);
+		ops->accept(w, fd);
+	}
+	if (fd < 0 && errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+		zc_rr_fail(w, -errno, "%s: accept: %s", rr->role == ZC_ROLE_SINK ? "server" : "proxy",
+			   strerror(errno));
+}
+
+void zc_rr_serve(struct rr_worker *w, const struct rr_ops *ops)
 {
 	const struct rr *rr = w->rr;
 	/*
@@ -98,12 +121,27 @@ void zc_rr_serve(struct rr_worker *w, const void *listener, void (*on_accept)(st
 			break;
 		k = epoll_wait(w->epfd, evs, 64, zc_rr_wait_ms(w, now, 100));
 		for (int e = 0; e < k && !rr->abort; e++) {
-			if (evs[e].data.ptr == listener)
-				on_accept(w);
+			if (!evs[e].data.ptr)
+				accept_all(w, ops);
 			else
-				on_event(w, evs[e].data.ptr);
+				ops->event(w, evs[e].data.ptr);
 		}
 	}
+}
+
+bool zc_rr_keep(void ***all, size_t *n, size_t *cap, void *c)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		void **a = realloc(*all, ncap * sizeof(*a));
+
+		if (!a)
+			return false;
+		*all = a;
+		*cap = ncap;
+	}
+	(*all)[(*n)++] = c;
+	return true;
 }
 
 int zc_rr_connect(const struct rr *rr)

@@ -32,6 +32,8 @@ struct zc_ctl {
 int zc_run_place(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_placement *pl, json_t *run);
 /* Keep the controller off the DUT's worker CPUs: 0, or -1 when it cannot. */
 int zc_run_avoid_cpus(struct zc_ctl *c, const struct zc_placement *pl, int dut);
+/* Is cpu one of the n in v? */
+bool zc_has_cpu(const int *v, int n, int cpu);
 
 /* Every CPU's /proc/stat and NET softirq counts at a window edge, read by
  * the controller from its own CPU. */

@@ -142,14 +142,6 @@ static int task_role(const struct zc_task_edge *e, const struct zc_task_time *t,
 	return -1;
 }
 
-static bool on_cpus(const int *cpus, int n, int cpu)
-{
-	for (int i = 0; i < n; i++)
-		if (cpus[i] == cpu)
-			return true;
-	return false;
-}
-
 struct other {
 	const struct zc_task_time *t;
 	double busy_s;
@@ -219,7 +211,7 @@ void zc_disturbed_json(json_t *sample, const struct zc_cpu_edge *a, const struct
 		/* A task born in the window ran only in it. */
 		double s = (p && p->start == t->start ? (double)(t->ticks - p->ticks)
 						       : (double)t->ticks) / hz;
-		bool seen = on_cpus(cpus, ncpus, t->cpu) || (p && on_cpus(cpus, ncpus, p->cpu));
+		bool seen = zc_has_cpu(cpus, ncpus, t->cpu) || (p && zc_has_cpu(cpus, ncpus, p->cpu));
 		int role = task_role(tb, t, role_pid);
 
 		if (role == dut) {

@@ -9,11 +9,11 @@
 #include "run/controller.h"
 #include "metrics/metrics.h"
 #include "metrics/figures.h"
+#include "wire/wire.h"
 
 #include <errno.h>
 #include <sched.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 /*
@@ -32,28 +32,6 @@ int zc_run_avoid_cpus(struct zc_ctl *c, const struct zc_placement *pl, int dut)
 	if (!CPU_COUNT(&set) || sched_setaffinity(0, sizeof(set), &set))
 		return -1;
 	return 0;
-}
-
-/* Roles started here inherit the controller's RLIMIT_NOFILE: raise it for
- * the run's connections where allowed (the roles raise their own too). */
-static json_t *nofile(const struct zc_cfg *cfg)
-{
-	rlim_t need = ZC_FDS_BASE + (rlim_t)ZC_FDS_PER_CONN * cfg->connections;
-	struct rlimit before, rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &before))
-		return json_null();
-	rl = before;
-	if (rl.rlim_cur < need) {
-		rl.rlim_cur = need;
-		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need)
-			rl.rlim_max = need;
-		if (setrlimit(RLIMIT_NOFILE, &rl))
-			rl = before;
-	}
-	return json_pack("{s:I,s:I,s:I,s:I}", "needed", (json_int_t)need, "soft_before",
-			 (json_int_t)before.rlim_cur, "soft", (json_int_t)rl.rlim_cur, "hard",
-			 (json_int_t)rl.rlim_max);
 }
 
 /* The run ends before its samples: status and reason, no samples. */
@@ -89,7 +67,7 @@ int zc_run_place(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_placement
 	int dut = zc_cfg_dut(cfg), dut_node, ret;
 	int want[ZC_ROLE_NR];
 	char why[256];
-	json_t *place;
+	json_t *place, *nofile;
 
 	dut_node = zc_host_dut_node(&c->host, dut, why, sizeof(why));
 	if (dut_node == -EOPNOTSUPP)
@@ -119,7 +97,9 @@ int zc_run_place(struct zc_ctl *c, const struct zc_cfg *cfg, struct zc_placement
 	json_object_set_new(place, "note", json_string(pl->note));
 	json_object_set_new(place, "policy", json_string(why));
 	json_object_set_new(place, "dut_numa_node_wanted", json_integer(dut_node));
-	json_object_set_new(place, "rlimit_nofile", nofile(cfg));
+	/* Roles started here inherit the controller's limit (they raise their own too). */
+	zc_wire_nofile(cfg->connections, &nofile, why, sizeof(why));
+	json_object_set_new(place, "rlimit_nofile", nofile ?: json_null());
 	json_object_set_new(run, "placement", place);
 	return 0;
 }
@@ -138,7 +118,7 @@ int zc_cpu_edge_read(struct zc_cpu_edge *e)
 	return 0;
 }
 
-static bool has_cpu(const int *v, int n, int cpu)
+bool zc_has_cpu(const int *v, int n, int cpu)
 {
 	for (int i = 0; i < n; i++)
 		if (v[i] == cpu)
@@ -153,7 +133,7 @@ static const char *cpu_roles(const struct zc_placement *pl, int cpu, char *buf, 
 
 	buf[0] = 0;
 	for (int r = 0; r < ZC_ROLE_NR; r++)
-		if (has_cpu(pl->wcpu[r], pl->nworkers[r], cpu) && k < len)
+		if (zc_has_cpu(pl->wcpu[r], pl->nworkers[r], cpu) && k < len)
 			k += snprintf(buf + k, len - k, "%s%s", k ? "+" : "", zc_role_names[r]);
 	return k ? buf : NULL;
 }
@@ -169,7 +149,7 @@ void zc_cpu_edges_json(json_t *sample, const struct zc_cpu_edge *a, const struct
 	for (int cpu = 0; cpu < a->n && cpu < b->n; cpu++) {
 		struct zc_cpustat d;
 		uint64_t rx = b->net_rx[cpu] - a->net_rx[cpu], tx = b->net_tx[cpu] - a->net_tx[cpu];
-		bool is_dut = has_cpu(pl->wcpu[dut], pl->nworkers[dut], cpu);
+		bool is_dut = zc_has_cpu(pl->wcpu[dut], pl->nworkers[dut], cpu);
 		char roles[64], key[16];
 		const char *who = cpu_roles(pl, cpu, roles, sizeof(roles));
 
@@ -180,7 +160,7 @@ void zc_cpu_edges_json(json_t *sample, const struct zc_cpu_edge *a, const struct
 		zc_cpustat_delta(&a->cs[cpu], &b->cs[cpu], &d);
 		if (is_dut)
 			dut_busy += zc_cpustat_busy(&d);
-		else if (!who && has_cpu(c->host.irq_cpus, c->host.nirq_cpus, cpu))
+		else if (!who && zc_has_cpu(c->host.irq_cpus, c->host.nirq_cpus, cpu))
 			irq_busy += d.irq + d.softirq;	/* the DUT NIC's interrupts, pinned there */
 		else if (!who)
 			elsewhere += d.softirq;

@@ -11,6 +11,7 @@
  * the CPUs, and the flame graphs show them all.
  */
 #include "run/watch.h"
+#include "run/controller.h"
 #include "profile/profile.h"
 #include "lib/zcbench.h"
 
@@ -26,14 +27,9 @@ int zc_run_profile_open(struct zc_profile **p, const char *dir, const struct zc_
 				     .comm = pid };
 
 	/* Every worker's CPU of the DUT, once each. */
-	for (int w = 0; w < pl->nworkers[dut] && o.ncpus < ZC_PROFILE_CPUS_MAX; w++) {
-		int k = 0;
-
-		while (k < o.ncpus && o.cpus[k] != pl->wcpu[dut][w])
-			k++;
-		if (k == o.ncpus && pl->wcpu[dut][w] >= 0)
+	for (int w = 0; w < pl->nworkers[dut] && o.ncpus < ZC_PROFILE_CPUS_MAX; w++)
+		if (!zc_has_cpu(o.cpus, o.ncpus, pl->wcpu[dut][w]) && pl->wcpu[dut][w] >= 0)
 			o.cpus[o.ncpus++] = pl->wcpu[dut][w];
-	}
 	if (!o.ncpus) {
 		snprintf(why, len, "the DUT has no CPU of its own to profile (cpu = auto?)");
 		return -EINVAL;

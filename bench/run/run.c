@@ -51,16 +51,6 @@ static void on_signal(int sig)
 	zc_interrupted = 1;
 }
 
-static void progress(struct zc_ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void progress(struct zc_ctl *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	zc_watch_progress(c, fmt, ap);
-	va_end(ap);
-}
-
 static bool run_emulated(const struct zc_cfg *cfg)
 {
 	for (int r = 0; r < ZC_ROLE_NR; r++) {
@@ -329,8 +319,9 @@ static json_t *take_sample(void *user, size_t i, long rep, long round, long nrou
 	int dut = zc_cfg_dut(cfg);
 	json_t *place = json_object_get(st->sr[i].run, "placement"), *s;
 
-	progress(c, "[round %ld/%ld, %zu/%zu] %s chunk=%llu rep %ld ...", round + 1, nrounds,
-		 st->done + 1, st->total, cfg->name, (unsigned long long)cfg->chunk, rep + 1);
+	zc_watch_progress(c, "[round %ld/%ld, %zu/%zu] %s chunk=%llu rep %ld ...", round + 1,
+			  nrounds, st->done + 1, st->total, cfg->name, (unsigned long long)cfg->chunk,
+			  rep + 1);
 	if (!zc_host_remote(&c->host, dut))
 		zc_run_avoid_cpus(c, &st->pl[i], dut);
 	/* IRQ pinning, RPS steering ...: what the host does for this placement,
@@ -361,13 +352,10 @@ static int dut_cpus(const struct set *st, int *cpus, int max)
 
 	for (size_t i = 0; i < st->n; i++) {
 		const struct zc_cfg *cfg = &st->cfg[i];
-		int dut = zc_cfg_dut(cfg), k;
+		int dut = zc_cfg_dut(cfg);
 
-		if (!st->placed[i] || zc_host_remote(&st->c->host, dut))
-			continue;
-		for (k = 0; k < n && cpus[k] != st->pl[i].cpu[dut]; k++)
-			;
-		if (k == n && n < max)
+		if (st->placed[i] && !zc_host_remote(&st->c->host, dut) &&
+		    !zc_has_cpu(cpus, n, st->pl[i].cpu[dut]) && n < max)
 			cpus[n++] = st->pl[i].cpu[dut];
 	}
 	return n;
@@ -543,7 +531,7 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 			  strcmp(zc_an_str(st.sr[i].run, "status"), "unavailable");
 	}
 	json_object_set_new(c.root, "schedule", zc_sched_json(&st.sched));
-	progress(&c, "%s", "");
+	zc_watch_progress(&c, "%s", "");
 	ret = save(&c, zc_interrupted ? "interrupted" : "complete") || ret;
 	if (c.host.transport->teardown)
 		c.host.transport->teardown(&c.host);

@@ -103,8 +103,6 @@ int zc_watch_init(struct zc_ctl *c, const struct zc_watch_opts *o)
 	w->saved_stdout = -1;
 	w->tty = isatty(2);
 	w->show = o->progress == ZC_PROGRESS_ALWAYS || (o->progress == ZC_PROGRESS_AUTO && w->tty);
-	for (int r = 0; r < ZC_ROLE_NR; r++)
-		w->map[r].base = NULL;
 	if (o->json_stream) {
 		/* The events own stdout; the tables and anything a child prints go to stderr. */
 		fflush(stdout);
@@ -147,13 +145,16 @@ void zc_watch_start(struct zc_ctl *c, size_t planned)
 			  "profile", w->o.profile, "invocation", json_object_get(root, "invocation")));
 }
 
-void zc_watch_progress(struct zc_ctl *c, const char *fmt, va_list ap)
+void zc_watch_progress(struct zc_ctl *c, const char *fmt, ...)
 {
 	struct zc_watch *w = c->watch;
+	va_list ap;
 
 	if (!w)
 		return;
+	va_start(ap, fmt);
 	vsnprintf(w->line, sizeof(w->line), fmt, ap);
+	va_end(ap);
 	show(w, w->line);
 }
 
@@ -263,11 +264,9 @@ static void tick(struct zc_watch *w, struct tick *t)
 	t->busy_ok = w->dut_local && w->pl->nworkers[w->dut] > 0;
 	for (int k = 0; t->busy_ok && k < w->pl->nworkers[w->dut]; k++) {
 		struct zc_cpustat cs;
-		int cpu = w->pl->wcpu[w->dut][k], j;
+		int cpu = w->pl->wcpu[w->dut][k];
 
-		for (j = 0; j < k && w->pl->wcpu[w->dut][j] != cpu; j++)
-			;
-		if (j < k)
+		if (zc_has_cpu(w->pl->wcpu[w->dut], k, cpu))
 			continue;	/* a CPU two workers share counts once */
 		t->busy_ok = zc_cpustat_read(cpu, &cs) == 0;
 		t->busy_s += zc_cpustat_busy(&cs);
@@ -435,12 +434,6 @@ static double num(json_t *o, const char *k)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* JSON of x, null when not a number. */
-static json_t *jnum(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
 void zc_watch_sample_done(struct zc_ctl *c, json_t *run, json_t *sample)
 {
 	struct zc_watch *w = c->watch;
@@ -455,9 +448,9 @@ void zc_watch_sample_done(struct zc_ctl *c, json_t *run, json_t *sample)
 			  "run", json_object_get(run, "name"), "rep", json_object_get(sample, "rep"),
 			  "status", json_object_get(sample, "status"),
 			  "reason", json_object_get(sample, "reason") ?: json_null(),
-			  "gbps", jnum(num(sample, "gbps")),
-			  "gbps_per_core", jnum(num(sample, "gbps_per_core")),
-			  "dut_busy_cores", jnum(num(sample, "dut_busy_cores")),
+			  "gbps", zc_wire_num(num(sample, "gbps")),
+			  "gbps_per_core", zc_wire_num(num(sample, "gbps_per_core")),
+			  "dut_busy_cores", zc_wire_num(num(sample, "dut_busy_cores")),
 			  "intervals", (json_int_t)json_array_size(json_object_get(sample, "intervals"))));
 }
 
@@ -478,9 +471,9 @@ void zc_watch_end(struct zc_ctl *c, const char *status, int exit_code)
 				  "run", json_object_get(run, "name"), "key", json_object_get(run, "key"),
 				  "status", json_object_get(run, "status"),
 				  "samples", (json_int_t)json_array_size(json_object_get(run, "samples")),
-				  "gbps", jnum(num(json_object_get(sum, "gbps"), "median")),
-				  "gbps_per_core", jnum(num(json_object_get(sum, "gbps_per_core"), "median")),
-				  "dut_busy_cores", jnum(num(json_object_get(sum, "dut_busy_cores"), "median")),
+				  "gbps", zc_wire_num(num(json_object_get(sum, "gbps"), "median")),
+				  "gbps_per_core", zc_wire_num(num(json_object_get(sum, "gbps_per_core"), "median")),
+				  "dut_busy_cores", zc_wire_num(num(json_object_get(sum, "dut_busy_cores"), "median")),
 				  "profile_buckets", json_object_get(p, "buckets")));
 	}
 	emit(w, json_pack("{s:s,s:s,s:s,s:i}", "event", "end", "status", status, "results", c->path,

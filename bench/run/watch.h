@@ -48,7 +48,7 @@ struct zc_child;
  * stdout becomes stderr for everything else until zc_watch_end. */
 int zc_watch_init(struct zc_ctl *c, const struct zc_watch_opts *o);
 void zc_watch_start(struct zc_ctl *c, size_t planned);		/* event "start" */
-void zc_watch_progress(struct zc_ctl *c, const char *fmt, va_list ap);
+void zc_watch_progress(struct zc_ctl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A sample is taken (not yet in run's samples): the run's merged profile,
  * event "sample". */
 void zc_watch_sample_done(struct zc_ctl *c, json_t *run, json_t *sample);

@@ -114,6 +114,11 @@ int zc_wire_wait_go(double *late_s);
  * "error" when error is not NULL) set first. ZC_EXIT_OK when out's status
  * is "ok", else ZC_EXIT_FAIL. */
 int zc_wire_emit(json_t *out, const char *status, const char *error);
+/* RLIMIT_NOFILE raised for conns connections where allowed (the controller
+ * for the roles it starts, each role for itself): *out {needed, soft_before,
+ * soft, hard}, NULL when unread. 0, or -EMFILE (why in err) when it stays
+ * below what they need. */
+int zc_wire_nofile(long long conns, json_t **out, char *err, size_t errlen);
 
 /* ---- a role's window report (window.c) ---- */
 

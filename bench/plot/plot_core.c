@@ -22,13 +22,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static double median_of(json_t *run, const char *metric)
-{
-	static double v[ZC_SAMPLES_MAX];
-
-	return zc_median(v, zc_an_values(run, metric, v, ZC_SAMPLES_MAX));
-}
-
 /* The run's label on an axis: its whole key (path@chunk/pipe and what else
  * it sets), emulated. */
 static void axis_label(json_t *runs, json_t *run, char *out, size_t len)
@@ -75,7 +68,7 @@ int zc_plot_core(struct plot_ctx *c)
 		return -1;
 	}
 	json_array_foreach(runs, i, run)
-		bpf |= !isnan(median_of(run, "dut_syscalls_per_mb"));
+		bpf |= !isnan(zc_an_median(run, "dut_syscalls_per_mb"));
 	fprintf(f, "idx,label,gbps_per_core,native,emulated,copied,mark,user,system,softirq,irq,idle,"
 		   "steal,foreign,rx_copied_per_byte,tx_copied_per_byte,syscalls_per_mb\n");
 	fprintf(fs, "idx,gbps_per_core\n");
@@ -84,8 +77,8 @@ int zc_plot_core(struct plot_ctx *c)
 		size_t n = zc_an_values(run, "gbps_per_core", v, ZC_SAMPLES_MAX);
 		struct zc_core_split cs;
 		double gpc = zc_median(v, n), cf = zc_an_copied_fraction(run);
-		double rx = median_of(run, "dut_rx_copied_per_byte");
-		double tx = median_of(run, "dut_tx_copied_per_byte");
+		double rx = zc_an_median(run, "dut_rx_copied_per_byte");
+		double tx = zc_an_median(run, "dut_tx_copied_per_byte");
 		bool emu = json_is_true(json_object_get(run, "emulated"));
 		char lab[160], mark[96] = "";
 
@@ -115,7 +108,7 @@ int zc_plot_core(struct plot_ctx *c)
 		csv_text(f, mark);
 		fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", cs.user, cs.system,
 			cs.softirq, cs.irq, cs.idle, cs.steal, isnan(cs.foreign) ? 0 : cs.foreign, rx,
-			tx, median_of(run, bpf ? "dut_syscalls_per_mb" : "dut_calls_per_mb"));
+			tx, zc_an_median(run, bpf ? "dut_syscalls_per_mb" : "dut_calls_per_mb"));
 		for (size_t k = 0; k < n; k++)
 			fprintf(fs, "%d,%.6g\n", idx, v[k]);
 		idx++;

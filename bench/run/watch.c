@@ -16,6 +16,7 @@
 #include "run/controller.h"
 #include "modes/mode.h"
 #include "metrics/figures.h"
+#include "results/results.h"
 #include "lib/proc.h"
 #include "lib/zcbench.h"
 #include "profile/profile.h"
@@ -427,13 +428,6 @@ void zc_watch_finish(struct zc_ctl *c, json_t *sample)
 	w->armed = false;
 }
 
-static double num(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 void zc_watch_sample_done(struct zc_ctl *c, json_t *run, json_t *sample)
 {
 	struct zc_watch *w = c->watch;
@@ -448,9 +442,9 @@ void zc_watch_sample_done(struct zc_ctl *c, json_t *run, json_t *sample)
 			  "run", json_object_get(run, "name"), "rep", json_object_get(sample, "rep"),
 			  "status", json_object_get(sample, "status"),
 			  "reason", json_object_get(sample, "reason") ?: json_null(),
-			  "gbps", zc_wire_num(num(sample, "gbps")),
-			  "gbps_per_core", zc_wire_num(num(sample, "gbps_per_core")),
-			  "dut_busy_cores", zc_wire_num(num(sample, "dut_busy_cores")),
+			  "gbps", zc_wire_num(zc_an_real(sample, "gbps")),
+			  "gbps_per_core", zc_wire_num(zc_an_real(sample, "gbps_per_core")),
+			  "dut_busy_cores", zc_wire_num(zc_an_real(sample, "dut_busy_cores")),
 			  "intervals", (json_int_t)json_array_size(json_object_get(sample, "intervals"))));
 }
 
@@ -471,9 +465,9 @@ void zc_watch_end(struct zc_ctl *c, const char *status, int exit_code)
 				  "run", json_object_get(run, "name"), "key", json_object_get(run, "key"),
 				  "status", json_object_get(run, "status"),
 				  "samples", (json_int_t)json_array_size(json_object_get(run, "samples")),
-				  "gbps", zc_wire_num(num(json_object_get(sum, "gbps"), "median")),
-				  "gbps_per_core", zc_wire_num(num(json_object_get(sum, "gbps_per_core"), "median")),
-				  "dut_busy_cores", zc_wire_num(num(json_object_get(sum, "dut_busy_cores"), "median")),
+				  "gbps", zc_wire_num(zc_an_real(json_object_get(sum, "gbps"), "median")),
+				  "gbps_per_core", zc_wire_num(zc_an_real(json_object_get(sum, "gbps_per_core"), "median")),
+				  "dut_busy_cores", zc_wire_num(zc_an_real(json_object_get(sum, "dut_busy_cores"), "median")),
 				  "profile_buckets", json_object_get(p, "buckets")));
 	}
 	emit(w, json_pack("{s:s,s:s,s:s,s:i}", "event", "end", "status", status, "results", c->path,

@@ -25,7 +25,7 @@ jq -r --slurpfile hl "$hl" '
 	def median: sort | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor]
 		else (.[length / 2 - 1] + .[length / 2]) / 2 end;
 	.runs as $runs |
-	def run($name; $h): [$runs[] | select(.name == $name and .key.chunk == $h.chunk and
+	def run($name; $h): [$runs[] | select(.name == $name and (.key.chunk // $h.chunk) == $h.chunk and
 		(.key.pipe_size == ($h.pipe_size // .key.pipe_size)))][0];
 	def oks($run): [$run.samples[]? | select(.status == "ok" and (.disturbed | not))];
 	def byround($run): [oks($run)[] | {key: (.round // .rep | tostring), value: .gbps_per_core}]

@@ -44,7 +44,7 @@ for d in "$TMP"/prof/*/; do
 	read -r topo src prx snk chunk pipe <"$d/key"
 	[ "$prx" = - ] && prx=""
 	sel='.key.topology == $t and .key.source == $s and .key.proxy == $p and .key.sink == $k and
-	     .key.chunk == $c and .key.pipe_size == $ps'
+	     (.key.chunk // $c) == $c and (.key.pipe_size // $ps) == $ps'
 	args=(--arg t "$topo" --arg s "$src" --arg p "$prx" --arg k "$snk" --argjson c "$chunk"
 	      --argjson ps "$pipe")
 	name=$(jq -r "${args[@]}" ".runs[] | select($sel) | .name" "$OUT/results.json" | head -n1)

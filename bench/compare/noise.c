@@ -80,9 +80,11 @@ static json_t *ratio_spreads(json_t *headline)
 				continue;
 			a = json_is_number(va) ? json_number_value(va) : NAN;
 			b = json_is_number(vb) ? json_number_value(vb) : NAN;
-			json_array_append_new(out, json_pack("{s:s,s:I,s:I,s:o,s:o,s:o,s:o,s:o}",
-				"ratio", zc_an_str(h, "ratio"), "chunk", zc_an_int(h, "chunk"),
-				"pipe_size", zc_an_int(h, "pipe_size"),
+			/* 0: a size neither side passes on, null as in report --json */
+			json_array_append_new(out, json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o}",
+				"ratio", zc_an_str(h, "ratio"), "chunk", zc_an_int(h, "chunk") ?
+				json_integer(zc_an_int(h, "chunk")) : json_null(), "pipe_size",
+				zc_an_int(h, "pipe_size") ? json_integer(zc_an_int(h, "pipe_size")) : json_null(),
 				"a", zc_an_num(a), "b", zc_an_num(b),
 				"spread_pct", isfinite(a) && isfinite(b) && a ? json_real(100 * (b / a - 1))
 								     : json_null(),
@@ -147,6 +149,31 @@ json_t *zc_noise_load(const char *path, char *err, size_t errlen)
 	return root;
 }
 
+/* A noise file's run key against a run's: equal, but for a size the run's
+ * DUT does not pass on ("chunk=-", "pipe=-"), which a file written before
+ * the modes declared their sizes spells with the value it ran at. */
+static bool same_key(const char *stored, const char *key)
+{
+	static const char *const sizes[] = { "chunk=", "pipe=" };
+
+	while (*stored && *key) {
+		size_t a = strcspn(stored, " "), b = strcspn(key, " ");
+		bool any = false;
+
+		for (size_t i = 0; i < ZC_ARRAY_SIZE(sizes); i++) {
+			size_t n = strlen(sizes[i]);
+
+			any |= b == n + 1 && key[n] == '-' && !strncmp(key, sizes[i], n) &&
+			       !strncmp(stored, sizes[i], n);
+		}
+		if (!any && (a != b || strncmp(stored, key, a)))
+			return false;
+		stored += a + (stored[a] == ' ');
+		key += b + (key[b] == ' ');
+	}
+	return !*stored && !*key;
+}
+
 double zc_noise_floor_of(json_t *noise, const char *key, const char *metric)
 {
 	json_t *r;
@@ -155,7 +182,7 @@ double zc_noise_floor_of(json_t *noise, const char *key, const char *metric)
 	json_array_foreach(json_object_get(noise, "runs"), i, r) {
 		json_t *f;
 
-		if (strcmp(zc_an_str(r, "key"), key))
+		if (!same_key(zc_an_str(r, "key"), key))
 			continue;
 		f = json_object_get(json_object_get(json_object_get(r, "metrics"), metric),
 				    "floor_rel");
@@ -200,8 +227,8 @@ void zc_noise_print(FILE *f, json_t *noise)
 		char chunk[24], pipe[24], a[16], b[16], s[16], hw[32];
 		json_t *va = json_object_get(r, "a"), *vb = json_object_get(r, "b");
 
-		zc_fmt_size(zc_an_int(r, "chunk"), chunk, sizeof(chunk));
-		zc_fmt_size(zc_an_int(r, "pipe_size"), pipe, sizeof(pipe));
+		zc_an_fmt_size(zc_an_int(r, "chunk"), chunk, sizeof(chunk));
+		zc_an_fmt_size(zc_an_int(r, "pipe_size"), pipe, sizeof(pipe));
 		snprintf(a, sizeof(a), json_is_number(va) ? "%.3fx" : "-", json_number_value(va));
 		snprintf(b, sizeof(b), json_is_number(vb) ? "%.3fx" : "-", json_number_value(vb));
 		if (json_is_number(json_object_get(r, "spread_pct")))

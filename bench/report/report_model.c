@@ -74,11 +74,12 @@ static json_t *run_rows(json_t *runs)
 
 	json_array_foreach(runs, i, run) {
 		json_t *k = json_object_get(run, "key"), *sum = json_object_get(run, "summary");
-		json_t *o = json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I,s:b}", "name",
+		/* A size the DUT does not pass on is in no key (1.10): null. */
+		json_t *o = json_pack("{s:s,s:s,s:s,s:O?,s:O?,s:I,s:I,s:b}", "name",
 				      zc_an_str(run, "name"), "status", zc_an_str(run, "status"),
 				      "mode", zc_an_dut_mode(run),
-				      "chunk", (json_int_t)zc_an_int(k, "chunk"),
-				      "pipe_size", (json_int_t)zc_an_int(k, "pipe_size"),
+				      "chunk", json_object_get(k, "chunk"),
+				      "pipe_size", json_object_get(k, "pipe_size"),
 				      "connections", (json_int_t)(zc_an_int(k, "connections") ?: 1),
 				      "workers", (json_int_t)(zc_an_int(k, "workers") ?: 1),
 				      "verified", json_is_true(json_object_get(run, "verified")));

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef ZC_ROLE_H
-#define ZC_ROLE_H
+#ifndef ZC_WIRE_H
+#define ZC_WIRE_H
 
 #include "config/cfg.h"
 #include "lib/cpu.h"

@@ -11,7 +11,7 @@ for b in proxy source; do
 	extra=()
 	[ $b = source ] && extra=(bench/lib/pattern.c)
 	cc -std=gnu11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Ibenchmarks -Ibench -o "$TMP/bare_$b" \
-		tests/bare_$b.c benchmarks/handicap.c "${extra[@]}" || fail "build bare_$b"
+		benchmarks/bare_$b.c benchmarks/handicap.c "${extra[@]}" || fail "build bare_$b"
 done
 cat >"$TMP/w.ini" <<INI
 [workload]

@@ -163,6 +163,7 @@ int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus
 	char err[600] = "";
 	int port = 0, ret = 0, code;
 	double t0, late = 0, margin;
+	bool measured;
 
 	memset(&rr, 0, sizeof(rr));
 	rr.ra = ra;
@@ -223,9 +224,11 @@ int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus
 	pthread_barrier_wait(&go_bar);	/* every worker set up (or failed) */
 	zc_wire_ready(port);
 	/* The edges count from when the controller sent GO. */
+	measured = !rr.abort;
 	ret = rr.abort ? 0 : zc_wire_wait_go(&late);
 	if (ret)
 		rr.abort = 1;
+	measured &= !ret;
 	t0 = zc_now() - late;
 	rr.edge[RR_WARMUP] = t0 + cfg->warmup_s;
 	rr.edge[RR_WINDOW] = rr.edge[RR_WARMUP] + cfg->duration_s;
@@ -244,8 +247,12 @@ int zc_rr_main(struct zc_role_args *ra, const struct zc_mode *m, const int *cpus
 	pthread_barrier_wait(&go_bar);
 	for (int i = 0; i < nw; i++)
 		pthread_join(rr.w[i].th, NULL);
-	json_object_set_new(out, "window", zc_rr_window_json(&rr));
-	json_object_set_new(out, "rr", rr_json(&rr, json_object_get(out, "window")));
+	/* As every role's report: a window only when the role got to measure
+	 * one (its workers set up, GO read), else the error alone. */
+	if (measured) {
+		json_object_set_new(out, "window", zc_rr_window_json(&rr));
+		json_object_set_new(out, "rr", rr_json(&rr, json_object_get(out, "window")));
+	}
 	if (strcmp(cfg->counters, "none"))
 		json_object_set_new(out, "counters_error", json_string("--counters are not read in "
 				    "request/response runs yet (traffic = rr)"));

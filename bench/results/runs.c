@@ -4,7 +4,6 @@
  * values, the file's kernel, host, date and fingerprint.
  */
 #include "results/results.h"
-#include "modes/mode.h"
 #include "stats/stats.h"
 #include "lib/zcbench.h"
 
@@ -62,31 +61,12 @@ static void append_opts(json_t *run, char *out, size_t len, int *n, const char *
 				       zc_an_int(o, counts[c][0]));
 }
 
-/* The sizes run's DUT passes on (modes/mode.h, ZC_USE_*): its mode's, and
- * its alternate's, with the run's mode options; a mode this build does not
- * know uses them all. Read from the modes, not from the file, so a file
- * written before a mode declared its sizes keys its runs as a new one does. */
-static unsigned run_uses(json_t *run)
+/* A size of key k in bytes, "-" when k has none (its DUT ignores it:
+ * schema 1.10; an older file keeps the size it stored, so its runs stay
+ * apart as they were measured). */
+static const char *bytes_of(json_t *k, const char *key, char *out, size_t len)
 {
-	json_t *o = json_object_get(run, "options");
-	int dut = zc_role_from_name(zc_an_dut_role(run));
-	const char *opts = zc_an_str(o, "mode_opts"), *alt = zc_an_str(o, "alternate");
-	unsigned uses;
-
-	if (dut < 0)
-		return ZC_USE_ALL;
-	uses = zc_mode_uses(zc_mode_find(dut, zc_an_dut_mode(run)), opts);
-	if (*alt)
-		uses |= zc_mode_uses(zc_mode_find(dut, alt), opts);
-	return uses;
-}
-
-/* A size of run's key in bytes, "-" when its DUT does not pass it on. */
-static const char *bytes_of(json_t *run, unsigned bit, const char *key, char *out, size_t len)
-{
-	json_t *k = json_object_get(run, "key");
-
-	if (json_object_get(k, key) && (run_uses(run) & bit))
+	if (json_object_get(k, key))
 		snprintf(out, len, "%lld", zc_an_int(k, key));
 	else
 		snprintf(out, len, "-");
@@ -101,8 +81,8 @@ void zc_an_key(json_t *run, char *out, size_t len)
 	bool proxy;
 	int n;
 
-	bytes_of(run, ZC_USE_chunk, "chunk", chunk, sizeof(chunk));
-	bytes_of(run, ZC_USE_pipe_size, "pipe_size", pipe, sizeof(pipe));
+	bytes_of(k, "chunk", chunk, sizeof(chunk));
+	bytes_of(k, "pipe_size", pipe, sizeof(pipe));
 	proxy = !strcmp(zc_an_str(k, "topology"), "proxy");
 	n = snprintf(out, len, "%s %s>%s%s%s chunk=%s pipe=%s conn=%lld", zc_an_str(k, "topology"),
 		     zc_an_str(k, "source"), proxy ? zc_an_str(k, "proxy") : "", proxy ? ">" : "",

@@ -34,7 +34,7 @@ static void test_key_and_values(void **state)
 
 	(void)state;
 	zc_an_key(r, key, sizeof(key));
-	assert_string_equal(key, "proxy send>splice>recv chunk=- pipe=262144 conn=1");
+	assert_string_equal(key, "proxy send>splice>recv chunk=65536 pipe=262144 conn=1");
 	assert_int_equal(zc_an_values(r, "gbps_per_core", out, 8), 3);
 	assert_float_equal(out[0], 3, 0);
 	assert_string_equal(zc_an_dut_mode(r), "splice");

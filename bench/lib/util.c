@@ -208,6 +208,21 @@ bool zc_pid_is_zcbench(long pid)
 	return !zc_read_file_trim(path, comm, sizeof(comm)) && !strncmp(comm, "zcbench", 7);
 }
 
+const char *zc_state_dir(void)
+{
+	const char *dir = getenv("ZC_STATE_DIR");
+
+	if (!dir || !*dir)
+		return "/run/zcbench";
+	/* The state files' paths are built in fixed buffers: a longer folder
+	 * would cut them, and restore from the wrong file. */
+	if (strlen(dir) > ZC_STATE_DIR_MAX) {
+		zc_err("ZC_STATE_DIR: %zu characters, at most %d: %s", strlen(dir), ZC_STATE_DIR_MAX, dir);
+		exit(2);
+	}
+	return dir;
+}
+
 void zc_fmt_size(long long v, char *out, size_t len)
 {
 	if (v >= (1 << 20) && v % (1 << 20) == 0)

@@ -78,6 +78,13 @@ int zc_write_str(const char *path, const char *s);
 /* Is pid a live zcbench? State files named after a pid are left alone
  * while it runs and restored once it is gone. */
 bool zc_pid_is_zcbench(long pid);
+/* The folder of those state files (tune, steering, IRQ affinities):
+ * $ZC_STATE_DIR, else /run/zcbench. A test that kills a controller gives its
+ * runs a folder of their own, so no other run beside it restores that state
+ * first. A longer one than ZC_STATE_DIR_MAX characters ends the program
+ * (exit 2, saying so). */
+#define ZC_STATE_DIR_MAX 64
+const char *zc_state_dir(void);
 /* Write a whole buffer to path atomically (temp file in the same folder,
  * fsync, rename): a reader sees the old file or the new one. Only a missing
  * path or a regular file is replaced (lib/outpath.h). 0/-errno */

@@ -16,11 +16,11 @@
 
 void zc_tune_init(struct zc_tune *t)
 {
-	const char *root = getenv("ZC_SYSFS_ROOT"), *dir = getenv("ZC_STATE_DIR");
+	const char *root = getenv("ZC_SYSFS_ROOT");
 
 	memset(t, 0, sizeof(*t));
 	snprintf(t->root, sizeof(t->root), "%s", root ? root : "");
-	snprintf(t->state_dir, sizeof(t->state_dir), "%s", dir && *dir ? dir : ZC_TUNE_STATE_DIR);
+	snprintf(t->state_dir, sizeof(t->state_dir), "%s", zc_state_dir());
 }
 
 /* ROOT/sys/devices/system/cpu/ + the rest. */

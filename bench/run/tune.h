@@ -17,7 +17,6 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#define ZC_TUNE_STATE_DIR "/run/zcbench"
 #define ZC_TUNE_SAVED_MAX 256
 
 struct zc_tune_saved {

@@ -101,15 +101,14 @@ static int irq_target(const struct zc_host *h, int dut_cpu, char *why, size_t le
 }
 
 /*
- * Pinned affinities are also written to IRQ_STATE_DIR/irq-PID before they
+ * Pinned affinities are also written to zc_state_dir()/irq-PID before they
  * change, so a controller killed by SIGKILL cannot leave them changed for
  * good: the next run restores them (zc_host_irqs_reap_stale).
  */
-#define IRQ_STATE_DIR "/run/zcbench"
 
 static void irq_state_path(char *buf, size_t len, long pid)
 {
-	snprintf(buf, len, IRQ_STATE_DIR "/irq-%ld", pid);
+	snprintf(buf, len, "%s/irq-%ld", zc_state_dir(), pid);
 }
 
 static void irq_state_save(const struct zc_host *h)
@@ -117,7 +116,7 @@ static void irq_state_save(const struct zc_host *h)
 	char path[128];
 	FILE *f;
 
-	mkdir(IRQ_STATE_DIR, 0755);
+	mkdir(zc_state_dir(), 0755);
 	irq_state_path(path, sizeof(path), getpid());
 	if (!(f = fopen(path, "we")))
 		return;
@@ -128,7 +127,7 @@ static void irq_state_save(const struct zc_host *h)
 
 int zc_host_irqs_reap_stale(void)
 {
-	DIR *d = opendir(IRQ_STATE_DIR);
+	DIR *d = opendir(zc_state_dir());
 	struct dirent *e;
 	int n = 0;
 
@@ -144,7 +143,7 @@ int zc_host_irqs_reap_stale(void)
 			continue;
 		if (zc_pid_is_zcbench(pid))
 			continue;
-		snprintf(path, sizeof(path), IRQ_STATE_DIR "/%s", e->d_name);
+		snprintf(path, sizeof(path), "%s/%s", zc_state_dir(), e->d_name);
 		if (!(f = fopen(path, "re")))
 			continue;
 		while (fscanf(f, "%d %255s", &irq, aff) == 2) {
@@ -154,7 +153,7 @@ int zc_host_irqs_reap_stale(void)
 		}
 		fclose(f);
 		unlink(path);
-		rmdir(IRQ_STATE_DIR);
+		rmdir(zc_state_dir());
 		zc_warn("restored IRQ affinities left pinned by a dead zcbench (pid %ld)", pid);
 	}
 	closedir(d);
@@ -265,7 +264,7 @@ void zc_host_irqs_restore(struct zc_host *h)
 
 		irq_state_path(path, sizeof(path), getpid());
 		unlink(path);
-		rmdir(IRQ_STATE_DIR);	/* only when no other run's state is in it */
+		rmdir(zc_state_dir());	/* only when no other run's state is in it */
 	}
 	h->nirq_saved = 0;
 }

@@ -14,7 +14,7 @@
  *   - a real NIC's IRQs spread over the DUT's worker CPUs (irq_cpu = workers,
  *     transport/placement.c).
  * Global or real-NIC settings written here are saved first, in memory and in
- * STEER_STATE_DIR/steer-PID, and written back at the end of the run; a
+ * zc_state_dir()/steer-PID, and written back at the end of the run; a
  * controller killed by SIGKILL leaves that file, and the next run restores
  * what it says (zc_steer_reap_stale). A namespace's own settings go with it.
  */
@@ -29,7 +29,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define STEER_STATE_DIR "/run/zcbench"
 /* Flows RFS can track host-wide; each rx queue gets its share. */
 #define RFS_ENTRIES 32768
 
@@ -43,7 +42,7 @@ static int nsaved;
 
 static void state_path(char *buf, size_t len, long pid)
 {
-	snprintf(buf, len, STEER_STATE_DIR "/steer-%ld", pid);
+	snprintf(buf, len, "%s/steer-%ld", zc_state_dir(), pid);
 }
 
 static void state_save(void)
@@ -51,7 +50,7 @@ static void state_save(void)
 	char path[128];
 	FILE *f;
 
-	mkdir(STEER_STATE_DIR, 0755);
+	mkdir(zc_state_dir(), 0755);
 	state_path(path, sizeof(path), getpid());
 	if (!(f = fopen(path, "we")))
 		return;
@@ -92,14 +91,14 @@ void zc_steer_restore(void)
 	if (nsaved) {
 		state_path(path, sizeof(path), getpid());
 		unlink(path);
-		rmdir(STEER_STATE_DIR);	/* only when no other run's state is in it */
+		rmdir(zc_state_dir());	/* only when no other run's state is in it */
 	}
 	nsaved = 0;
 }
 
 int zc_steer_reap_stale(void)
 {
-	DIR *d = opendir(STEER_STATE_DIR);
+	DIR *d = opendir(zc_state_dir());
 	struct dirent *e;
 	int n = 0;
 
@@ -114,7 +113,7 @@ int zc_steer_reap_stale(void)
 			continue;
 		if (zc_pid_is_zcbench(pid))
 			continue;
-		snprintf(path, sizeof(path), STEER_STATE_DIR "/%s", e->d_name);
+		snprintf(path, sizeof(path), "%s/%s", zc_state_dir(), e->d_name);
 		if (!(f = fopen(path, "re")))
 			continue;
 		while (fscanf(f, "%159s %599[^\n]", p, v) == 2)
@@ -125,7 +124,7 @@ int zc_steer_reap_stale(void)
 		zc_warn("restored steering settings left by a dead zcbench (pid %ld)", pid);
 	}
 	closedir(d);
-	rmdir(STEER_STATE_DIR);
+	rmdir(zc_state_dir());
 	return n;
 }
 

@@ -58,6 +58,7 @@ struct role {
 	json_t *rlimit;			/* what RLIMIT_NOFILE was and became */
 	char accept_how[160];
 	double go_late_s;		/* how long after the controller's GO we read it */
+	double go_t;			/* that GO on this role's clock (zc_now) */
 };
 
 /* role_conn.c: 0 or -errno, what failed in err. */

@@ -85,6 +85,21 @@ static void arm_slices(const struct zc_slicing *sl)
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
+/*
+ * When phase p ends, counted from the controller's GO as every role counts it
+ * (request/response does the same, rr.c's edges). A role that took its
+ * window's opening edge late (a busy core, the counters' snapshot) still ends
+ * the window with the others instead of that much later, so the source's tail
+ * has to cover only the closing signal's own delay.
+ */
+static double phase_end(const struct role *r, int p)
+{
+	const struct zc_role_args *ra = r->ra;
+
+	return r->go_t + ra->cfg.warmup_s + (p >= PH_WINDOW ? ra->cfg.duration_s : 0) +
+	       (p >= PH_TAIL ? ra->cfg.tail_s : 0);
+}
+
 static void kick_others(struct role *r, const struct role_worker *self)
 {
 	for (int i = 0; i < r->nworkers; i++)
@@ -161,9 +176,9 @@ static void run_phases(struct role *r, struct role_worker *w)
 		if (w->idx == 0 && p == PH_WARMUP && r->sl)
 			arm_slices(r->sl);
 		else if (w->idx == 0 && p == PH_WARMUP)
-			arm(PH_WINDOW, r->ra->cfg.duration_s);
+			arm(PH_WINDOW, phase_end(r, PH_WINDOW) - zc_now());
 		else if (w->idx == 0 && p == PH_WINDOW && source)
-			arm(PH_TAIL, r->ra->cfg.tail_s);
+			arm(PH_TAIL, phase_end(r, PH_TAIL) - zc_now());
 	}
 	if (source && ret >= 0) {
 		/* What is still in flight counts before the stream ends (io_uring). */
@@ -300,8 +315,9 @@ int zc_role_workers_run(struct role *r, int *window_ret)
 
 	/* The warm-up runs from the controller's GO, so every role's window
 	 * starts and ends together however late each read the line. */
+	r->go_t = zc_now() - r->go_late_s;
 	if (!setup_failed)
-		arm(PH_WARMUP, r->ra->cfg.warmup_s - r->go_late_s);
+		arm(PH_WARMUP, phase_end(r, PH_WARMUP) - zc_now());
 	pthread_barrier_wait(&go_bar);
 	if (!setup_failed)
 		run_phases(r, &r->w[0]);

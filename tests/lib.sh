@@ -7,6 +7,17 @@ ZCBENCH=${ZCBENCH:-bench/zcbench}
 export ZC_STRICT_KEYS=1
 TMP=$(mktemp -d /tmp/zc-it.XXXXXX)
 FAILS=0
+# In the environment of everything this script starts (controllers, roles,
+# the peers they run), so ours_pids tells them from other tests' beside it.
+export ZC_TEST_TAG=$TMP
+# ours_pids REGEX: the processes pgrep -f REGEX finds that this script started.
+ours_pids() {
+	local p
+	for p in $(pgrep -f "$1"); do
+		tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qxF "ZC_TEST_TAG=$ZC_TEST_TAG" && echo "$p"
+	done
+	return 0
+}
 
 # on_exit 'command...': run it when the script exits, however it exits (last
 # registered first), before $TMP goes (kept, and named, with KEEP=1). The
@@ -23,9 +34,9 @@ trap zc_exit EXIT
 skip() { echo "skip: $*"; exit 77; }
 ok() { echo "ok - $*"; }
 bad() { echo "not ok - $*"; FAILS=$((FAILS + 1)); }
-check() { # check "description" command...
+check() { # check "description" command...: 1 when it failed (check ... || cat LOG)
 	local what=$1; shift
-	if "$@"; then ok "$what"; else bad "$what"; fi
+	if "$@"; then ok "$what"; else bad "$what"; return 1; fi
 }
 # A check that cannot go on: fail the script now.
 fail() { echo "not ok - $*"; echo "FAIL: $*"; exit 1; }
@@ -55,6 +66,12 @@ run_ok() {
 rr_workload() {
 	printf '[workload]\nname = %s\ntraffic = rr\nwarmup = 0.3\nduration = 1\ntail = 0.2\n' "$1"
 	printf 'repetitions = 1\ntimeout = 10\n'
+}
+# wait_file PATH: wait (30 s at most) until PATH exists; 1 if it never does.
+wait_file() {
+	local _
+	for _ in $(seq 600); do [ -e "$1" ] && return 0; sleep 0.05; done
+	return 1
 }
 # wait_sample DIR [JQ]: wait (30 s at most) until DIR's results file has been
 # rewritten with a sample (JQ true; default: the first run has one), rather

@@ -3,7 +3,11 @@
 # run and their previous affinity is back afterwards, also after a SIGKILLed
 # controller (restored by the next run). Traffic stays on loopback: only the
 # named NIC's IRQ affinity is touched, for about a second.
+# test-locks: irq
 . "$(dirname "$0")/../lib.sh"
+# The runs' state files in a folder of their own: a run of another test beside
+# this one must not restore the killed run's affinities before "the next run".
+export ZC_STATE_DIR=$TMP/state
 [ "$(id -u)" -eq 0 ] || skip "IRQ affinity needs root"
 nic= irqs=
 for d in /sys/class/net/*; do
@@ -19,7 +23,7 @@ printf '[host]\nname = irq\nirq_cpu = same\n[proxy]\ninterface = %s\naddress = 1
 	--duration=2 >"$TMP/log" 2>&1 &
 pid=$!
 # Pinned when the run starts (after setup and metadata): wait for the state file.
-for i in $(seq 100); do [ -e /run/zcbench/irq-$pid ] && break; sleep 0.05; done
+wait_file "$ZC_STATE_DIR/irq-$pid" || { cat "$TMP/log"; fail "the run never pinned the IRQs (no $ZC_STATE_DIR/irq-$pid in 30 s)"; }
 sleep 0.2
 during=$(affs)
 wait $pid || { rc=$?; cat "$TMP/log"; fail "run exit $rc"; }
@@ -33,7 +37,7 @@ n=$(jq '.runs[0].placement.irqs.irqs | map(select(.error == null)) | length' "$T
 "$ZCBENCH" run workloads/smoke.ini --host "$TMP/h.ini" --out "$TMP/kill" --only proxy-copy \
 	--duration=3 >"$TMP/kill.log" 2>&1 &
 pid=$!
-for i in $(seq 100); do [ -e /run/zcbench/irq-$pid ] && break; sleep 0.05; done
+wait_file "$ZC_STATE_DIR/irq-$pid" || { cat "$TMP/kill.log"; fail "the run to kill never pinned the IRQs (no $ZC_STATE_DIR/irq-$pid in 30 s)"; }
 sleep 0.2
 kill -KILL $pid
 wait $pid 2>/dev/null

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # netem loss on the netns links lowers throughput and corrupts nothing: the
 # sink still verifies every byte (TCP retransmits what netem dropped).
+# test-locks: netns
 . "$(dirname "$0")/../lib.sh"
 [ "$(id -u)" -eq 0 ] || skip "network namespaces need root"
 sed 's/^;netem_loss = .*/netem_loss = 10%/' hosts/netns.ini >"$TMP/loss.ini"

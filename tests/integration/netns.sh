@@ -2,6 +2,7 @@
 # hosts/netns.ini: roles in three namespaces move verified bytes over veth,
 # each reports its veth NIC (virtual), and the namespaces are gone after a
 # normal run, after Ctrl-C, and (via the next run) after a SIGKILLed one.
+# test-locks: netns
 . "$(dirname "$0")/../lib.sh"
 [ "$(id -u)" -eq 0 ] || skip "network namespaces need root"
 ip netns add "zcprobe-$$" 2>/dev/null || skip "cannot create a network namespace"

@@ -7,12 +7,13 @@
 # with that reason (exit 1) while the rest of the file is measured; haproxy
 # killed mid-window fails that sample only; iperf3 runs say unverified; no
 # haproxy or iperf3 is left behind.
+# test-locks: netns
 . "$(dirname "$0")/../lib.sh"
 PATH=$PATH:/usr/sbin:/sbin
 command -v haproxy >/dev/null || skip "haproxy missing (make deps installs it as an optional package)"
 exe=$(readlink -f "$ZCBENCH")
 # Our peers: started by roles of this binary, their files in /tmp/zcbench-peer-*.
-ours() { pgrep -f '^(haproxy -db -f /tmp/zcbench-peer-|iperf3 -(s -1|c) )' || true; }
+ours() { ours_pids '^(haproxy -db -f /tmp/zcbench-peer-|iperf3 -(s -1|c) )'; }
 # Left behind: a peer whose role is gone (reparented to init) or whose role
 # is one of ours (nothing of this test runs any more).
 leftover() {
@@ -82,7 +83,7 @@ check "no haproxy: the plain run is measured" jq -e \
 run_haproxy() {
 	local h="" p pp
 	for _ in $(seq 200); do
-		h=$(for p in $(pgrep -f '^haproxy -db -f /tmp/zcbench-peer-'); do
+		h=$(for p in $(ours_pids '^haproxy -db -f /tmp/zcbench-peer-'); do
 			pp=$(ps -o ppid= "$p" | tr -d ' '); [ "$(ps -o ppid= "$pp" | tr -d ' ')" = "$1" ] && echo "$p"; done | head -n1)
 		[ -n "$h" ] && break
 		sleep 0.05

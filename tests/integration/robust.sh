@@ -46,8 +46,8 @@ check "ctrl-c: finished sample kept" jq -e '.runs[0].samples[0].status == "ok"' 
 check "ctrl-c: interrupted sample marked" \
 	jq -e '[.runs[].samples[] | select(.status == "interrupted")] | length == 1' "$f"
 sleep 0.2
-# Only this binary's roles: other checkouts may be running their own.
-check "no role left running" [ -z "$(pgrep -f "^$(readlink -f "$ZCBENCH") (source|proxy|sink) " || true)" ]
+# Only this script's roles: other tests and checkouts may be running their own.
+check "no role left running" [ -z "$(ours_pids "^$(readlink -f "$ZCBENCH") (source|proxy|sink) ")" ]
 
 $ZCBENCH run "$TMP/w.ini" --only q --out "$TMP/a" >"$TMP/aout" 2>&1 &
 a=$!

@@ -4,7 +4,11 @@
 # raised and each role's veth queues steer to its workers' CPUs; afterwards
 # the sysctl is back, also after a SIGKILLed controller (restored by the next
 # run, which says so). A loopback run says why nothing is steered there.
+# test-locks: netns
 . "$(dirname "$0")/../lib.sh"
+# The runs' state files in a folder of their own: a run of another test beside
+# this one must not restore the killed run's settings before "the next run".
+export ZC_STATE_DIR=$TMP/state
 [ "$(id -u)" -eq 0 ] || skip "network namespaces and sysctls need root"
 ip netns add "zcprobe-$$" 2>/dev/null || skip "cannot create a network namespace"
 ip netns del "zcprobe-$$"

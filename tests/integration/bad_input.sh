@@ -137,7 +137,8 @@ check "killed: report says interrupted, and why" \
 if command -v gnuplot >/dev/null; then
 	z "$TMP/e" plot --out "$TMP/plot" "$f"
 	check "killed: plot's dashboard shows the run interrupted (exit $rc)" \
-		bash -c 'grep -q "<td>interrupted" "$1" && ! grep -q "<td>running" "$1"' _ "$TMP/plot/index.html"
+		bash -c 'grep -q "<td>interrupted" "$1" && ! grep -q "<td>running" "$1"' _ "$TMP/plot/index.html" ||
+		{ cat "$TMP/e"; grep -o '<td>[a-z]*' "$TMP/plot/index.html" | sort | uniq -c; }
 else
 	echo "skip: plot's dashboard needs gnuplot"
 fi

@@ -2,8 +2,9 @@
 # Paired slices inside one window (issue 22, alternate): workloads/slices.ini
 # run short (3 s windows of 100 ms slices, one repetition). Every run's DUT
 # took its two modes in ABBA turns (each turn three slices, the first after a
-# switch dropped and listed as dropped), every slice moved bytes and took CPU
-# time, the slices tile the window in time, the sink verified every byte
+# switch dropped and listed as dropped), every slice counted its bytes and CPU
+# time (together some: one slice may get no CPU on a busy core), the slices
+# tile the window in time, the sink verified every byte
 # across the switches (copy/splice proxy, send/vmsplice, send/sendfile, the
 # splice, tee and vmsplice after-modes), the A/A run's slice ratio is printed
 # (never asserted: a live interval misses by chance), run and report print
@@ -22,7 +23,8 @@ report_json "$f" >"$TMP/report.json"
 for name in proxy-copy-aa proxy-copy-splice proxy-splice-after src-send-vmsplice src-send-sendfile src-tee-after \
 	src-vmsplice-after; do
 	r=".runs[] | select(.name == \"$name\")"
-	check "$name: ok and verified at the sink" jqe "$r | .status == \"ok\" and .verified == true" "$f"
+	check "$name: ok and verified at the sink" jqe "$r | .status == \"ok\" and .verified == true" "$f" ||
+		jq -c "$r | {status, verified, reason, samples: [.samples[] | {status, reason}]}" "$f"
 	dut=$(jq -r "$r | .dut" "$f")
 	sl="$r | .samples[0].roles.$dut"
 	check "$name: at least 16 slices (a 3 s window of 100 ms)" jqe "$sl | .slices | length >= 16" "$f"
@@ -34,8 +36,11 @@ for name in proxy-copy-aa proxy-copy-splice proxy-splice-after src-send-vmsplice
 		.slice_drop.first_after_switch == true and
 		([.slices as \$a | range(1; \$a | length) | select(\$a[.].side != \$a[. - 1].side)] ==
 		 .slice_drop.dropped)" "$f"
-	check "$name: every slice moved bytes and took DUT CPU time" \
-		jqe "$sl | [.slices[] | .bytes > 0 and .cpu_ns > 0 and (.softirq_ns | type) == \"number\" and .busy_ns > 0] | all" "$f"
+	# One slice's share may be nothing on a busy core (another task had the
+	# CPU for its 100 ms); together they moved bytes and took DUT CPU time.
+	check "$name: every slice's bytes and DUT CPU time counted, together some" \
+		jqe "$sl | ([.slices[] | .bytes >= 0 and .cpu_ns >= 0 and (.softirq_ns | type) == \"number\" and .busy_ns >= 0] | all)
+			and ([.slices[].bytes] | add) > 0 and ([.slices[].cpu_ns] | add) > 0 and ([.slices[].busy_ns] | add) > 0" "$f"
 	check "$name: slices follow each other in time" jqe "$sl | .slices as \$a |
 		[range(0; \$a | length) | \$a[.].t_end_ns > \$a[.].t_start_ns and
 		 (. == 0 or \$a[.].t_start_ns >= \$a[. - 1].t_end_ns)] | all" "$f"

@@ -35,6 +35,8 @@ PasswordAuthentication no
 KbdInteractiveAuthentication no
 UsePAM no
 StrictModes no
+MaxStartups 100
+LogLevel VERBOSE
 CFG
 	"$SSHD" -D -e -f "$TMP/sshd_config" 2>"$TMP/sshd.log" &
 	sshd_pid=$!
@@ -88,7 +90,7 @@ for i in $(seq 200); do
 	[ -n "$victim" ] && [ -n "$src" ] && break
 	sleep 0.05
 done
-[ -n "$victim" ] || { kill $run; cat "$TMP/die.log"; fail "remote sink never started"; }
+[ -n "$victim" ] || { kill $run 2>/dev/null; cat "$TMP/die.log" "$TMP/sshd.log"; fail "remote sink never started"; }
 sleep 1
 kill -KILL "$victim"
 wait $run

@@ -24,13 +24,13 @@
 BIN=$(readlink -f "$ZCBENCH")
 export TMPDIR=$TMP	# rescue copies land here, not in /tmp
 jqe() { jq -e "$@" >/dev/null 2>&1; }
-# The roles this binary runs right now ("zcbench ROLE ..."), any parent.
-roles_of_bin() { pgrep -f "^$BIN (source|proxy|sink) " || true; }
+# The roles this binary runs right now for this script ("zcbench ROLE ..."), any parent.
+roles_of_bin() { ours_pids "^$BIN (source|proxy|sink) "; }
 cc -std=gnu11 -O2 -Wall -D_GNU_SOURCE -o "$TMP/tamper" tests/tamper_proxy.c || fail "build tamper_proxy"
 
 # --- 1. kill and stop each role at warm-up and mid-window -------------------
 # One invocation, 13 samples: 12 faults in turn, then one left alone.
-WARM=0.8 DUR=1.2
+WARM=0.5 DUR=0.8
 printf '[workload]\nforeign_max = 100%%\nwarmup = %s\nduration = %s\ntail = 0.3\ntimeout = 2\nchunk = 64k\n\n[run p]\ntopology = proxy\nproxy = copy\nrepetitions = 13\n' \
 	"$WARM" "$DUR" >"$TMP/f.ini"
 plan=()

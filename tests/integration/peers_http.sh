@@ -40,7 +40,7 @@ wrk_sane='.client | .requests > 0 and .bytes >= .requests * 65536 and .duration_
 
 # 1. nginx with sendfile on and off, wrk against it.
 for sf in on off; do
-	run "sendfile-$sf" --client wrk --sendfile "$sf" --size 65536 --seconds 2 --connections 4
+	run "sendfile-$sf" --client wrk --sendfile "$sf" --size 65536 --seconds 1 --connections 4
 	f=$TMP/sendfile-$sf.json
 	check "sendfile $sf: nginx runs the config asked for" jq -e --arg sf "$sf" \
 		'.nginx.config | test("\tsendfile " + $sf + ";") and test("daemon off;") and test("access_log off;")' "$f"
@@ -63,7 +63,7 @@ done
 # with sendfile on; pread() into its buffers and no sendfile() with it off.
 if command -v strace >/dev/null; then
 	for sf in on off; do
-		"$try" --client wrk --sendfile "$sf" --size 65536 --seconds 4 >"$TMP/st-$sf.json" 2>&1 &
+		"$try" --client wrk --sendfile "$sf" --size 65536 --seconds 3 >"$TMP/st-$sf.json" 2>&1 &
 		tp=$! worker=""
 		for _ in $(seq 200); do # the try's nginx master, then its worker
 			m=$(pgrep -P "$tp" nginx | head -n 1)
@@ -99,7 +99,7 @@ gone single
 
 # 3. h2load (--h1) when installed.
 if command -v h2load >/dev/null; then
-	run h2load --client h2load --sendfile on --size 65536 --seconds 2 --connections 4
+	run h2load --client h2load --sendfile on --size 65536 --seconds 1 --connections 4
 	check "h2load: HTTP/1.1, requests succeeded, none failed, only 2xx" jq -e \
 		'.client | .application_protocol == "http/1.1" and .requests.succeeded > 0 and .requests.failed == 0
 		 and .requests.errored == 0 and .status."4xx" == 0 and .status."5xx" == 0
@@ -113,7 +113,7 @@ fi
 # 4. HAProxy in HTTP mode in front of nginx, splicing and not.
 if command -v haproxy >/dev/null; then
 	for h in splice copy; do
-		run "haproxy-$h" --client wrk --haproxy "$h" --size 65536 --seconds 2 --connections 4
+		run "haproxy-$h" --client wrk --haproxy "$h" --size 65536 --seconds 1 --connections 4
 		f=$TMP/haproxy-$h.json
 		check "haproxy $h: mode http, a body through it equals the pattern" jq -e \
 			'(.haproxy.config | test("\tmode http\n")) and .body_ok' "$f"

@@ -18,8 +18,8 @@ cat >"$TMP/rr.ini" <<EOF
 [workload]
 name = rr-tamper
 traffic = rr
-warmup = 0.3
-duration = 0.6
+warmup = 0.2
+duration = 0.5
 tail = 0.2
 timeout = 2
 repetitions = 1
@@ -74,7 +74,7 @@ fails stall-body "ZC_TAMPER_HOW=stall ZC_TAMPER_OFF=$((42 + 1000))" "" "$STALL \
 fails stall-request "ZC_TAMPER_HOW=stall ZC_TAMPER_DIR=up ZC_TAMPER_OFF=10" "" "$STALL .*nothing of its response received \\(a role stalled\\)"
 fails stall-warmup "ZC_TAMPER_HOW=stall ZC_TAMPER_AFTER=0.1" "" "$STALL.*\\(a role stalled\\)"
 for d in down up; do
-	fails "stall-window-$d" "ZC_TAMPER_HOW=stall ZC_TAMPER_DIR=$d ZC_TAMPER_AFTER=0.6" "" "$STALL.*\\(a role stalled\\)"
+	fails "stall-window-$d" "ZC_TAMPER_HOW=stall ZC_TAMPER_DIR=$d ZC_TAMPER_AFTER=0.45" "" "$STALL.*\\(a role stalled\\)"
 	check "stall-window-$d: the stalled request is counted, and in the latency histogram" \
 		jqt '.runs[0].samples[0].roles.source.rr | .stalled == 1 and .transactions > 0 and
 			.latency.count == .transactions + .stalled' "$f"

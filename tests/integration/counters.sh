@@ -61,8 +61,11 @@ jcheck "splice proxy: no read/write either (edge reads stay outside the window)"
 jcheck "splice proxy: rx copied ~0" "[$S.bpf.rx_copied_per_payload_byte] | .[0] < 0.01"
 jcheck "splice proxy: tx copied ~0" "[$S.bpf.tx_copied_per_payload_byte] | .[0] < 0.01"
 jcheck "splice proxy: sends attach pipe pages" "[$S.bpf.tcp_sendmsg_locked.splice_pages] | .[0] > 0"
-jcheck "copy proxy makes recv and send calls" \
-	"[$C.bpf.syscalls | .recvfrom.count > 100 and .sendto.count > 100] | .[0]"
+# Each call moves a 64k chunk at most: as many calls as the window's payload
+# needs (one chunk of slack at each edge), however few a starved core made.
+jcheck "copy proxy makes recv and send calls, enough for its payload" \
+	"[$C | .payload_bytes as \$p | .bpf.syscalls | .recvfrom.count > 0 and .sendto.count > 0 and
+	  (.recvfrom.count + 2) * 65536 >= \$p and (.sendto.count + 2) * 65536 >= \$p] | .[0]"
 jcheck "copy proxy makes no splice calls" "[$C.bpf.syscalls.splice.count // 0] | .[0] == 0"
 jcheck "copy proxy: rx copied within 5% of payload" \
 	"[$C.bpf.rx_copied_per_payload_byte - 1 | fabs] | .[0] < 0.05"
@@ -77,8 +80,13 @@ jcheck "vmsplice source: nothing copied (unpatched kernel)" "[${V/MODE/vmsplice}
 # The pipe sits between the copy and the send: allow its 256k on top of 5%.
 jcheck "emulated patched vmsplice (writev into the pipe): payload copied once" \
 	"[${V/MODE/vmsplice-as-writev} | (.tx_copied_bytes - .payload_bytes_in_window | fabs) < 0.05 * .payload_bytes_in_window + 262144] | .[0]"
-jcheck "sample metrics for the DUT" \
-	'[.runs[] | .summary.dut_syscalls_per_mb.median > 0 and .summary.dut_rx_copied_per_byte.n == 1] | all'
+# A DUT that a loaded machine left no time in its window moved nothing there,
+# and has no per-byte figure (said, not failed); every other has them.
+jq -r '.runs[] | select(.samples[0].roles[.dut].counters.payload_bytes == 0) |
+	"# \(.name): the DUT moved nothing in its window (a starved core): no per-byte figures"' "$f"
+jcheck "sample metrics for the DUT (each that moved bytes in its window)" \
+	'[.runs[] | select(.samples[0].roles[.dut].counters.payload_bytes > 0) |
+	  .summary.dut_syscalls_per_mb.median > 0 and .summary.dut_rx_copied_per_byte.n == 1] | length > 0 and all'
 jcheck "only the DUT loads BPF by default (counters_roles = dut)" \
 	'[.runs[] | .dut as $d | .samples[0].roles | .sink.counters.requested == "perf" and .[$d].counters.requested == "all"] | all'
 check "the --wide table has counters columns" grep -q "sys/MB" "$TMP/table"
@@ -95,8 +103,11 @@ if [ "$(nproc)" -lt 2 ]; then
 	jcheck "sliced: one CPU, so the role says why it could not" "[$T.counters_toggle_error | type == \"string\"] | .[0]"
 else
 	jcheck "sliced: no error" "[$T | .counters_toggle_error == null and .counters.toggle.error == null] | .[0]"
-	jcheck "sliced: 8 or more slices, in the order on, off, off, on, on, ..." \
-		"[$T.counters.toggle.slices | length >= 8 and ([.[0:8][] | .[0]] == [true, false, false, true, true, false, false, true])] | .[0]"
+	# 50 ms slices of a 1 s window; a loaded machine stretches the attach and
+	# detach between them, so fewer: the first ABBA turn at least.
+	jcheck "sliced: 4 or more slices, in the order on, off, off, on, on, ..." \
+		"[$T.counters.toggle.slices | length >= 4 and
+		  ([.[][0]] == [range(length) | [true, false, false, true][. % 4]])] | .[0]"
 	# Each slice's own share may be nothing on a busy core (another task had it
 	# for the slice); together they moved bytes and took CPU time.
 	jcheck "sliced: every slice has its length, CPU time and bytes; together some" \

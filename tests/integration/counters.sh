@@ -53,7 +53,9 @@ C=${P/MODE/copy}
 jcheck "perf task_clock counted" "[$C.perf.events.task_clock_ns] | .[0] > 0"
 jcheck "perf hardware counters: value or reason" \
 	"[$C.perf | (.events.cycles != null) or (.reasons.cycles | type == \"string\")] | .[0]"
-jcheck "splice proxy makes splice calls" "[$S.bpf.syscalls.splice.count] | .[0] > 100"
+# Each splice moves a pipeful (256k) at most, and each pipeful takes two (in, out).
+jcheck "splice proxy makes splice calls, enough for its payload" \
+	"[$S | .payload_bytes as \$p | .bpf.syscalls.splice.count | . > 0 and (. + 4) * 262144 >= 2 * \$p] | .[0]"
 jcheck "splice proxy: no recv/send syscalls" \
 	"[$S.bpf.syscalls | (.recvfrom.count // 0) + (.sendto.count // 0) + (.recvmsg.count // 0) + (.sendmsg.count // 0)] | .[0] == 0"
 jcheck "splice proxy: no read/write either (edge reads stay outside the window)" \
@@ -114,7 +116,7 @@ else
 		"[$T.counters.toggle.slices | all(.[1] > 0 and .[2] >= 0 and .[3] >= 0) and
 		 (map(.[2]) | add) > 0 and (map(.[3]) | add) > 0] | .[0]"
 	jcheck "sliced: the programs attached again between slices (splice calls counted)" \
-		"[$T.counters.bpf.syscalls.splice.count] | .[0] > 100"
+		"[$T.counters.bpf.syscalls.splice.count] | .[0] > 0"
 	jcheck "sliced: no per-MB figure from part of the window, and why" \
 		"[$T.counters.bpf | .syscalls_per_mb == null and .tx_copied_per_payload_byte == null and (.partial | test(\"on. slices\"))] | .[0]"
 	jcheck "sliced: the run's summary has no syscalls per MB" \

@@ -63,6 +63,35 @@ static int role_argv(struct zc_ctl *c, const struct zc_cfg *cfg, int role,
 }
 
 /*
+ * A role whose window lasted less than ZC_WINDOW_MIN_SHARE of the duration
+ * asked: the phases end at fixed times from GO, so a role that got no CPU
+ * when its window opened (a machine loaded from elsewhere) measured a sliver
+ * of it, or nothing, and its figures would describe another time than its
+ * peers'. True (and the reason) for the first such role.
+ */
+#define ZC_WINDOW_MIN_SHARE 0.5
+
+static bool short_window(json_t *roles, double duration_s, char *reason, size_t len)
+{
+	const char *name;
+	json_t *rj;
+
+	json_object_foreach(roles, name, rj) {
+		json_t *w = json_object_get(json_object_get(rj, "window"), "window_s");
+
+		if (json_is_number(w) && json_number_value(w) < ZC_WINDOW_MIN_SHARE * duration_s) {
+			snprintf(reason, len,
+				 "the %s's window lasted %.3g s of the %g s asked: it did not run when "
+				 "the window opened (a loaded machine), so it measured another time "
+				 "than its peers",
+				 name, json_number_value(w), duration_s);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * At a clean end the source sent each connection exactly what the sink
  * received (payload, the header apart): a lost or duplicated stretch, even a
  * whole pattern period that verification alone cannot see, shows here. Roles
@@ -282,6 +311,9 @@ out:
 		}
 	}
 	if (!reason[0] && !strcmp(status, "ok") && conn_totals(roles, sample, reason, sizeof(reason)))
+		status = "failed";
+	if (!reason[0] && !strcmp(status, "ok") && cfg->duration_s > 0 &&
+	    short_window(roles, cfg->duration_s, reason, sizeof(reason)))
 		status = "failed";
 	if (reason[0] && !strcmp(status, "ok"))
 		status = "failed";

@@ -5,6 +5,8 @@
 #     at warm-up and mid-window, one sample each in one invocation: each such
 #     sample fails blaming that role, the clean sample after them is ok, no
 #     role process is left.
+#  1b. The proxy stopped as its window opens and continued when most of it has
+#     gone: the sample fails, its window a sliver of the one asked.
 #  2. The controller SIGKILLed mid-run: the samples it finished are in the
 #     file; its roles go away by themselves; the next run puts back what the
 #     killed one had tuned (fake sysfs) and says so.
@@ -97,6 +99,41 @@ check "the run says partial, its summary from the one ok sample" \
 	jqe '.runs[0].status == "partial" and .runs[0].summary.gbps_per_core.n == 1' "$f"
 sleep 0.3
 check "no role process left (stopped ones included)" [ -z "$(roles_of_bin)" ]
+
+# --- 1b. a role that gets no CPU when its window opens ------------------------
+# The proxy stopped from before the window opens until most of it has gone,
+# then continued: its window is a sliver of the one asked, and the sample
+# fails saying so (its figures would describe another time than its peers').
+printf '[workload]\nforeign_max = 100%%\nwarmup = 0.5\nduration = 1\ntail = 0.3\ntimeout = 5\nchunk = 64k\nrepetitions = 1\n\n[run p]\ntopology = proxy\nproxy = copy\n' >"$TMP/late.ini"
+"$ZCBENCH" run "$TMP/late.ini" --out "$TMP/late" >"$TMP/late.out" 2>&1 &
+ctl=$!
+on_exit "kill -9 $ctl 2>/dev/null"
+pid=
+for _ in $(seq 1 1500); do
+	pid=$(pgrep -P "$ctl" -f "zcbench proxy " | head -n1)
+	[ -n "$pid" ] && break
+	sleep 0.02
+done
+# Its two connections up: every role is ready, and GO comes next (the window
+# opens 0.5 s after it).
+for _ in $(seq 1 500); do
+	[ -n "$pid" ] && [ "$(ss -tnpH state established 2>/dev/null | grep -c "pid=$pid,")" -ge 2 ] && break
+	sleep 0.01
+done
+if [ -n "$pid" ]; then
+	kill -STOP "$pid"
+	on_exit "kill -CONT $pid 2>/dev/null"
+	sleep 1.4
+	kill -CONT "$pid"
+fi
+wait "$ctl"
+rc=$?
+f=$(result_in "$TMP/late")
+check "late window: the proxy was found" [ -n "$pid" ]
+check "late window: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+check "late window: the sample failed, saying the proxy's window was a sliver ($(jq -r '.runs[0].samples[0].reason' "${f:-/dev/null}"))" \
+	jqe '.runs[0].samples[0] | .status == "failed" and .gbps_per_core == null and
+	     (.reason | test("the proxy.s window lasted [0-9.e-]+ s of the 1 s asked"))' "${f:-/dev/null}"
 
 # --- 2. the controller SIGKILLed mid-run ------------------------------------
 S=$TMP/sys/sys/devices/system/cpu

@@ -3,7 +3,8 @@
 # that is rarely idle. Each pass pins one busy loop to a CPU (pass 1 to CPU
 # ZC_HOG_CPU, default 0; each further pass to the next CPU) for the whole of
 # `make check`, then stops it. ZC_BUSY_PASSES passes (default 1); exit 0 only
-# if every pass passed. The hog runs at normal priority, like a neighbour's job.
+# if every pass passed. The hog runs at normal priority in its own session,
+# like a neighbour's job.
 #   tests/busy.sh COMMAND...   (the Makefile passes `make check`)
 set -u
 cd "$(dirname "$0")/.."
@@ -18,7 +19,9 @@ trap 'exit 130' INT TERM
 summary=() worst=0
 for p in $(seq "$passes"); do
 	cpu=$(((cpu0 + p - 1) % ncpu))
-	taskset -c "$cpu" bash -c 'while :; do :; done' &
+	# In a session of its own, as a neighbour's job is (the scheduler shares
+	# the CPU between sessions first: autogroups).
+	setsid taskset -c "$cpu" bash -c 'while :; do :; done' &
 	hog=$!
 	echo "check-busy: pass $p of $passes, a busy loop (pid $hog) pinned to CPU $cpu"
 	t0=$(date +%s)

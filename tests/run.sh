@@ -78,8 +78,12 @@ start() {
 	local i=$1 l
 	for l in ${locks[$i]}; do held[$l]=$i; done
 	started[$i]=$(date +%s.%N)
-	# setsid: the test's own process group, which timeout and Ctrl-C end whole.
-	setsid bash -c "exec timeout -k 5 ${tmos[$i]} ${cmds[$i]}" >"$LOGS/$i" 2>&1 </dev/null &
+	# timeout puts itself and the test in a process group of their own (its
+	# pid), which it and Ctrl-C end whole. Not a session of their own: the
+	# scheduler's autogroups share the CPU between sessions first, and a
+	# test's roles alone in their session were starved for most of a window
+	# beside another test's (counters.sh beside conns.sh, every time).
+	bash -c "exec timeout -k 5 ${tmos[$i]} ${cmds[$i]}" >"$LOGS/$i" 2>&1 </dev/null &
 	running[$!]=$i
 }
 

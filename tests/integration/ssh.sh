@@ -21,8 +21,11 @@ ssh-keygen -q -t ed25519 -N '' -f "$TMP/host_key" || fail "ssh-keygen host key"
 ssh-keygen -q -t ed25519 -N '' -f "$TMP/id" || fail "ssh-keygen user key"
 cp "$TMP/id.pub" "$TMP/authorized_keys"
 user=$(id -un)
+# A port below the ephemeral range: other tests' roles listen on ephemeral
+# ones, and the run must reach this sshd, not one of them.
+read -r eph_lo _ </proc/sys/net/ipv4/ip_local_port_range
 for try in 1 2 3 4 5; do
-	port=$((20000 + RANDOM % 30000))
+	port=$((10000 + RANDOM % (eph_lo > 12000 ? eph_lo - 10000 : 2000)))
 	cat >"$TMP/sshd_config" <<CFG
 Port $port
 ListenAddress 127.0.0.1
@@ -63,7 +66,7 @@ hostfile "$port" "$ZCBENCH" >"$TMP/ssh.ini"
 	--only proxy-copy --only src-send >"$TMP/run.log" 2>&1
 rc=$?
 f=$(ls "$TMP"/out/*.json 2>/dev/null | head -1)
-if [ $rc -ne 0 ] || [ -z "$f" ]; then cat "$TMP/run.log"; fail "ssh smoke run exit $rc"; fi
+if [ $rc -ne 0 ] || [ -z "$f" ]; then cat "$TMP/run.log" "$TMP/sshd.log"; fail "ssh smoke run exit $rc"; fi
 ok=$(jq '[.runs[] | select(.status == "ok" and .verified and .summary.gbps.median > 0)] | length' "$f")
 [ "$ok" = 2 ] || { cat "$TMP/run.log"; fail "expected 2 verified ok runs over ssh, got $ok"; }
 # cpu = auto on an ssh role: the role placed itself on its own host.

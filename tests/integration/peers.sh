@@ -103,8 +103,10 @@ rc=$?
 f=$(result_in "$TMP/k")
 check "kill: found this run's haproxy (pid ${h:-none})" [ -n "$h" ]
 check "kill: exit 1 (got $rc)" [ "$rc" -eq 1 ]
-check "kill: first sample failed, saying haproxy died in the window" jq -e \
-	'.runs[0].samples[0] | .status == "failed" and (.reason | test("haproxy exited during the (warm-up|window) \\(killed by signal 9"))' "$f"
+# Killed 1.2 s after it appeared: in its window on a quiet machine; a loaded
+# one may bring GO later, so any phase is accepted (the reason is printed).
+check "kill: first sample failed, saying haproxy was killed ($(jq -r '.runs[0].samples[0].reason' "${f:-/dev/null}"))" jq -e \
+	'.runs[0].samples[0] | .status == "failed" and (.reason | test("haproxy exited [^;]*\\(killed by signal 9"))' "$f"
 check "kill: second sample still measured" jq -e '.runs[0].samples[1].status == "ok" and .runs[0].samples[1].gbps > 0' "$f"
 check "kill: run partial" [ "$(jq -r '.runs[0].status' "$f")" = partial ]
 

@@ -28,6 +28,17 @@ export TMPDIR=$TMP	# rescue copies land here, not in /tmp
 jqe() { jq -e "$@" >/dev/null 2>&1; }
 # The roles this binary runs right now for this script ("zcbench ROLE ..."), any parent.
 roles_of_bin() { ours_pids "^$BIN (source|proxy|sink) "; }
+# role_pid CTL ROLE TRIES: controller CTL's ROLE child, polled every 20 ms
+# TRIES times at most; nothing if none came.
+role_pid() {
+	local p= _
+	for _ in $(seq 1 "$3"); do
+		p=$(pgrep -P "$1" -f "zcbench $2 " | head -n1)
+		[ -n "$p" ] && break
+		sleep 0.02
+	done
+	echo "$p"
+}
 cc -std=gnu11 -O2 -Wall -D_GNU_SOURCE -o "$TMP/tamper" tests/tamper_proxy.c || fail "build tamper_proxy"
 
 # --- 1. kill and stop each role at warm-up and mid-window -------------------
@@ -59,12 +70,7 @@ for k in "${!plan[@]}"; do
 	[ -n "$sink" ] || { bad "sample $k: no new sink appeared"; break; }
 	last_sink=$sink
 	t0=$(date +%s.%N)
-	pid=
-	for _ in $(seq 1 250); do
-		pid=$(pgrep -P "$ctl" -f "zcbench $role " | head -n1)
-		[ -n "$pid" ] && break
-		sleep 0.02
-	done
+	pid=$(role_pid "$ctl" "$role" 250)
 	[ -n "$pid" ] || { bad "sample $k: no $role process"; continue; }
 	on_exit "kill -CONT $pid 2>/dev/null; kill -9 $pid 2>/dev/null"
 	sleep "$(awk -v a="$at" -v t0="$t0" -v now="$(date +%s.%N)" 'BEGIN { s = a - (now - t0); print (s > 0 ? s : 0) }')"
@@ -108,12 +114,7 @@ printf '[workload]\nforeign_max = 100%%\nwarmup = 0.5\nduration = 1\ntail = 0.3\
 "$ZCBENCH" run "$TMP/late.ini" --out "$TMP/late" >"$TMP/late.out" 2>&1 &
 ctl=$!
 on_exit "kill -9 $ctl 2>/dev/null"
-pid=
-for _ in $(seq 1 1500); do
-	pid=$(pgrep -P "$ctl" -f "zcbench proxy " | head -n1)
-	[ -n "$pid" ] && break
-	sleep 0.02
-done
+pid=$(role_pid "$ctl" proxy 1500)
 # Its two connections up: every role is ready, and GO comes next (the window
 # opens 0.5 s after it).
 for _ in $(seq 1 500); do

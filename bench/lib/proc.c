@@ -409,10 +409,17 @@ int zc_children_wait(struct zc_child **c, int n, double deadline)
 
 void zc_child_kill(struct zc_child *c)
 {
-	if (c->pid > 0 && !c->reaped) {
+	siginfo_t si = { 0 };
+
+	if (c->pid <= 0 || c->reaped)
+		return;
+	/*
+	 * A child that already ended (killed from outside before its pipe was
+	 * read to the end) is not ours to blame away: look without reaping.
+	 */
+	if (waitid(P_PID, c->pid, &si, WEXITED | WNOHANG | WNOWAIT) || si.si_pid != c->pid)
 		c->killed = true;
-		kill(-c->pid, SIGKILL);
-	}
+	kill(-c->pid, SIGKILL);
 }
 
 void zc_child_reap(struct zc_child *c)

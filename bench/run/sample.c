@@ -175,6 +175,8 @@ json_t *zc_run_sample(struct zc_ctl *c, const struct zc_cfg *cfg, int rep,
 				goto out;
 			snprintf(reason, sizeof(reason), "%s: did not get ready (%s)", zc_role_names[r],
 				 ret == -ETIMEDOUT ? "timed out" : ret == -EPIPE ? "exited" : "bad line");
+			if (ret == -ETIMEDOUT)
+				zc_roles_stopped(kids, spawned, ZC_ROLE_NR, reason, sizeof(reason));
 			goto out;
 		}
 		if (r != ZC_ROLE_SOURCE)

@@ -32,8 +32,10 @@ $ZCBENCH run "$TMP/w.ini" --order sequential --out "$TMP/i" >"$TMP/iout" 2>&1 &
 ctl=$!
 # Interrupt during run p's second repetition: its first sample is kept. The
 # file is rewritten after every sample, so wait for the first one in it
-# rather than for a time that a loaded machine stretches.
-wait_sample "$TMP/i" '.runs[0].samples[0].status == "ok"'
+# rather than for a time that a loaded machine stretches (whatever it says:
+# a busy machine can fail or disturb it, and it is kept all the same).
+wait_sample "$TMP/i" '.runs[0].samples | length >= 1'
+first=$(jq -r '.runs[0].samples[0].status' "$(result_in "$TMP/i")")
 sleep 0.5
 kill -INT "$ctl"
 wait "$ctl"
@@ -41,7 +43,7 @@ rc=$?
 f=$(result_in "$TMP/i")
 check "ctrl-c: exit 130 (got $rc)" [ "$rc" -eq 130 ]
 check "ctrl-c: file marked interrupted" [ "$(jq -r .status "$f")" = interrupted ]
-check "ctrl-c: finished sample kept" jq -e '.runs[0].samples[0].status == "ok"' "$f"
+check "ctrl-c: finished sample kept, as it was ($first)" jq -e --arg s "$first" '.runs[0].samples[0].status == $s' "$f"
 # Whichever run's sample it is (the order may put q's between p's two).
 check "ctrl-c: interrupted sample marked" \
 	jq -e '[.runs[].samples[] | select(.status == "interrupted")] | length == 1' "$f"

@@ -4,17 +4,18 @@
 # plain or with a calibrated handicap: ZC_HANDICAP_PCT=P makes it spend P% of
 # its own CPU time on extra work per byte (benchmarks/handicap.h), a regression of
 # about P% in Gbit/s per core of known cause and size.
-#  1. Noise floors: one `zcbench noise` of the plain proxy (A/A, interleaved):
-#     how far two invocations of one build come apart.
+#  1. A profile: ZC_GATE_PROFILE_K (4) invocations of the plain proxy, each a
+#     `zcbench run` of its own, in one folder: how far two invocations of
+#     one build come apart (compare --profile measures it from them).
 #  2. K rounds, each with one A/A pair (plain against plain) and one pair per
 #     handicap (plain against handicapped; which goes first alternates from
 #     round to round, and the pairs' order within a round rotates). Every pair
 #     is two `zcbench run` invocations, judged the way a nightly job would:
 #     `zcbench compare BASE.json NEW.json --metrics gbps_per_core
 #     --fail-on-regression T` and its exit code (1 regression, 3 can't tell,
-#     0 within T), once with the floors of step 1 (--noise: the interval adds
-#     the offset between invocations) and once without (the samples' spread
-#     only). T is half the handicap (a gate meant to catch P% flags more than
+#     0 within T), once with the profile of step 1 (--profile: each file one
+#     invocation, held to the spread between invocations it measured) and
+#     once without (held to the stated default spread, 12%). T is half the handicap (a gate meant to catch P% flags more than
 #     P/2%), and the A/A pairs are judged at each handicap's T.
 #  3. Per handicap: caught (exit 1), can't tell (exit 3), missed (exit 0: a
 #     P% drop called within P/2%, a wrong answer) of K; the A/A pairs' false
@@ -24,14 +25,14 @@
 #     and the share of the proxy's CPU the handicap took. The gate is right
 #     when it catches every handicap at least as large as what it said it
 #     could see, misses none, and raises no false alarm. The last line is the
-#     first handicap's, judged with the floors.
+#     first handicap's, judged with the profile.
 # Environment (defaults): ZC_GATE_K (6), ZC_GATE_HANDICAPS ("5 10 20 40": the
 # first is the headline), ZC_GATE_ARGS (run's flags, "--repetitions=5
 # --warmup=0.3 --duration=1 --foreign-max=100%": every sample kept on a
 # shared machine), ZC_GATE_PCT (one fixed threshold for every handicap
-# instead of half of each), ZC_GATE_FLOOR (aa or within: which judging the
-# last line counts), ZC_GATE_MODE (copy or splice), ZC_GATE_METRICS,
-# ZC_GATE_OUT.
+# instead of half of each), ZC_GATE_FLOOR (profile or default: which judging
+# the last line counts), ZC_GATE_PROFILE_K, ZC_GATE_MODE (copy or splice),
+# ZC_GATE_METRICS, ZC_GATE_OUT.
 # About 100 s a round on 2 cores with the defaults: 6 rounds within 12 min.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -44,12 +45,13 @@ read -r -a LEVELS <<<"${ZC_GATE_HANDICAPS:-5 10 20 40}"
 ARGS=${ZC_GATE_ARGS:---repetitions=5 --warmup=0.3 --duration=1 --foreign-max=100%}
 METRICS=${ZC_GATE_METRICS:-gbps_per_core}
 FIXED=${ZC_GATE_PCT:-}
-FLOOR=${ZC_GATE_FLOOR:-aa}
+FLOOR=${ZC_GATE_FLOOR:-profile}
+PK=${ZC_GATE_PROFILE_K:-4}
 MODE=${ZC_GATE_MODE:-copy}
 out=${ZC_GATE_OUT:-$(mktemp -d /tmp/zc-gate.XXXXXX)}
 mkdir -p "$out" || exit 1
 [ -x "$BARE" ] || { echo "bench-gate: $BARE missing (make build/bare_proxy)"; exit 1; }
-case $FLOOR in aa | within) ;; *) echo "bench-gate: ZC_GATE_FLOOR is aa or within"; exit 1 ;; esac
+case $FLOOR in profile | default) ;; *) echo "bench-gate: ZC_GATE_FLOOR is profile or default"; exit 1 ;; esac
 cat >"$out/w.ini" <<INI
 [workload]
 chunk = 64k
@@ -65,15 +67,18 @@ for p in "${LEVELS[@]}"; do
 	echo "  handicap $p%: threshold $(thr "$p")%"
 done
 
-# 1. The floors, from an A/A of the plain proxy.
-# shellcheck disable=SC2086
-env -u ZC_HANDICAP_PCT "$Z" noise "$out/w.ini" $ARGS --exec-proxy "$BARE" --out "$out/floors" \
-	--noise-out "$out/floors.noise" >"$out/floors.txt" 2>&1 ||
-	echo "A/A for the floors: exit $? (see $out/floors.txt)"
-[ -f "$out/floors.noise" ] || { echo "A/A for the floors: no noise file"; tail -5 "$out/floors.txt"; exit 1; }
+# 1. The profile: invocations of the plain proxy, each a process of its own.
+mkdir -p "$out/profile"
+for i in $(seq "$PK"); do
+	# shellcheck disable=SC2086
+	env -u ZC_HANDICAP_PCT "$Z" run "$out/w.ini" $ARGS --exec-proxy "$BARE" --out "$out/profile" \
+		>"$out/profile-$i.txt" 2>&1 || echo "profile invocation $i: exit $? (see $out/profile-$i.txt)"
+done
 echo
-echo "Noise floors from the A/A run (Gbps per core):"
-jq -r '.runs[] | "  \(.name): \(.metrics.gbps_per_core.floor_pct // "-" | if type == "number" then (. * 10 | round / 10 | tostring) + "%" else . end) over \(.pairs) pairs"' "$out/floors.noise"
+echo "Profile: $(find "$out/profile" -name '*.json' | wc -l) invocations of the plain proxy, Gbps per core (median of each):"
+for f in "$out"/profile/*.json; do
+	jq -r '[.runs[0].samples[] | select(.status == "ok") | .gbps_per_core // empty] | sort | "  \(if length == 0 then "-" else .[length / 2 | floor] * 100 | round / 100 end) over \(length) samples"' "$f"
+done
 
 # One invocation: tag, handicap percent (0: plain). Its results file on stdout.
 run_one() {
@@ -82,13 +87,13 @@ run_one() {
 		>"$out/$1.txt" 2>&1
 	find "$out/$1" -name '*.json' 2>/dev/null | head -n 1
 }
-# The gate's answer on base, new at threshold T, floors aa|within, from its
-# exit code: "regression" (1), "cant_tell" (3), "pass" (0), or "unjudged
-# (exit N)" (no ok sample, a broken file).
+# The gate's answer on base, new at threshold T, judged profile|default,
+# from its exit code: "regression" (1), "cant_tell" (3), "pass" (0), or
+# "unjudged (exit N)" (no ok sample, a broken file).
 verdict() {
-	local tag=$1 base=$2 new=$3 t=$4 how=$5 rc noise=()
-	[ "$how" = aa ] && noise=(--noise "$out/floors.noise")
-	"$Z" compare "$base" "$new" --metrics "$METRICS" --fail-on-regression "$t" "${noise[@]}" \
+	local tag=$1 base=$2 new=$3 t=$4 how=$5 rc prof=()
+	[ "$how" = profile ] && prof=(--profile "$out/profile")
+	COLUMNS=400 "$Z" compare "$base" "$new" --metrics "$METRICS" --fail-on-regression "$t" "${prof[@]}" \
 		>"$out/$tag.txt" 2>"$out/$tag.err"
 	rc=$?
 	case $rc in
@@ -143,13 +148,13 @@ for k in $(seq "$K"); do
 		for p in "${LEVELS[@]}"; do
 			[ "$j" != aa ] && [ "$j" != "$p" ] && continue
 			judged+="; at $(thr "$p")%:"
-			for how in aa within; do
+			for how in profile default; do
 				tag="r$k-$j-t$p-$how"
 				v=$(verdict "$tag" "$b" "$n" "$(thr "$p")" "$how")
 				cs=$(could_see "$tag")
 				echo "$j $p $k $how ${v// /_} ${cs:--}" >>"$out/verdicts"
 				judged+=" $how $v${cs:+ (could see -$cs%)}"
-				[ "$how" = aa ] && judged+=","
+				[ "$how" = profile ] && judged+=","
 			done
 		done
 		line+="; gate: $(said "$tag")$judged"
@@ -170,16 +175,16 @@ seen() { # level how
 echo
 printf '%-9s %-8s %5s %7s %10s %7s %9s %12s %16s\n' handicap judged T caught "can't tell" missed "A/A false" "A/A can't" "could see (med)"
 for p in "${LEVELS[@]}"; do
-	for how in aa within; do
+	for how in profile default; do
 		printf '%-9s %-8s %5s %4s/%-2s %7s/%-2s %4s/%-2s %6s/%-2s %9s/%-2s %16s\n' "$p%" \
-			"$([ "$how" = aa ] && echo A/A || echo within)" "$(thr "$p")%" \
+			"$how" "$(thr "$p")%" \
 			"$(count "$p" "$p" "$how" regression)" "$K" "$(count "$p" "$p" "$how" cant_tell)" "$K" \
 			"$(count "$p" "$p" "$how" pass)" "$K" "$(count aa "$p" "$how" regression)" "$K" \
 			"$(count aa "$p" "$how" cant_tell)" "$K" "$(seen "$p" "$how")"
 	done
 done
-echo "  judged A/A: compare --noise (the interval adds the offset between invocations"
-echo "  of step 1); within: without it (the samples' spread only). caught = exit 1,"
+echo "  judged profile: compare --profile (each file one invocation, held to the spread"
+echo "  between the invocations of step 1); default: without it (held to the stated 12%). caught = exit 1,"
 echo "  can't tell = exit 3, missed = exit 0 (a wrong answer), unjudged pairs are in none."
 echo
 for p in "${LEVELS[@]}"; do
@@ -190,4 +195,4 @@ done
 echo
 echo "results: $out"
 p=${LEVELS[0]}
-bench_verdict "at a $p% handicap, T $(thr "$p")%, judged $([ "$FLOOR" = aa ] && echo "with the A/A floors" || echo "within"): caught $(count "$p" "$p" "$FLOOR" regression) of $K, can't tell $(count "$p" "$p" "$FLOOR" cant_tell), missed $(count "$p" "$p" "$FLOOR" pass); A/A false alarms $(count aa "$p" "$FLOOR" regression) of $K; it said it could see drops of $(seen "$p" "$FLOOR") or more"
+bench_verdict "at a $p% handicap, T $(thr "$p")%, judged with $([ "$FLOOR" = profile ] && echo "the profile" || echo "the stated default"): caught $(count "$p" "$p" "$FLOOR" regression) of $K, can't tell $(count "$p" "$p" "$FLOOR" cant_tell), missed $(count "$p" "$p" "$FLOOR" pass); A/A false alarms $(count aa "$p" "$FLOOR" regression) of $K; it said it could see drops of $(seen "$p" "$FLOOR") or more"

@@ -9,7 +9,6 @@
  */
 #include "compare/compare_int.h"
 #include "report/breakdown.h"
-#include "compare/noise.h"
 #include "report/report.h"
 #include "lib/opt.h"
 #include "lib/term.h"
@@ -64,10 +63,15 @@ static const struct zc_opt cmp_optv[] = {
 		  "response: transactions per core and p99), or those --metrics names" },
 	{ "pass-cant-tell", ZC_OPT_BOOL, "no", AT(pass_cant_tell),
 	  .help = "exit 0, not 3, when the gate cannot tell (still said on every line)" },
+	{ "profile", ZC_OPT_TEXT, NULL, AT(profile), .meta = "PATH",
+	  .help = "the host's noise profile: a folder of results files of earlier invocations of "
+		  "one build on this host (make bench-calibrate writes one), from which each "
+		  "figure's spread between invocations is measured; files from two invocations "
+		  "are held to it. Without it, to a stated default of 12% (sd of an invocation's "
+		  "mean), which says so" },
 	{ "noise", ZC_OPT_TEXT, NULL, AT(noise), .meta = "FILE",
-	  .help = "an A/A run's noise file (zcbench noise): how far two invocations of one build "
-		  "come apart, added to the interval of sides from two invocations; without it "
-		  "their intervals hold the samples' spread only, and the gate says so" },
+	  .help = "refused: a noise file of zcbench noise measures A and B inside one invocation, "
+		  "not how far two invocations come apart; give --profile" },
 	{ "pairing", ZC_OPT_CHOICE, "auto", AT(pairing), .choices = "auto|rep|none",
 	  .help = "auto: the interval of the per-round log ratios when both sides were taken "
 		  "in rounds of one invocation; rep: pair by repetition index anyway; none: never" },
@@ -142,10 +146,18 @@ int zc_cmd_compare(int argc, char **argv)
 			goto out;
 		}
 	if (o.noise) {
+		zc_err("compare: --noise %s: a noise file measures A and B inside one invocation, "
+		       "not how far two invocations of one build come apart, which is what a "
+		       "comparison of two files must stand out from: give --profile PATH (a folder "
+		       "of earlier invocations' results files: make bench-calibrate)", o.noise);
+		ret = ZC_EXIT_USAGE;
+		goto out;
+	}
+	if (o.profile) {
 		char err[1200];
 
-		if (!(w.noise = zc_noise_load(o.noise, err, sizeof(err)))) {
-			zc_err("compare: --noise: %s", err);
+		if (zc_cmp_profile_load(&w.profile, o.profile, err, sizeof(err))) {
+			zc_err("compare: --profile: %s", err);
 			ret = ZC_EXIT_USAGE;
 			goto out;
 		}
@@ -181,7 +193,8 @@ int zc_cmd_compare(int argc, char **argv)
 	w.c = (struct zc_cmp){ .layout = o.layout, .alpha = o.alpha, .nfiles = nfiles,
 			       .paths = paths, .roots = roots, .fail_pct = o.fail_pct,
 			       .threshold_pct = isnan(o.fail_pct) ? ZC_CMP_THRESHOLD_PCT : o.fail_pct,
-			       .noise_path = o.noise, .width = zc_term_width(STDOUT_FILENO) };
+			       .profile_path = o.profile, .profile_n = w.profile.n,
+			       .width = zc_term_width(STDOUT_FILENO) };
 	if (o.json && !(f = open_memstream(&scratch, &scratch_len))) {
 		zc_err("compare: %s", strerror(errno));
 		ret = ZC_EXIT_FAIL;
@@ -217,7 +230,7 @@ int zc_cmd_compare(int argc, char **argv)
 out:
 	for (int i = 0; i < nfiles; i++)
 		json_decref(roots[i]);
-	json_decref(w.noise);
+	zc_cmp_profile_free(&w.profile);
 	free(w.cells);
 	free(w.ratio_sides);
 	json_decref(keys);

@@ -45,7 +45,6 @@ struct zc_cmp_verdict {
 	bool significant;	/* the interval excludes no change (profile rows: U p < alpha) */
 	bool robot;		/* medians outside each other's min..max */
 	int direction;		/* +1 better, -1 worse, 0 neither/no change */
-	double noise_rel;	/* the A/A floor taken as an offset between invocations (NaN: none) */
 	double base_mean;	/* the base side's mean: the raw scale's share of T */
 	bool points;		/* a percent metric: change and interval in points */
 	bool gated;		/* --fail-on-regression judged it */
@@ -65,7 +64,8 @@ struct zc_cmp {
 	size_t npaired, nunpaired;	/* cells with an interval each way */
 	double threshold_pct;	/* +-T of "unchanged": the gate's, else ZC_CMP_THRESHOLD_PCT */
 	double fail_pct;	/* the gate's threshold (NaN: no gate) */
-	const char *noise_path;	/* --noise FILE, or NULL */
+	const char *profile_path;	/* --profile PATH, or NULL */
+	size_t profile_n;	/* its invocations */
 	int width;		/* the terminal's (lib/term.h): rows and prose fit it */
 };
 /* T of the words when no gate sets one. */

@@ -4,6 +4,7 @@
 #ifndef ZC_COMPARE_INT_H
 #define ZC_COMPARE_INT_H
 
+#include "compare/between.h"
 #include "compare/compare.h"
 
 enum zc_pairing {
@@ -18,7 +19,7 @@ struct zc_cmp_cell {
 	json_t *root_b, *root_n;	/* the files of the two sides */
 	const struct zc_cmp_side *b, *n;
 	enum zc_pairing pairing;
-	json_t *noise;			/* --noise FILE's content, or NULL */
+	const struct zc_cmp_profile *profile;	/* --profile, or NULL */
 	double alpha;			/* the interval's level is 1 - alpha */
 	double threshold_pct;		/* +-T of the answer */
 };
@@ -26,6 +27,14 @@ struct zc_cmp_cell {
 /* The cell's change, its interval and answer at 1 - alpha; the gated cells
  * are judged again at the family's level (compare.c, zc_cmp_regate). */
 void zc_cmp_judge(const struct zc_cmp_cell *in, struct zc_cmp_verdict *v);
+/* Are two files two invocations (no invocation id in common)? */
+bool zc_cmp_cross(json_t *root_b, json_t *root_n);
+/* Sides from two invocations, one invocation each: their change held to the
+ * spread between invocations, the profile's (may be NULL) or the stated
+ * default (stats/verdict.h, zc_change_invocations); no interval when a side
+ * has fewer than ZC_INTERVAL_MIN_N samples. */
+void zc_cmp_across(const struct zc_cmp_side *b, const struct zc_cmp_side *n, bool log_scale,
+		   const struct zc_between_spread *profile, double level, struct zc_change *ch);
 /* The cell's interval at level, its answer at +-threshold_pct, and whether
  * that is a regression for a metric whose better direction is better. */
 void zc_cmp_regate(struct zc_cmp_verdict *v, const struct zc_metric *m, double level,
@@ -89,12 +98,17 @@ int zc_cmp_gate_summary(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cel
 /* The headline ratios of root_b matched in root_n (compare_ratios.c), as
  * cells after the runs' (their metric "ratio", higher is better) with each
  * file's per-round ratios in (*sides)[2k] and [2k + 1]: both malloc'd, free
- * them. How many. */
-size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n, double alpha,
+ * them. How many. From two invocations, the profile (may be NULL) gives the
+ * ratio's spread between invocations. */
+size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n,
+			  const struct zc_cmp_profile *profile, double alpha,
 			  double threshold_pct, bool gated, struct zc_cmp_cell_v **out,
 			  struct zc_cmp_side **sides);
 /* The occ-th (0: first) run of root with key (zc_an_key), or NULL. */
 json_t *zc_cmp_find_run(json_t *root, const char *key, int occ);
+/* num/den of Gbit/s per core by round into r[0..max) (NaN where a side is
+ * missing); how many rounds. */
+size_t zc_cmp_ratios_by_round(json_t *num, json_t *den, double *r, size_t max);
 /* Their rows under the runs' table: both files' medians of the per-round
  * ratios, the change with its interval and answer. */
 void zc_cmp_ratio_rows(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cell_v *cells,
@@ -127,7 +141,8 @@ struct zc_cmp_opts {
 	const char *metrics;	/* comma list, NULL: every metric */
 	const char *gate;	/* comma list, NULL: the metrics' own .gate (or --metrics) */
 	bool pass_cant_tell;	/* exit 0, not 3, when the gate could not tell */
-	const char *noise;	/* --noise FILE */
+	const char *noise;	/* --noise FILE: refused (compare.c says why) */
+	const char *profile;	/* --profile PATH */
 	int pairing;		/* enum zc_pairing */
 	bool all;		/* every metric, not only the gated figures */
 	bool json;
@@ -139,7 +154,8 @@ struct zc_cmp_walk {
 	struct zc_cmp_sel sel;	/* which metrics (compare_show.c) */
 	struct zc_cmp c;
 	int occ[ZC_COMPARE_FILES_MAX];	/* one file: which occurrence of a key each side is */
-	json_t *keys, *noise;
+	json_t *keys;
+	struct zc_cmp_profile profile;	/* --profile's invocations (n 0: none) */
 	struct zc_cmp_cell_v *cells;
 	size_t ncells, cap, cursor;
 	struct zc_cmp_tally tally;	/* the gate's answers */

@@ -36,8 +36,10 @@ static json_t *figure(const struct zc_cmp_cell_v *cl)
 
 	if (v->ch.ok) {
 		zc_cmp_bounds(v, &lo, &hi);
-		iv = json_pack("{s:o, s:o, s:f, s:b}", "lo", zc_an_num(lo), "hi", zc_an_num(hi), "level",
-			       v->ch.level, "paired", v->paired);
+		iv = json_pack("{s:o, s:o, s:f, s:b, s:o, s:o}", "lo", zc_an_num(lo), "hi",
+			       zc_an_num(hi), "level", v->ch.level, "paired", v->paired, "between",
+			       v->ch.invocations ? json_string(zc_between_name(v->ch.between)) :
+			       json_null(), "df", zc_an_num(v->ch.df));
 	}
 	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:b}",
 		      "kind", ratio ? "headline_ratio" : "metric", "run_key", cl->key,

@@ -5,10 +5,12 @@
  * and the ratio's change from BASE to NEW with its interval: the ratio is
  * taken per round in each file (the two runs of a round share the machine's
  * state), then Student's t on the log ratios paired by round when both files
- * are one invocation, else Welch's on the two files' per-round ratios. A
- * drop of the ratio is the bad way: the numerator's path lost against its
- * reference. The ratio cancels much of what drifts between invocations,
- * which the run figures' intervals do not, so no A/A floor is added.
+ * are one invocation; from two invocations, each file's ratio is one
+ * invocation's, held to the spread between invocations of that ratio (the
+ * profile's, or the stated default), as a run's figure is (verdict.c): the
+ * ratio cancels much of what an invocation's offset does to both runs, not
+ * all of it. A drop of the ratio is the bad way: the numerator's path lost
+ * against its reference.
  */
 #include "compare/compare_int.h"
 
@@ -36,9 +38,7 @@ json_t *zc_cmp_find_run(json_t *root, const char *key, int occ)
 	return NULL;
 }
 
-/* num/den of Gbit/s per core by round into r[0..max) (NaN where a side is
- * missing); how many rounds. */
-static size_t ratios_by_round(json_t *num, json_t *den, double *r, size_t max)
+size_t zc_cmp_ratios_by_round(json_t *num, json_t *den, double *r, size_t max)
 {
 	static double a[ZC_SAMPLES_MAX], b[ZC_SAMPLES_MAX];
 	size_t na = zc_an_values_by_rep(num, "gbps_per_core", a, ZC_SAMPLES_MAX);
@@ -61,7 +61,8 @@ static void fill(struct zc_cmp_side *s, const double *r, size_t n)
 	zc_summarize(s->v, s->n, &s->s);
 }
 
-size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n, double alpha,
+size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n,
+			  const struct zc_cmp_profile *profile, double alpha,
 			  double threshold_pct, bool gated, struct zc_cmp_cell_v **out,
 			  struct zc_cmp_side **sides)
 {
@@ -93,18 +94,23 @@ size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n, do
 		nd = zc_cmp_find_run(root_n, kd, 0);
 		if (!nn || !nd)
 			continue;
-		cb = ratios_by_round(pv[i].run, pv[i].peer_run, rb, ZC_SAMPLES_MAX);
-		cn = ratios_by_round(nn, nd, rn, ZC_SAMPLES_MAX);
+		cb = zc_cmp_ratios_by_round(pv[i].run, pv[i].peer_run, rb, ZC_SAMPLES_MAX);
+		cn = zc_cmp_ratios_by_round(nn, nd, rn, ZC_SAMPLES_MAX);
 		fill(b, rb, cb);
 		fill(m, rn, cn);
 		memset(&cl->v, 0, sizeof(cl->v));
-		cl->v.noise_rel = NAN;
 		if (zc_an_paired(root_b, pv[i].run, root_n, nn) &&
 		    !zc_change_paired(rb, rn, cb > cn ? cb : cn, true, 1 - alpha, &cl->v.ch) &&
-		    cl->v.ch.ok)
+		    cl->v.ch.ok) {
 			cl->v.paired = true;
-		else
+		} else if (zc_cmp_cross(root_b, root_n)) {
+			struct zc_between_spread ps;
+			bool has = zc_cmp_profile_ratio_spread(profile, kn, kd, &ps);
+
+			zc_cmp_across(b, m, true, has ? &ps : NULL, 1 - alpha, &cl->v.ch);
+		} else {
 			zc_change_unpaired(b->v, b->n, m->v, m->n, true, 1 - alpha, &cl->v.ch);
+		}
 		cl->v.base_mean = b->s.mean;
 		cl->v.identical = b->n && b->n == m->n && !memcmp(b->v, m->v, b->n * sizeof(*b->v));
 		cl->v.change = isnan(cl->v.ch.d) ? NAN : zc_change_pct(&cl->v.ch, cl->v.ch.d);

@@ -78,7 +78,8 @@ static void judge_cell(struct zc_cmp_walk *w, const char *key, const char *name,
 	struct zc_cmp_cell_v *cl = cell_push(w);
 	struct zc_cmp_cell in = {
 		.m = mt, .key = key, .root_b = w->c.roots[0], .root_n = w->c.roots[fi],
-		.b = &sides[0], .n = &sides[fi], .pairing = w->o->pairing, .noise = w->noise,
+		.b = &sides[0], .n = &sides[fi], .pairing = w->o->pairing,
+		.profile = w->profile.n ? &w->profile : NULL,
 		.alpha = w->o->alpha, .threshold_pct = w->c.threshold_pct,
 	};
 
@@ -363,7 +364,7 @@ void zc_cmp_add_ratio_cells(struct zc_cmp_walk *w)
 		struct zc_cmp_cell_v *rc;
 		struct zc_cmp_side *rs, *all;
 		size_t n = zc_cmp_ratio_cells(w->c.roots[0], w->c.roots[fi], w->c.paths[fi],
-					      o->alpha, w->c.threshold_pct, gated, &rc, &rs);
+					      w->profile.n ? &w->profile : NULL, o->alpha, w->c.threshold_pct, gated, &rc, &rs);
 		size_t had = w->nratio;
 
 		if (!n)

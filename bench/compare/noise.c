@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Noise files from A/A results, read back by compare --noise (noise.h). */
+/* Noise files from A/A results (noise.h). */
 #include "compare/noise.h"
 #include "stats/gate.h"
 #include "metrics/metrics.h"

@@ -4,8 +4,9 @@
  * measurement (`zcbench noise`: every run twice, A and B, interleaved) says
  * about this machine: per run key and metric the noise floor (stats/gate.h's
  * zc_noise_floor_aa: the smallest change a comparison can tell from noise),
- * and per headline ratio how far A and B came apart. compare --noise FILE
- * holds each change to its floor.
+ * and per headline ratio how far A and B came apart, all inside one
+ * invocation. compare refuses them (--noise): between invocations it takes
+ * --profile (between.h).
  */
 #ifndef ZC_NOISE_H
 #define ZC_NOISE_H

@@ -51,6 +51,10 @@ struct zc_trend {
 	char notes[4096];	/* files left out, duplicates, same-night files, gaps */
 };
 
+/* The paths: each file, and each folder's *.json (not its subfolders) in
+ * name order. malloc'd strings into out; how many, or -1 with why (a path
+ * that cannot be read, more than max). */
+int zc_trend_expand(char **paths, int npaths, char **out, int max, char *why, size_t len);
 /* Load paths (files, or folders of *.json) as nights in time order, and
  * build the series. Bad files are left out and said in t->notes. 0, or -1
  * with why (no results file at all, too many). */

@@ -21,9 +21,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The paths: each file, and each folder's *.json (not its subfolders) in
- * name order. malloc'd strings into out; how many, or -1 (too many). */
-static int expand(char **paths, int npaths, char **out, int max, char *why, size_t len)
+int zc_trend_expand(char **paths, int npaths, char **out, int max, char *why, size_t len)
 {
 	int n = 0;
 
@@ -307,7 +305,7 @@ int zc_trend_build(struct zc_trend *t, json_t *const *roots, char *const *paths,
 int zc_trend_load(struct zc_trend *t, char **paths, int npaths, char *why, size_t len)
 {
 	char **files = calloc(ZC_TREND_NIGHTS_MAX, sizeof(*files)), err[1200];
-	int n = files ? expand(paths, npaths, files, ZC_TREND_NIGHTS_MAX, why, len) : -1;
+	int n = files ? zc_trend_expand(paths, npaths, files, ZC_TREND_NIGHTS_MAX, why, len) : -1;
 	int ret = -1;
 
 	memset(t, 0, sizeof(*t));

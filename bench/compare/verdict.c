@@ -3,9 +3,11 @@
  * compare's verdicts. One cell (base against one other side for one metric
  * of one run): its change with an interval (stats/verdict.h), Student's t on
  * the per-round log ratios when both sides come from rounds of one
- * invocation, else Welch's on the two sides' logs, widened by the offset
- * between invocations an A/A noise file measured; percent metrics in
- * points; then the answer at +-T: changed, unchanged or can't tell.
+ * invocation; sides from two invocations are one invocation each, the
+ * change between them held to the spread between invocations that the
+ * host's profile measured (--profile) or, without one, a stated default
+ * (zc_change_invocations); percent metrics in points; then the answer at
+ * +-T: changed, unchanged or can't tell.
  * The regression gate: the gated figures' intervals held together
  * (Bonferroni over them, each answer one-sided), each answered at +-T, one
  * line a reader acts on per figure, and the exit code a nightly job reads:
@@ -13,7 +15,6 @@
  * regressed beyond it, 3 when one cannot tell.
  */
 #include "compare/compare_int.h"
-#include "compare/noise.h"
 #include "lib/zcbench.h"
 
 #include <math.h>
@@ -43,6 +44,33 @@ static bool judge_paired(const struct zc_cmp_cell *in, bool log_scale, double le
 		return false;
 	v->paired = true;
 	return true;
+}
+
+bool zc_cmp_cross(json_t *root_b, json_t *root_n)
+{
+	const char *ia = zc_an_str(root_b, "invocation"), *ib = zc_an_str(root_n, "invocation");
+
+	return root_b != root_n && !(*ia && !strcmp(ia, ib));
+}
+
+void zc_cmp_across(const struct zc_cmp_side *b, const struct zc_cmp_side *n, bool log_scale,
+		   const struct zc_between_spread *profile, double level, struct zc_change *ch)
+{
+	struct zc_invocation ib, in;
+
+	if (zc_invocation_of(b->v, b->n, log_scale, &ib) ||
+	    zc_invocation_of(n->v, n->n, log_scale, &in)) {
+		/* A side with no value: no interval, as the samples' own test says. */
+		zc_change_unpaired(b->v, b->n, n->v, n->n, log_scale, level, ch);
+		return;
+	}
+	zc_change_invocations(&ib, 1, &in, 1, log_scale, profile, level, ch);
+	/* Too few samples to stand for their invocation (the spread a profile
+	 * or the default states is of a mean of several). */
+	if (b->n < ZC_INTERVAL_MIN_N || n->n < ZC_INTERVAL_MIN_N) {
+		ch->ok = false;
+		ch->lo = ch->hi = NAN;
+	}
 }
 
 void zc_cmp_regate(struct zc_cmp_verdict *v, const struct zc_metric *m, double level,
@@ -75,7 +103,6 @@ void zc_cmp_judge(const struct zc_cmp_cell *in, struct zc_cmp_verdict *v)
 	double level = 1 - in->alpha;
 
 	memset(v, 0, sizeof(*v));
-	v->noise_rel = NAN;
 	v->base_mean = b->s.mean;
 	v->points = pct;
 	v->identical = b->n && b->n == n->n && !memcmp(b->v, n->v, b->n * sizeof(*b->v));
@@ -84,14 +111,17 @@ void zc_cmp_judge(const struct zc_cmp_cell *in, struct zc_cmp_verdict *v)
 	pair = in->pairing == ZC_PAIRING_REP ||
 	       (in->pairing == ZC_PAIRING_AUTO &&
 		zc_an_paired(in->root_b, b->run, in->root_n, n->run));
-	if (!pair || !judge_paired(in, log_scale, level, v))
+	if (pair && judge_paired(in, log_scale, level, v)) {
+		/* rounds of one invocation: its offset cancels in each pair */
+	} else if (zc_cmp_cross(in->root_b, in->root_n)) {
+		/* Two invocations drift apart by more than their samples spread:
+		 * each is one look at the question. */
+		struct zc_between_spread p;
+		bool prof = zc_cmp_profile_spread(in->profile, in->key, in->m->key, log_scale, &p);
+
+		zc_cmp_across(b, n, log_scale, prof ? &p : NULL, level, &v->ch);
+	} else {
 		zc_change_unpaired(b->v, b->n, n->v, n->n, log_scale, level, &v->ch);
-	/* Two invocations drift apart by more than their samples spread: an
-	 * A/A file's floor for this run and metric widens the interval. */
-	if (!v->paired && in->noise && log_scale) {
-		v->noise_rel = zc_noise_floor_of(in->noise, in->key, in->m->key);
-		if (!isnan(v->noise_rel))
-			zc_change_relevel(&v->ch, NAN, zc_offset_sd_of_floor(v->noise_rel));
 	}
 	v->change = isnan(v->ch.d) ? NAN :
 		    v->ch.log_scale || pct ? zc_change_pct(&v->ch, v->ch.d) :
@@ -195,7 +225,7 @@ int zc_cmp_gate_summary(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cel
 			size_t n, const struct zc_cmp_tally *t, int lost, int empty_sides,
 			bool pass_cant_tell)
 {
-	bool aa_used = false, cross = false;
+	int from_profile = 0, from_default = 0;
 	const char *word;
 	char line[1200];
 	size_t len;
@@ -214,20 +244,27 @@ int zc_cmp_gate_summary(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cel
 		if (!cl->gated)
 			continue;
 		verdict_line(f, c, cl);
-		aa_used |= !isnan(cl->v.noise_rel);
-		cross |= cl->v.tested && !cl->v.paired;
+		from_profile += cl->v.ch.invocations && (cl->v.ch.between == ZC_BETWEEN_PROFILE ||
+							  cl->v.ch.between == ZC_BETWEEN_BOTH);
+		from_default += cl->v.ch.invocations && cl->v.ch.between == ZC_BETWEEN_DEFAULT;
 	}
 	if (!c->gated)
 		fprintf(f, "  (no gated figure in these files: --gate names the metrics)\n");
-	if (aa_used)
-		snprintf(line, sizeof(line), "  sides from two invocations: their intervals add the "
-			 "offset between invocations measured by %s", c->noise_path);
-	else if (cross)
-		snprintf(line, sizeof(line), "  sides from two invocations, no --noise FILE: the "
-			 "intervals hold the samples' spread only, not how far two invocations drift "
-			 "apart (zcbench noise measures that)");
-	if (aa_used || cross)
+	/* One invocation a side: say what the spread between them came from. */
+	if (from_profile) {
+		snprintf(line, sizeof(line), "  sides from two invocations: %d figure%s held to the spread "
+			 "between invocations measured by --profile %s (%zu invocations)", from_profile,
+			 from_profile == 1 ? "" : "s", c->profile_path, c->profile_n);
 		zc_cmp_put_fitted(f, c, line, 2);
+	}
+	if (from_default) {
+		snprintf(line, sizeof(line), "  sides from two invocations: %d figure%s held to a stated "
+			 "spread between invocations of %.0f%% (sd of an invocation's mean), not "
+			 "measured on this host: %s", from_default, from_default == 1 ? "" : "s",
+			 100 * ZC_BETWEEN_DEFAULT_SD, c->profile_path ? "--profile has too few "
+			 "invocations with these figures" : "--profile PATH measures it");
+		zc_cmp_put_fitted(f, c, line, 2);
+	}
 	/* The best can't-tell figure's reach on a line of its own: the last
 	 * line, the one a CI log shows, stays short. */
 	if (t->cant_tell && isfinite(t->could_see))

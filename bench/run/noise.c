@@ -3,9 +3,10 @@
  * zcbench noise WORKLOAD: an A/A measurement. Every run of the workload is
  * taken twice (A and B, the same build and settings) in interleaved rounds;
  * the results file keeps both, and the noise file says per run and metric
- * how far two runs of the same thing come apart here (the floor compare
- * --noise holds a change to) and per headline ratio how far A and B ended
- * up (make bench-stability prints it).
+ * how far two runs of the same thing come apart inside one invocation, and
+ * per headline ratio how far A and B ended up (make bench-stability prints
+ * it). Not how far two invocations come apart: compare refuses it for that
+ * (--noise) and takes --profile, separate invocations.
  */
 #include "run/run.h"
 #include "compare/noise.h"
@@ -39,8 +40,9 @@ int zc_cmd_noise(int argc, char **argv)
 	ret = zc_run_parse_as("noise",
 			      "An A/A run: every run of the workload twice (A and B) in interleaved\n"
 			      "rounds (order = interleaved or random), then the noise file: per run and\n"
-			      "metric the noise floor compare --noise FILE takes, per headline ratio the\n"
-			      "spread between A and B. Takes run's flags; exit codes as run's.\n",
+			      "metric how far A and B came apart inside this invocation, per headline\n"
+			      "ratio the spread between A and B (between invocations: compare --profile).\n"
+			      "Takes run's flags; exit codes as run's.\n",
 			      &extra, argc, argv, &a, &ov, err, sizeof(err));
 	if (ret == ZC_OPT_HELP)
 		return ZC_EXIT_OK;

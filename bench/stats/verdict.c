@@ -31,17 +31,39 @@ static double t_two_sided(double level, double df)
 	return isfinite(df) && df < 1e7 ? gsl_cdf_tdist_Pinv(p, df) : gsl_cdf_ugaussian_Pinv(p);
 }
 
+/* Satterthwaite's df of se^2 (df) plus off^2 (df_off, may be infinite). */
+static double df_sum(double se, double df, double off, double df_off)
+{
+	double a = se * se, b = off * off, den;
+
+	if (!(b > 0))
+		return df;
+	if (!(a > 0))
+		return df_off;
+	den = (isfinite(df) ? a * a / df : 0) + (isfinite(df_off) ? b * b / df_off : 0);
+	return den > 0 ? (a + b) * (a + b) / den : INFINITY;
+}
+
+/* The interval's spread and its df: the samples' se and the offset's sd
+ * added (the offset's df infinite: a stated or long-measured value). */
+static double total_se(const struct zc_change *c, double *df)
+{
+	double off = c->offset_sd > 0 ? c->offset_sd : 0;
+
+	*df = df_sum(c->se, c->df, off, INFINITY);
+	return hypot(c->se > 0 ? c->se : 0, off);
+}
+
 static void interval(struct zc_change *c)
 {
-	double t, z;
+	double tot, df;
 
 	if (!c->ok) {
 		c->half = c->lo = c->hi = NAN;
 		return;
 	}
-	t = c->se > 0 ? t_two_sided(c->level, c->df) : 0;
-	z = c->offset_sd > 0 ? gsl_cdf_ugaussian_Pinv(0.5 + c->level / 2) : 0;
-	c->half = hypot(t * c->se, z * c->offset_sd);
+	tot = total_se(c, &df);
+	c->half = tot > 0 ? t_two_sided(c->level, df) * tot : 0;
 	c->lo = c->d - c->half;
 	c->hi = c->d + c->half;
 }
@@ -164,6 +186,163 @@ out:
 	return ret;
 }
 
+const char *zc_between_name(enum zc_between b)
+{
+	static const char *const names[] = { "", "measured", "profile", "measured+profile", "default" };
+
+	return b <= ZC_BETWEEN_DEFAULT ? names[b] : "?";
+}
+
+int zc_invocation_of(const double *v, size_t n, bool log_scale, struct zc_invocation *inv)
+{
+	double sum = 0, ss = 0, x;
+	size_t k = 0;
+	int ret;
+
+	*inv = (struct zc_invocation){ .mean = NAN, .var = NAN };
+	for (size_t i = 0; i < n; i++) {
+		if ((ret = scaled(v[i], log_scale, &x)))
+			return ret;
+		if (!isnan(x)) {
+			sum += x;
+			k++;
+		}
+	}
+	if (!k)
+		return -ENODATA;
+	inv->n = k;
+	inv->mean = sum / (double)k;
+	for (size_t i = 0; i < n; i++)
+		if (!scaled(v[i], log_scale, &x) && !isnan(x))
+			ss += (x - inv->mean) * (x - inv->mean);
+	if (k >= 2)
+		inv->var = ss / (double)(k - 1);
+	return 0;
+}
+
+/* The within variance pooled over invocations with two samples or more
+ * (NaN: none has), and their mean number of samples. */
+static double pooled_within(const struct zc_invocation *inv, size_t k, double *n_mean)
+{
+	double ss = 0, df = 0, n = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		n += (double)inv[i].n;
+		if (inv[i].n >= 2 && isfinite(inv[i].var)) {
+			ss += inv[i].var * (double)(inv[i].n - 1);
+			df += (double)(inv[i].n - 1);
+		}
+	}
+	if (n_mean)
+		*n_mean = k ? n / (double)k : NAN;
+	return df > 0 ? ss / df : NAN;
+}
+
+/* Sum of squares of the means about their mean; that mean in *m. */
+static double means_ss(const struct zc_invocation *inv, size_t k, double *m)
+{
+	double sum = 0, ss = 0;
+
+	for (size_t i = 0; i < k; i++)
+		sum += inv[i].mean;
+	*m = k ? sum / (double)k : NAN;
+	for (size_t i = 0; i < k; i++)
+		ss += (inv[i].mean - *m) * (inv[i].mean - *m);
+	return ss;
+}
+
+int zc_between_measure(const struct zc_invocation *inv, size_t k, struct zc_between_spread *b)
+{
+	double m;
+
+	*b = (struct zc_between_spread){ .inv_var = NAN, .n = NAN, .within_var = NAN, .df = NAN };
+	if (k < 2)
+		return -EDOM;
+	b->inv_var = means_ss(inv, k, &m) / (double)(k - 1);
+	b->within_var = pooled_within(inv, k, &b->n);
+	b->df = (double)(k - 1);
+	return 0;
+}
+
+/* The profile's variance of one invocation's mean, moved from the samples
+ * per invocation it was measured with to n: the within part scales with
+ * 1/n, the offset's does not (never below the within part alone). */
+static double profile_var_at(const struct zc_between_spread *p, double n, double within)
+{
+	double w = isfinite(p->within_var) ? p->within_var : within, v = p->inv_var, lo, hi;
+
+	if (!isfinite(w) || !(n > 0) || !(p->n > 0) || n == p->n)
+		return v;
+	/* Between all offset (unmoved) and all within (times p->n / n). */
+	lo = fmin(v, v * p->n / n);
+	hi = fmax(v, v * p->n / n);
+	return fmin(fmax(v + w * (1 / n - 1 / p->n), lo), hi);
+}
+
+int zc_change_invocations(const struct zc_invocation *b, size_t kb, const struct zc_invocation *x,
+			  size_t kx, bool log_scale, const struct zc_between_spread *profile,
+			  double level, struct zc_change *c)
+{
+	double mb, mx, ss, within, n_mean, df_m, v = NAN, df = NAN;
+	bool prof = profile && isfinite(profile->inv_var) && profile->inv_var >= 0 &&
+		    profile->df > 0;
+
+	start(c, log_scale, false, level);
+	c->invocations = true;
+	c->n = kb;
+	c->n2 = kx;
+	if (!(level > 0 && level < 1))
+		return -EINVAL;
+	if (!kb || !kx)
+		return 0;
+	ss = means_ss(b, kb, &mb) + means_ss(x, kx, &mx);
+	c->d = mx - mb;
+	{
+		struct zc_invocation all[2 * ZC_INVOCATIONS_MAX];
+		size_t k = 0;
+
+		for (size_t i = 0; i < kb && k < 2 * ZC_INVOCATIONS_MAX; i++)
+			all[k++] = b[i];
+		for (size_t i = 0; i < kx && k < 2 * ZC_INVOCATIONS_MAX; i++)
+			all[k++] = x[i];
+		within = pooled_within(all, k, &n_mean);
+	}
+	df_m = (double)(kb + kx) - 2;
+	if (df_m >= 1) {
+		v = ss / df_m;
+		df = df_m;
+		c->between = ZC_BETWEEN_SIDES;
+	}
+	if (prof) {
+		double vp = profile_var_at(profile, n_mean, within);
+
+		if (c->between == ZC_BETWEEN_SIDES && isfinite(profile->df)) {
+			v = (df_m * v + profile->df * vp) / (df_m + profile->df);
+			df = df_m + profile->df;
+			c->between = ZC_BETWEEN_BOTH;
+		} else if (c->between != ZC_BETWEEN_SIDES) {
+			v = vp;
+			df = profile->df;
+			c->between = ZC_BETWEEN_PROFILE;
+		}
+		c->df_extra = profile->df;
+	}
+	if (c->between == ZC_BETWEEN_NONE) {
+		double sd = log_scale ? ZC_BETWEEN_DEFAULT_SD : ZC_BETWEEN_DEFAULT_SD * fabs(mb);
+
+		v = sd * sd;
+		df = INFINITY;
+		c->df_extra = INFINITY;
+		c->between = ZC_BETWEEN_DEFAULT;
+	}
+	c->var_b = v;
+	c->se = sqrt(v * (1 / (double)kb + 1 / (double)kx));
+	c->df = df;
+	c->ok = isfinite(c->se);
+	interval(c);
+	return 0;
+}
+
 void zc_change_relevel(struct zc_change *c, double level, double offset_sd)
 {
 	if (level > 0 && level < 1)
@@ -195,50 +374,139 @@ static void band(const struct zc_change *c, double t, double *lo, double *hi)
 	}
 }
 
-/* The margin beyond T a change needs to be called changed about
- * ZC_VERDICT_POWER of the time: the half-width plus the power quantile of
- * the estimate's spread, at se (of n) and the offset. */
-static double margin(double se, double df, double offset_sd, double level)
-{
-	double z = gsl_cdf_ugaussian_Pinv(0.5 + level / 2), q, t;
-	double tot = hypot(se, offset_sd);
+/*
+ * What "could see" and "N more would tell" promise is a power averaged over
+ * the spread's estimate: a spread estimated at df degrees of freedom is
+ * sqrt(chi2_df / df) times the true one, both in the comparison that makes
+ * the promise (a) and in the one that keeps it (b). Quantile nodes of that
+ * scale (equal weights; one node of 1 for an infinite df).
+ */
+#define POWER_NODES 32
 
-	t = se > 0 ? t_two_sided(level, df) : 0;
-	/* The estimate's own spread: t's when only the samples' se counts. */
-	q = offset_sd > 0 || !(se > 0) ? gsl_cdf_ugaussian_Pinv(ZC_VERDICT_POWER) :
-					 gsl_cdf_tdist_Pinv(ZC_VERDICT_POWER, df);
-	return hypot(t * se, z * offset_sd) + q * tot;
+static size_t scale_nodes(double df, double *x)
+{
+	if (!isfinite(df) || df > 1e6) {
+		x[0] = 1;
+		return 1;
+	}
+	df = fmax(df, 1);	/* Satterthwaite's never falls below its parts' (>= 1) */
+	for (size_t i = 0; i < POWER_NODES; i++) {
+		double p = (i + 0.5) / POWER_NODES, w;
+
+		if (df <= 100) {
+			x[i] = sqrt(gsl_cdf_chisq_Pinv(p, df) / df);
+			continue;
+		}
+		/* Wilson-Hilferty, within 1e-4 here (and gsl's inverse may
+		 * not converge at a large df). */
+		w = 1 - 2 / (9 * df) + gsl_cdf_ugaussian_Pinv(p) * sqrt(2 / (9 * df));
+		x[i] = sqrt(w * w * w);
+	}
+	return POWER_NODES;
 }
 
-static double margin_at(const struct zc_change *c, double per, size_t k)
+/* E over a (df_a), b (df_b) of P(called): one-sided Phi(x a - t b), or
+ * two-sided (within both bounds) 2 Phi(x a - t b) - 1 when positive. x is
+ * the distance to be crossed in units of the true spread as the promise
+ * estimated it, t the interval's quantile. */
+static double mean_power(double x, double t, double df_a, double df_b, bool two_sided)
 {
-	double df = c->paired ? (double)k - 1 : 2 * ((double)k - 1);
+	double a[POWER_NODES], b[POWER_NODES], sum = 0;
+	size_t na = scale_nodes(df_a, a), nb = scale_nodes(df_b, b);
 
-	return margin(sqrt(per / (double)k), df, c->offset_sd, c->level);
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++) {
+			double p = gsl_cdf_ugaussian_P(x * a[i] - t * b[j]);
+
+			sum += two_sided ? (p > 0.5 ? 2 * p - 1 : 0) : p;
+		}
+	return sum / (double)(na * nb);
 }
 
-/* The fewest rounds at which margin() fits within tau (the narrower side of
- * the band); margin() falls as rounds grow, so a bisection finds them. */
+/* The margin beyond T, in units of the spread, that a change needs to be
+ * called changed ZC_VERDICT_POWER of the time at this df and level: t +
+ * z_power for a known spread, more for an estimated one. Bisection (the
+ * power rises with the margin); the last few are kept, as a compare judges
+ * many figures at one df. */
+static double power_margin(double df, double level)
+{
+	static struct { double df, level, k; } memo[16];
+	static size_t nmemo;	/* ever stored; the last 16 kept */
+	double t = t_two_sided(level, df), lo = 0, hi = 200;
+
+	for (size_t i = 0; i < (nmemo < 16 ? nmemo : 16); i++)
+		if (memo[i].df == df && memo[i].level == level)
+			return memo[i].k;
+	if (!isfinite(df) || df > 1e6)
+		lo = hi = t + gsl_cdf_ugaussian_Pinv(ZC_VERDICT_POWER);
+	while (hi - lo > 1e-4) {
+		double mid = (lo + hi) / 2;
+
+		*(mean_power(mid, t, df, df, false) >= ZC_VERDICT_POWER ? &hi : &lo) = mid;
+	}
+	memo[nmemo % 16].df = df;
+	memo[nmemo % 16].level = level;
+	memo[nmemo % 16].k = hi;
+	nmemo++;
+	return hi;
+}
+
+/* The spread (and its df) a comparison of this design would have with k
+ * rounds (pairs; a side unpaired) or k invocations a side. */
+static double spread_at(const struct zc_change *c, size_t k, double *df)
+{
+	double off = c->offset_sd > 0 ? c->offset_sd : 0, se;
+
+	if (c->invocations) {
+		/* The default's df is infinite, but invocations measured for the
+		 * next comparison bring their own. */
+		double extra = c->between == ZC_BETWEEN_DEFAULT ? 0 : c->df_extra;
+
+		*df = 2 * ((double)k - 1) + extra;
+		return sqrt(c->var_b * 2 / (double)k);
+	}
+	se = sqrt((c->paired ? c->var_b : c->var_b + c->var_n) / (double)k);
+	*df = df_sum(se, c->paired ? (double)k - 1 : 2 * ((double)k - 1), off, INFINITY);
+	return hypot(se, off);
+}
+
+/* Does a comparison of k resolve tau (the narrower side of the band): no
+ * change called unchanged (both bounds within: the stricter of the two) and
+ * a change of 2 tau called changed, each ZC_VERDICT_POWER of the time,
+ * averaged over this comparison's estimate of the spread (its df) and the
+ * next one's. */
+static bool resolves(const struct zc_change *c, size_t k, double tau, double df_now)
+{
+	double df, tot = spread_at(c, k, &df);
+
+	if (!(tot > 0))
+		return true;
+	return mean_power(tau / tot, t_two_sided(c->level, df), df_now, df, true) >= ZC_VERDICT_POWER;
+}
+
+/* The fewest rounds (invocations a side) that resolve tau; resolving grows
+ * with k, so a bisection finds them. */
 static size_t rounds_for(const struct zc_change *c, double tau)
 {
-	double per = c->paired ? c->var_b : c->var_b + c->var_n;
-	size_t lo = ZC_INTERVAL_MIN_N, hi = 1000000;
+	size_t lo = c->invocations ? 2 : ZC_INTERVAL_MIN_N, hi = c->invocations ? 100000 : 1000000;
+	double df_now;
 
-	if (!c->ok || isnan(per))
+	if (!c->ok || isnan(c->invocations ? c->var_b : c->paired ? c->var_b : c->var_b + c->var_n))
 		return 0;
-	if (margin_at(c, per, lo) <= tau)
+	total_se(c, &df_now);
+	if (resolves(c, lo, tau, df_now))
 		return lo;
-	if (margin_at(c, per, hi) > tau)
+	if (!resolves(c, hi, tau, df_now))
 		return SIZE_MAX;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		*(margin_at(c, per, mid) <= tau ? &hi : &lo) = mid;
+		*(resolves(c, mid, tau, df_now) ? &hi : &lo) = mid;
 	}
 	return hi;
 }
 
-int zc_verdict_judge(const struct zc_change *c, double threshold, struct zc_verdict *v)
+static int judge(const struct zc_change *c, double threshold, struct zc_verdict *v, bool rounds)
 {
 	double blo, bhi, m;
 
@@ -254,7 +522,11 @@ int zc_verdict_judge(const struct zc_change *c, double threshold, struct zc_verd
 		v->answer = ZC_ANSWER_CHANGED;
 	else if (c->lo >= blo && c->hi <= bhi)
 		v->answer = ZC_ANSWER_UNCHANGED;
-	m = margin(c->se, c->df, c->offset_sd, c->level);
+	{
+		double df, tot = total_se(c, &df);
+
+		m = tot > 0 ? power_margin(df, c->level) * tot : 0;
+	}
 	if (c->log_scale) {
 		v->can_see_down = isfinite(blo) ? -expm1(blo - m) : NAN;
 		v->can_see_up = expm1(bhi + m);
@@ -262,8 +534,19 @@ int zc_verdict_judge(const struct zc_change *c, double threshold, struct zc_verd
 		v->can_see_down = threshold + m;
 		v->can_see_up = threshold + m;
 	}
-	v->rounds_for_threshold = rounds_for(c, fmin(-blo, bhi));
+	if (rounds)
+		v->rounds_for_threshold = rounds_for(c, fmin(-blo, bhi));
 	return 0;
+}
+
+int zc_verdict_judge(const struct zc_change *c, double threshold, struct zc_verdict *v)
+{
+	return judge(c, threshold, v, true);
+}
+
+int zc_verdict_answer(const struct zc_change *c, double threshold, struct zc_verdict *v)
+{
+	return judge(c, threshold, v, false);
 }
 
 static void pct(const struct zc_change *c, double x, char *buf, size_t len)
@@ -325,10 +608,11 @@ void zc_verdict_fmt(const struct zc_change *c, const struct zc_verdict *v, char 
 		break;
 	}
 	if (v->rounds_for_threshold == SIZE_MAX)
-		snprintf(rounds, sizeof(rounds), ", no number of rounds resolves +-%s", t);
+		snprintf(rounds, sizeof(rounds), ", no number of %s resolves +-%s",
+			 c->invocations ? "invocations" : "rounds", t);
 	else if (v->rounds_for_threshold)
 		snprintf(rounds, sizeof(rounds), ", ~%zu %s for +-%s", v->rounds_for_threshold,
-			 c->paired ? "rounds" : "repetitions a side", t);
+			 c->invocations ? "invocations a side" : c->paired ? "rounds" : "repetitions a side", t);
 	if (c->log_scale)
 		snprintf(buf, len, "can't tell at +-%s: %s, could see -%.0f%%/+%.0f%%%s", t, ch,
 			 100 * v->can_see_down, 100 * v->can_see_up, rounds);

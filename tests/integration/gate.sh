@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# compare's regression gate on fixture files with a known noise floor: an
-# A/A pair taken in rounds passes, a real 10% drop fails; paired only within
-# one invocation, where an A/A floor (drift between invocations) is not
-# added; between invocations the floor widens the interval (3% leaves the
-# drop caught, 15% makes it can't tell, exit 3); and a NEW whose every
-# sample failed (or was left out as disturbed) fails the gate instead of
-# reporting "0 regressions".
+# compare's regression gate on fixture files: an A/A pair taken in rounds
+# passes, a real 10% drop fails; paired within one invocation, where the
+# spread between invocations cancels in each pair; between two invocations
+# each file is one look, held to the spread between invocations that
+# --profile measured from earlier invocations (a tight profile leaves the
+# drop caught, a wide one makes it can't tell, exit 3) or to the stated
+# default, which says so; --noise (a spread inside one invocation) and bad
+# profiles are refused; and a NEW whose every sample failed (or was left out
+# as disturbed) fails the gate instead of reporting "0 regressions".
 . "$(dirname "$0")/../lib.sh"
 # Lines whole, as on a wide terminal: width.sh measures the fitted text.
 export COLUMNS=200
@@ -46,15 +48,27 @@ write(out + "/drop.json", dr)
 write(out + "/same.a.json", [aa[0], aa[2]])
 write(out + "/same.b.json", [dr[1], dr[3]])
 write(out + "/other.b.json", [dr[1], dr[3]], "inv-2")
-def noise(path, floor):
-    keys = ["proxy send>copy>recv chunk=65536 pipe=1048576 conn=1",
-            "proxy send>splice>recv chunk=65536 pipe=1048576 conn=1"]
-    json.dump({"schema": "zcbench-noise", "schema_version": "1.0", "runs": [
-        {"key": k, "name": k.split()[1], "pairs": 10,
-         "metrics": {"gbps_per_core": {"floor_rel": floor, "floor_pct": 100 * floor, "pairs": 10}}}
-        for k in keys]}, open(path, "w"))
-noise(out + "/floor3.noise", 0.03)
-noise(out + "/floor15.noise", 0.15)
+import os, random
+def profile(path, spread, k=8, seed=7):
+    # k earlier invocations of one build: each moved by its own offset (sd
+    # spread), its ten rounds within +-1% of it.
+    rng = random.Random(seed)
+    os.makedirs(path)
+    for i in range(k):
+        off = rng.gauss(0, spread)
+        c = [v * (1 + off) * (1 + rng.uniform(-0.01, 0.01)) for v in copy_a]
+        sp = [v * (1 + off) * (1 + rng.uniform(-0.01, 0.01)) for v in base]
+        write("%s/inv%d.json" % (path, i), [run("proxy-copy", "copy", "a", c),
+                                           run("proxy-splice", "splice", "a", sp)], "prof-%d" % i)
+profile(out + "/tight", 0.01)
+profile(out + "/wide", 0.15)
+profile(out + "/one", 0.01, k=1)
+profile(out + "/copied", 0.01, k=2)
+import shutil
+shutil.copy(out + "/copied/inv0.json", out + "/copied/inv9.json")
+os.makedirs(out + "/broken")
+shutil.copy(out + "/tight/inv0.json", out + "/broken/inv0.json")
+open(out + "/broken/inv1.json", "w").write('{"schema": "zcbench-results", "runs": [')
 # Every sample of NEW failed (issue 13): nothing measured is not "no regression".
 d = json.load(open(sys.argv[1].replace("base.json", "new.json")))
 for r in d["runs"]:
@@ -75,8 +89,8 @@ json.dump(d, open(out + "/empty.json", "w"))
 PY
 
 G="--metrics gbps_per_core --fail-on-regression 5"
-# An A/A pair in one file, held to a 3% floor: no regression.
-"$ZCBENCH" compare "$TMP/aa.json" --noise "$TMP/floor3.noise" $G >"$TMP/aa.out" 2>&1
+# An A/A pair in one file: no regression.
+"$ZCBENCH" compare "$TMP/aa.json" $G >"$TMP/aa.out" 2>&1
 rc=$?
 check "A/A passes the gate (exit $rc)" [ $rc -eq 0 ]
 check "A/A: the interval of the per-round ratios" grep -Eq '\[[-+0-9.]+%, [-+0-9.]+%\].*, paired' "$TMP/aa.out"
@@ -85,45 +99,65 @@ check "A/A: simultaneous over the 2 gated figures" grep -q 'all 2 at once: each 
 check "A/A: 0 regressions, 2 within" grep -q '^regression gate 5%: 0 regressions, 2 within, 0 better, 0 can.t tell: PASS$' "$TMP/aa.out"
 
 # The same with splice 8.4..12% slower in B: a regression, named with its interval.
-"$ZCBENCH" compare "$TMP/drop.json" --noise "$TMP/floor3.noise" $G >"$TMP/drop.out" 2>"$TMP/drop.err"
+"$ZCBENCH" compare "$TMP/drop.json" $G >"$TMP/drop.out" 2>"$TMP/drop.err"
 rc=$?
 check "a real drop fails the gate (exit $rc)" [ $rc -eq 1 ]
 check "the drop is named with its interval and threshold" \
 	grep -Eq 'REGRESSION .*splice.*gbps_per_core -10.[0-9]%, interval \[-1[0-9].[0-9], -[0-9.]+\]% beyond the threshold 5%' "$TMP/drop.err"
 check "copy (unchanged) is not" bash -c "! grep -q 'REGRESSION.*>copy>' '$TMP/drop.err'"
 check "the gate's line says changed" grep -Eq '^  REGRESSION proxy-splice:b? ?[^:]*gbps_per_core: changed -10' "$TMP/drop.out"
-# In rounds of one invocation the pairs cancel what drifts between
-# invocations: the A/A floor is not added, the drop is found with either file.
-"$ZCBENCH" compare "$TMP/drop.json" --noise "$TMP/floor15.noise" $G >"$TMP/f15.out" 2>&1
+# In rounds of one invocation the pairs cancel what moves between
+# invocations: a wide profile is not used, the drop is found.
+"$ZCBENCH" compare "$TMP/drop.json" --profile "$TMP/wide" $G >"$TMP/f15.out" 2>&1
 rc=$?
-check "paired: a 15% floor between invocations does not hide a 10% drop (exit $rc)" [ $rc -eq 1 ]
+check "paired: a 15% spread between invocations does not hide a 10% drop in one (exit $rc)" [ $rc -eq 1 ]
 
 # Two files of one invocation pair up; two invocations do not.
-"$ZCBENCH" compare "$TMP/same.a.json" "$TMP/same.b.json" $G --noise "$TMP/floor3.noise" >"$TMP/s.out" 2>&1
+"$ZCBENCH" compare "$TMP/same.a.json" "$TMP/same.b.json" $G >"$TMP/s.out" 2>&1
 rc=$?
 check "one invocation, two files: paired, drop found (exit $rc)" [ $rc -eq 1 ]
 check "one invocation: paired" grep -q ', paired' "$TMP/s.out"
+# Two invocations, no profile: each file one look, held to the stated 12%:
+# a 10% drop is not told from how far invocations move.
 "$ZCBENCH" compare "$TMP/same.a.json" "$TMP/other.b.json" $G >"$TMP/o.out" 2>&1
+rc=$?
+check "two invocations, no profile: can't tell, exit 3 (got $rc)" [ $rc -eq 3 ]
 check "two invocations: unpaired" bash -c "grep -q ', unpaired' '$TMP/o.out' && ! grep -q ', paired' '$TMP/o.out'"
-check "two invocations, no --noise: says the drift is not in the intervals" \
-	grep -q 'no --noise FILE: the intervals hold the samples' "$TMP/o.out"
-# Two invocations with an A/A file: its floor widens the interval. 3%
-# leaves the 10% drop beyond 5%; 15% spans it: can't tell (exit 3).
-"$ZCBENCH" compare "$TMP/same.a.json" "$TMP/other.b.json" $G --noise "$TMP/floor3.noise" >"$TMP/o3.out" 2>&1
+check "two invocations, no profile: says the spread is stated, not measured" \
+	grep -q '2 figures held to a stated spread between invocations of 12% (sd of an invocation.s mean), not measured on this host: --profile PATH measures it' "$TMP/o.out"
+# With a profile of 8 earlier invocations: 1% apart leaves the drop caught;
+# 15% apart makes it can't tell (exit 3), with what would tell.
+"$ZCBENCH" compare "$TMP/same.a.json" "$TMP/other.b.json" $G --profile "$TMP/tight" >"$TMP/o3.out" 2>&1
 rc=$?
-check "two invocations, 3% A/A floor: the drop is still caught (exit $rc)" [ $rc -eq 1 ]
-check "the A/A offset is said" grep -q 'add the offset between invocations measured by' "$TMP/o3.out"
-"$ZCBENCH" compare "$TMP/same.a.json" "$TMP/other.b.json" $G --noise "$TMP/floor15.noise" >"$TMP/o15.out" 2>&1
+check "two invocations, a 1% profile: the drop is caught (exit $rc)" [ $rc -eq 1 ]
+check "the profile is named" grep -q "2 figures held to the spread between invocations measured by --profile $TMP/tight (8 invocations)" "$TMP/o3.out"
+check "copy within, with the profile" grep -Eq '^  within +proxy-copy' "$TMP/o3.out"
+"$ZCBENCH" compare "$TMP/same.a.json" "$TMP/other.b.json" $G --profile "$TMP/wide" >"$TMP/o15.out" 2>&1
 rc=$?
-check "two invocations, 15% A/A floor: can't tell, exit 3 (got $rc)" [ $rc -eq 3 ]
+check "two invocations, a 15% profile: can't tell, exit 3 (got $rc)" [ $rc -eq 3 ]
 check "can't tell: what it could see" grep -q "can't tell at +-5%: .*could see -[0-9]*%" "$TMP/o15.out"
-check "can't tell: no number of rounds beats a 15% offset" grep -q 'no number of rounds resolves +-5%' "$TMP/o15.out"
-"$ZCBENCH" compare "$TMP/same.a.json" "$TMP/other.b.json" $G --noise "$TMP/floor15.noise" --pass-cant-tell >/dev/null 2>&1
+check "can't tell: how many invocations a side would tell" grep -Eq '~[0-9]+ invocations a side for \+-5%' "$TMP/o15.out"
+"$ZCBENCH" compare "$TMP/same.a.json" "$TMP/other.b.json" $G --profile "$TMP/wide" --pass-cant-tell >/dev/null 2>&1
 rc=$?
 check "--pass-cant-tell: exit 0 (got $rc)" [ $rc -eq 0 ]
 "$ZCBENCH" compare --pairing rep "$TMP/same.a.json" "$TMP/other.b.json" $G >"$TMP/r.out" 2>&1
 check "--pairing rep pairs anyway" grep -q ', paired' "$TMP/r.out"
+"$ZCBENCH" compare --json "$TMP/same.a.json" "$TMP/other.b.json" $G --profile "$TMP/tight" >"$TMP/o3.json" 2>/dev/null
+check "JSON: where each spread between invocations came from" jq -e '[.figures[] | .interval.between] | all(. == "profile")' "$TMP/o3.json"
 
+# What is refused (exit 2, the file named): a noise file, a profile of one
+# invocation, one with an invocation twice, one with a file it cannot read.
+printf '{"schema": "zcbench-noise", "schema_version": "1.0", "runs": []}' >"$TMP/x.noise"
+"$ZCBENCH" compare "$TMP/same.a.json" "$TMP/other.b.json" $G --noise "$TMP/x.noise" >/dev/null 2>"$TMP/n.err"
+rc=$?
+check "--noise refused: exit 2 (got $rc)" [ $rc -eq 2 ]
+check "--noise: says why and what to give" grep -q 'noise file measures A and B inside one invocation.*give --profile PATH' "$TMP/n.err"
+for bad in one copied broken; do
+	"$ZCBENCH" compare "$TMP/same.a.json" "$TMP/other.b.json" $G --profile "$TMP/$bad" >/dev/null 2>"$TMP/p.err"
+	rc=$?
+	check "--profile $bad: exit 2 (got $rc)" [ $rc -eq 2 ]
+	check "--profile $bad: says why, naming it ($(head -c 300 "$TMP/p.err"))" grep -q "compare: --profile: $TMP/$bad" "$TMP/p.err"
+done
 # Every sample of NEW failed: exit 1, and why; an empty NEW too.
 "$ZCBENCH" compare "$B" "$TMP/failed.json" --fail-on-regression 5 >"$TMP/fl.out" 2>"$TMP/fl.err"
 check "all failed in NEW fails the gate (exit $?)" [ $? -eq 1 ]

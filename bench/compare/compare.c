@@ -49,8 +49,10 @@ static const struct zc_opt cmp_optv[] = {
 	  .help = "the comparison as one JSON object (results/README.md): each figure's sides, "
 		  "change, interval and answer, the gate's result and exit code" },
 	{ "alpha", ZC_OPT_DOUBLE, "0.05", 1e-9, 0.5, AT(alpha), .meta = "P",
-	  .help = "1 - the intervals' level (0.05: 95%); the gated figures' intervals hold "
-		  "together at that level (each at 1 - P/m, Bonferroni over the m gated)" },
+	  .help = "1 - the intervals' level (0.05: 95%); each of the m gated figures' "
+		  "intervals is at 1 - 2P/m, so that their one-sided answers (a regression, "
+		  "within, better) are wrong together at most P of the time; as two-sided "
+		  "intervals they hold together at 1 - 2P" },
 	{ "metrics", ZC_OPT_TEXT, NULL, AT(metrics), .meta = "LIST",
 	  .help = "only these metrics, comma list (shown, and gated unless --gate); default all" },
 	{ "fail-on-regression", ZC_OPT_DOUBLE, NULL, 0, 1e9, AT(fail_pct), .meta = "PCT",

@@ -47,7 +47,9 @@ static const struct zc_opt trend_optv[] = {
 	  .help = "how many newest nights the gate judges (3 at least: an interval needs 3)" },
 	{ "alpha", ZC_OPT_DOUBLE, "0.05", 1e-6, 0.5, AT(alpha), .meta = "P",
 	  .help = "a change point is taken at p < P (its split against shuffles of its "
-		  "segment); the gate's intervals hold together at 1 - P" },
+		  "segment); each of the m series' gate intervals is at 1 - 2P/m, so that their "
+		  "one-sided answers are wrong together at most P of the time (as two-sided "
+		  "intervals: 1 - 2P)" },
 	{ "pass-cant-tell", ZC_OPT_BOOL, "no", AT(pass_cant_tell),
 	  .help = "exit 0, not 3, when the gate cannot tell (still said)" },
 	{ "format", ZC_OPT_CHOICE, "text", AT(format), .choices = "text|json|csv|prometheus",
@@ -95,10 +97,10 @@ static void judge(const struct trend_opts *o, struct zc_series *s, const struct 
 		}
 	}
 	if (n < k + ZC_INTERVAL_MIN_N)
-		zc_change_unpaired(NULL, 0, NULL, 0, true, level, &r->newest);
+		zc_change_pooled(NULL, 0, NULL, 0, true, level, &r->newest);
 	else
-		zc_change_unpaired(s->v + r->base, r->from - r->base, s->v + r->from, n - r->from,
-				   true, level, &r->newest);
+		zc_change_pooled(s->v + r->base, r->from - r->base, s->v + r->from, n - r->from,
+				 true, level, &r->newest);
 	zc_verdict_judge(&r->newest, o->threshold / 100, &r->vd);
 	r->regression = r->vd.answer == ZC_ANSWER_CHANGED &&
 			(s->better == ZC_BETTER_LOWER ? r->newest.lo > 0 : r->newest.hi < 0);

@@ -187,8 +187,8 @@ int zc_changepoints(const double *x, size_t n, const struct zc_cp_opts *o, struc
 	for (size_t j = 0; j < found; j++) {
 		size_t prev = j ? cp[j - 1].at : 0, next = j + 1 < found ? cp[j + 1].at : n;
 
-		ret = zc_change_unpaired(x + prev, cp[j].at - prev, x + cp[j].at, next - cp[j].at,
-					 o->log_scale, 0.95, &cp[j].step);
+		ret = zc_change_pooled(x + prev, cp[j].at - prev, x + cp[j].at, next - cp[j].at,
+				       o->log_scale, 0.95, &cp[j].step);
 		if (ret)
 			goto out;
 	}

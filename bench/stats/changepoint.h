@@ -16,8 +16,8 @@
  *
  * Each change point's step is the segment after it against the segment
  * before it (up to the neighbouring change points), as a zc_change with a
- * Welch interval on the logs (stats/verdict.h), to be judged against +-T like
- * every other change.
+ * pooled t interval on the logs (stats/verdict.h, zc_change_pooled: nights
+ * share one spread), to be judged against +-T like every other change.
  */
 #ifndef ZC_CHANGEPOINT_H
 #define ZC_CHANGEPOINT_H
@@ -47,7 +47,7 @@ struct zc_cp {
 	size_t at;		/* the first night after the step */
 	double t;		/* the split's |t| */
 	double p;		/* its permutation p-value in the segment it was found in */
-	struct zc_change step;	/* after against before, Welch, 95% */
+	struct zc_change step;	/* after against before, pooled t, 95% */
 };
 
 /*

@@ -26,9 +26,21 @@ const char *zc_answer_key(enum zc_answer a)
  * infinite or huge). */
 static double t_two_sided(double level, double df)
 {
-	double p = 0.5 + level / 2;
+	/* The last few kept: a gate or a simulation asks the same few often,
+	 * and the inverse is an iteration. */
+	static struct { double level, df, t; } memo[8];
+	static size_t nmemo;	/* ever stored; the last 8 kept */
+	double p = 0.5 + level / 2, t;
 
-	return isfinite(df) && df < 1e7 ? gsl_cdf_tdist_Pinv(p, df) : gsl_cdf_ugaussian_Pinv(p);
+	for (size_t i = 0; i < (nmemo < 8 ? nmemo : 8); i++)
+		if (memo[i].level == level && memo[i].df == df)
+			return memo[i].t;
+	t = isfinite(df) && df < 1e7 ? gsl_cdf_tdist_Pinv(p, df) : gsl_cdf_ugaussian_Pinv(p);
+	memo[nmemo % 8].level = level;
+	memo[nmemo % 8].df = df;
+	memo[nmemo % 8].t = t;
+	nmemo++;
+	return t;
 }
 
 /* Satterthwaite's df of se^2 (df) plus off^2 (df_off, may be infinite). */
@@ -142,8 +154,8 @@ static int side(const double *v, size_t n, bool log_scale, double *buf, size_t *
 	return 0;
 }
 
-int zc_change_unpaired(const double *base, size_t nb, const double *new, size_t nn,
-		       bool log_scale, double level, struct zc_change *c)
+static int two_sides(const double *base, size_t nb, const double *new, size_t nn,
+		     bool log_scale, double level, bool pooled, struct zc_change *c)
 {
 	double *a, *b, mb, mn, sb, sn;
 	size_t ka, kb;
@@ -171,6 +183,16 @@ int zc_change_unpaired(const double *base, size_t nb, const double *new, size_t 
 		goto out;
 	c->var_b = gsl_stats_variance_m(a, 1, ka, mb);
 	c->var_n = gsl_stats_variance_m(b, 1, kb, mn);
+	if (pooled) {
+		double v = (c->var_b * ((double)ka - 1) + c->var_n * ((double)kb - 1)) /
+			   ((double)(ka + kb) - 2);
+
+		c->var_b = c->var_n = v;
+		c->se = sqrt(v * (1 / (double)ka + 1 / (double)kb));
+		c->df = (double)(ka + kb) - 2;
+		c->ok = true;
+		goto out;
+	}
 	sb = c->var_b / (double)ka;
 	sn = c->var_n / (double)kb;
 	c->se = sqrt(sb + sn);
@@ -184,6 +206,18 @@ out:
 	free(a);
 	free(b);
 	return ret;
+}
+
+int zc_change_unpaired(const double *base, size_t nb, const double *new, size_t nn,
+		       bool log_scale, double level, struct zc_change *c)
+{
+	return two_sides(base, nb, new, nn, log_scale, level, false, c);
+}
+
+int zc_change_pooled(const double *base, size_t nb, const double *new, size_t nn, bool log_scale,
+		     double level, struct zc_change *c)
+{
+	return two_sides(base, nb, new, nn, log_scale, level, true, c);
 }
 
 const char *zc_between_name(enum zc_between b)

@@ -92,6 +92,14 @@ int zc_change_paired(const double *base, const double *new, size_t n, bool log_s
 /* Unpaired: two independent sides (NaN values dropped). Same returns. */
 int zc_change_unpaired(const double *base, size_t nb, const double *new, size_t nn,
 		       bool log_scale, double level, struct zc_change *c);
+/* Unpaired with one spread shared by both sides (Student's pooled t, df =
+ * nb + nn - 2): nights of a series, each one invocation of one build, whose
+ * spread the step (if any) moves and does not widen. Welch's at 3 nights
+ * against 27 is too liberal when the 3 happen to be tight and useless when
+ * they happen to be wide (tests/unit/test_between.c, the nightly gate).
+ * Same returns as zc_change_unpaired. */
+int zc_change_pooled(const double *base, size_t nb, const double *new, size_t nn, bool log_scale,
+		     double level, struct zc_change *c);
 /* Invocations a side zc_change_invocations reads (more are left out). */
 #define ZC_INVOCATIONS_MAX 256
 

@@ -18,7 +18,10 @@
  *   changed at a family's level 90% of the time or more;
  * - "~N invocations a side for +-T", taken from an A/A comparison, then
  *   done: no change is called unchanged 75-85% of the time, and a change of
- *   2T changed at least that often (a sub-grid: the bisection is slower).
+ *   2T changed at least that often (a sub-grid: the bisection is slower);
+ * - the nightly gate (pooled t over the nights, 10 / 30 nights, 10 / 16
+ *   series) raises a false alarm in at most 5% of families, at T = 0 too,
+ *   and catches a 30% drop in the newest 3 nights.
  * Each case prints its figures; the seed is fixed (ZC_TEST_SEED=N runs
  * another), and the bounds hold at any seed within the sampling error the
  * case counts allow (2000 comparisons put a 95% coverage +-1% at two
@@ -318,6 +321,105 @@ static void test_invocations_needed(void **state)
 	}
 }
 
+/* The nightly gate (compare/trend.c): each of m series judged on its newest
+ * K = 3 nights against the nights before them, pooled t (nights share one
+ * spread), each interval at 1 - 2 alpha/m. Nights 10 / 30, series 10 / 16,
+ * night-to-night spread 3 / 7 / 15%: a family of series with nothing
+ * changed calls one a regression at most 5% of the time at T = 0 and 5%;
+ * Welch's interval, which the gate used before, is printed beside it. */
+#define FAMILIES_N 2000
+
+static void nights(double *v, size_t n, double sd, double step_from_k, size_t k)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = exp(gsl_ran_gaussian(rng, sd) + (i >= n - k ? step_from_k : 0));
+}
+
+static void test_nightly(void **state)
+{
+	static const size_t night_ns[] = { 10, 30 }, ms[] = { 10, 16 };
+	static const double sds[] = { 0.03, 0.07, 0.15 }, ts[] = { 0, 0.05 };
+	double worst = 0, sum = 0, welch_worst = 0;
+	int designs = 0;
+
+	(void)state;
+	for (size_t a = 0; a < N(night_ns); a++)
+		for (size_t b = 0; b < N(ms); b++)
+			for (size_t c = 0; c < N(sds); c++)
+				for (size_t e = 0; e < N(ts); e++) {
+					size_t n = night_ns[a], m = ms[b], k = 3;
+					double level = 1 - 2 * 0.05 / (double)m, v[32], rate, wrate;
+					int alarms = 0, walarms = 0;
+
+					for (int f = 0; f < FAMILIES_N; f++) {
+						bool alarm = false, walarm = false;
+
+						for (size_t s = 0; s < m; s++) {
+							struct zc_change ch;
+							struct zc_verdict vd;
+
+							nights(v, n, sds[c], 0, k);
+							assert_int_equal(zc_change_pooled(v, n - k, v + n - k, k, true,
+											  level, &ch), 0);
+							zc_verdict_answer(&ch, ts[e], &vd);
+							alarm |= vd.answer == ZC_ANSWER_CHANGED && vd.direction < 0;
+							/* Welch's, for the record: its
+							 * interval wholly below 0 (the t
+							 * quantile at each df is slow). */
+							if (ts[e] != 0 || f >= FAMILIES_N / 4)
+								continue;
+							zc_change_unpaired(v, n - k, v + n - k, k, true, level, &ch);
+							walarm |= ch.ok && ch.hi < 0;
+						}
+						alarms += alarm;
+						walarms += walarm;
+					}
+					rate = (double)alarms / FAMILIES_N;
+					wrate = (double)walarms / (FAMILIES_N / 4);
+					worst = fmax(worst, rate);
+					welch_worst = fmax(welch_worst, wrate);
+					sum += rate;
+					designs++;
+					if (ts[e] == 0)
+						print_message("nightly gate, %2zu nights, %2zu series, spread %2.0f%%, T=0: "
+							      "false alarms %.3f (Welch's %.3f)\n", n, m, 100 * sds[c],
+							      rate, wrate);
+					/* 2000 families: 0.5% a standard error near 5%. */
+					assert_true(rate <= 0.05 + 4 * sqrt(0.05 * 0.95 / FAMILIES_N));
+				}
+	print_message("nightly gate: false alarms over %d designs mean %.4f, worst %.3f (Welch's worst "
+		      "%.3f)\n", designs, sum / designs, worst, welch_worst);
+	assert_true(sum / designs <= 0.05);
+}
+
+/* The same gate's power: a drop of 30% in the newest 3 of 30 nights at a 7%
+ * spread, one series of 16 judged: caught (changed the bad way). */
+static void test_nightly_power(void **state)
+{
+	double v[32];
+	int caught = 0, welch = 0;
+
+	(void)state;
+	for (int s = 0; s < FAMILIES_N; s++) {
+		struct zc_change ch;
+		struct zc_verdict vd;
+
+		nights(v, 30, 0.07, log(0.7), 3);
+		zc_change_pooled(v, 27, v + 27, 3, true, 1 - 2 * 0.05 / 16, &ch);
+		zc_verdict_answer(&ch, 0.05, &vd);
+		caught += vd.answer == ZC_ANSWER_CHANGED && vd.direction < 0;
+		if (s % 4)
+			continue;
+		zc_change_unpaired(v, 27, v + 27, 3, true, 1 - 2 * 0.05 / 16, &ch);
+		welch += ch.ok && ch.hi < log(0.95);
+	}
+	print_message("nightly gate: -30%% in the newest 3 of 30 nights (spread 7%%, 16 series, T=5%%) "
+		      "caught %.3f (Welch's %.3f)\n", (double)caught / FAMILIES_N,
+		      (double)welch / (FAMILIES_N / 4));
+	/* Pooled: the drop is 5 standard errors beyond T; caught nearly always. */
+	assert_true(caught >= 0.95 * FAMILIES_N);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +428,8 @@ int main(void)
 		cmocka_unit_test(test_could_see),
 		cmocka_unit_test(test_default),
 		cmocka_unit_test(test_invocations_needed),
+		cmocka_unit_test(test_nightly),
+		cmocka_unit_test(test_nightly_power),
 	};
 	int failed;
 

@@ -174,6 +174,16 @@ bench-gate: deps
 	@$(MAKE) --no-print-directory $(BIN) build/bare_proxy
 	@bash benchmarks/bench-gate.sh
 
+# How far whole invocations of one build move here, and what the gate makes
+# of it: ZC_CAL_N (8) invocations of the copy and splice proxies, the spread
+# within and between them per run, every A/A pair gated with a profile of
+# the others and without, and trend over them as nights.
+# ZC_CAL_N, ZC_CAL_ARGS, ZC_CAL_PCT (benchmarks/bench-calibrate.sh says more).
+.PHONY: bench-calibrate
+bench-calibrate: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@bash benchmarks/bench-calibrate.sh
+
 # How well zcbench trend finds a step (issue 31): synthetic series at a
 # night-to-night noise, beside a t-test that knows the night.
 # ZC_TREND_NOISE (sd of the logs, default 0.10), ZC_TREND_NIGHTS (30).

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * compare --profile (between.h): the spread between a host's earlier
- * invocations of one build, per run key and metric, and per headline ratio.
+ * invocations of one build, per run key and metric, and per headline ratio;
+ * and the two look-ups it shares with the comparison itself (a run by its
+ * key, a ratio by round: compare_int.h), kept here, below both.
  */
 #include "compare/between.h"
 #include "compare/compare_int.h"
@@ -13,6 +15,33 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+json_t *zc_cmp_find_run(json_t *root, const char *key, int occ)
+{
+	json_t *run;
+	size_t i;
+	char k[512];
+
+	json_array_foreach(json_object_get(root, "runs"), i, run) {
+		zc_an_key(run, k, sizeof(k));
+		if (!strcmp(k, key) && !occ--)
+			return run;
+	}
+	return NULL;
+}
+
+size_t zc_cmp_ratios_by_round(json_t *num, json_t *den, double *r, size_t max)
+{
+	static double a[ZC_SAMPLES_MAX], b[ZC_SAMPLES_MAX];
+	size_t na = zc_an_values_by_rep(num, "gbps_per_core", a, ZC_SAMPLES_MAX);
+	size_t nb = zc_an_values_by_rep(den, "gbps_per_core", b, ZC_SAMPLES_MAX);
+	size_t n = na > nb ? na : nb;
+
+	n = n < max ? n : max;
+	for (size_t i = 0; i < n; i++)
+		r[i] = a[i] > 0 && b[i] > 0 ? a[i] / b[i] : NAN;
+	return n;
+}
 
 int zc_cmp_profile_load(struct zc_cmp_profile *p, const char *path, char *why, size_t len)
 {

@@ -24,33 +24,6 @@ static const struct zc_metric ratio_metric = {
 	.help = "a headline ratio of Gbit/s per core, numerator over denominator",
 };
 
-json_t *zc_cmp_find_run(json_t *root, const char *key, int occ)
-{
-	json_t *run;
-	size_t i;
-	char k[512];
-
-	json_array_foreach(json_object_get(root, "runs"), i, run) {
-		zc_an_key(run, k, sizeof(k));
-		if (!strcmp(k, key) && !occ--)
-			return run;
-	}
-	return NULL;
-}
-
-size_t zc_cmp_ratios_by_round(json_t *num, json_t *den, double *r, size_t max)
-{
-	static double a[ZC_SAMPLES_MAX], b[ZC_SAMPLES_MAX];
-	size_t na = zc_an_values_by_rep(num, "gbps_per_core", a, ZC_SAMPLES_MAX);
-	size_t nb = zc_an_values_by_rep(den, "gbps_per_core", b, ZC_SAMPLES_MAX);
-	size_t n = na > nb ? na : nb;
-
-	n = n < max ? n : max;
-	for (size_t i = 0; i < n; i++)
-		r[i] = a[i] > 0 && b[i] > 0 ? a[i] / b[i] : NAN;
-	return n;
-}
-
 /* The two sides' per-round ratios as a cell's samples (for the table). */
 static void fill(struct zc_cmp_side *s, const double *r, size_t n)
 {

@@ -119,11 +119,11 @@
 #define ZC_KEYS_OUTPUT(X) \
 	X(a_half_width_pct) X(after_kind) X(after_mode) X(after_mode_of) X(after_modes) \
 	X(after_run) X(all) X(alpha) X(answer_words) X(available) X(b_half_width_pct) \
-	X(before_mode) X(before_run) X(better) X(bootstrap_rounds) X(calls_per_mb) X(cant_tell) \
+	X(before_mode) X(before_run) X(better) X(between) X(bootstrap_rounds) X(calls_per_mb) X(cant_tell) \
 	X(change) X(change_pct) X(change_points) X(change_unit) X(choices) X(could_see_down) \
 	X(could_see_down_pct) X(could_see_pct) X(could_see_up) X(could_see_up_pct) X(counts) \
 	X(curves) X(default) X(denominator_chunk) X(denominator_mode) X(denominator_pipe_size) \
-	X(denominator_samples) X(direction) X(estimate_pct) X(exit_code) X(extra) X(extrapolated) \
+	X(denominator_samples) X(df) X(direction) X(estimate_pct) X(exit_code) X(extra) X(extrapolated) \
 	X(figures) X(files) X(files_with_nothing_compared) X(flag) X(flags) X(floor_pct) \
 	X(floor_rel) X(gate) X(gated) X(headline_vs) X(help) X(hi_pct) X(high) X(host_keys) \
 	X(imitated_by) X(kernel_side) X(kind) X(list) X(lo_pct) X(low) X(lower_value) X(metric) \

@@ -443,10 +443,17 @@ static size_t scale_nodes(double df, double *x)
  * two-sided (within both bounds) 2 Phi(x a - t b) - 1 when positive. x is
  * the distance to be crossed in units of the true spread as the promise
  * estimated it, t the interval's quantile. */
-static double mean_power(double x, double t, double df_a, double df_b, bool two_sided)
+struct nodes {
+	double x[POWER_NODES];
+	size_t n;
+};
+
+static double mean_power(double x, double t, const struct nodes *na_, const struct nodes *nb_,
+			 bool two_sided)
 {
-	double a[POWER_NODES], b[POWER_NODES], sum = 0;
-	size_t na = scale_nodes(df_a, a), nb = scale_nodes(df_b, b);
+	const double *a = na_->x, *b = nb_->x;
+	size_t na = na_->n, nb = nb_->n;
+	double sum = 0;
 
 	for (size_t i = 0; i < na; i++)
 		for (size_t j = 0; j < nb; j++) {
@@ -473,10 +480,16 @@ static double power_margin(double df, double level)
 			return memo[i].k;
 	if (!isfinite(df) || df > 1e6)
 		lo = hi = t + gsl_cdf_ugaussian_Pinv(ZC_VERDICT_POWER);
-	while (hi - lo > 1e-4) {
-		double mid = (lo + hi) / 2;
+	{
+		/* The nodes depend on df alone: once, not at every step. */
+		struct nodes a;
 
-		*(mean_power(mid, t, df, df, false) >= ZC_VERDICT_POWER ? &hi : &lo) = mid;
+		a.n = scale_nodes(df, a.x);
+		while (hi - lo > 1e-4) {
+			double mid = (lo + hi) / 2;
+
+			*(mean_power(mid, t, &a, &a, false) >= ZC_VERDICT_POWER ? &hi : &lo) = mid;
+		}
 	}
 	memo[nmemo % 16].df = df;
 	memo[nmemo % 16].level = level;
@@ -509,13 +522,15 @@ static double spread_at(const struct zc_change *c, size_t k, double *df)
  * a change of 2 tau called changed, each ZC_VERDICT_POWER of the time,
  * averaged over this comparison's estimate of the spread (its df) and the
  * next one's. */
-static bool resolves(const struct zc_change *c, size_t k, double tau, double df_now)
+static bool resolves(const struct zc_change *c, size_t k, double tau, const struct nodes *now)
 {
 	double df, tot = spread_at(c, k, &df);
+	struct nodes b;
 
 	if (!(tot > 0))
 		return true;
-	return mean_power(tau / tot, t_two_sided(c->level, df), df_now, df, true) >= ZC_VERDICT_POWER;
+	b.n = scale_nodes(df, b.x);
+	return mean_power(tau / tot, t_two_sided(c->level, df), now, &b, true) >= ZC_VERDICT_POWER;
 }
 
 /* The fewest rounds (invocations a side) that resolve tau; resolving grows
@@ -524,18 +539,20 @@ static size_t rounds_for(const struct zc_change *c, double tau)
 {
 	size_t lo = c->invocations ? 2 : ZC_INTERVAL_MIN_N, hi = c->invocations ? 100000 : 1000000;
 	double df_now;
+	struct nodes now;
 
 	if (!c->ok || isnan(c->invocations ? c->var_b : c->paired ? c->var_b : c->var_b + c->var_n))
 		return 0;
 	total_se(c, &df_now);
-	if (resolves(c, lo, tau, df_now))
+	now.n = scale_nodes(df_now, now.x);
+	if (resolves(c, lo, tau, &now))
 		return lo;
-	if (!resolves(c, hi, tau, df_now))
+	if (!resolves(c, hi, tau, &now))
 		return SIZE_MAX;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		*(resolves(c, mid, tau, df_now) ? &hi : &lo) = mid;
+		*(resolves(c, mid, tau, &now) ? &hi : &lo) = mid;
 	}
 	return hi;
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make bench-calibrate: how far whole invocations of one build move on this
 # machine, measured rather than simulated, and what the gate makes of it.
-#  1. ZC_CAL_N (8) invocations of a short workload (the copy and the splice
-#     proxy, 64k chunks, one connection, their rounds interleaved), each a
+#  1. ZC_CAL_N (8) invocations of a short workload (workloads/calibrate.ini:
+#     the copy and the splice proxy, their rounds interleaved), each a
 #     `zcbench run` process of its own with its own warm-up, one after
 #     another.
 #  2. Per run: the spread within an invocation (sd of the samples' logs,
@@ -17,7 +17,8 @@
 #     --fail-on-regression T: exit 1 is a false alarm.
 # Environment (defaults): ZC_CAL_N (8), ZC_CAL_ARGS (run's flags,
 # "--repetitions=5 --warmup=0.3 --duration=1 --foreign-max=100%": every
-# sample kept on a shared machine), ZC_CAL_PCT (T, 5), ZC_CAL_OUT.
+# sample kept on a shared machine), ZC_CAL_PCT (T, 5), ZC_CAL_WORKLOAD,
+# ZC_CAL_OUT.
 # About 25 s an invocation here with the defaults.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -30,27 +31,13 @@ T=${ZC_CAL_PCT:-5}
 out=${ZC_CAL_OUT:-$(mktemp -d /tmp/zc-calibrate.XXXXXX)}
 [[ $N =~ ^[0-9]+$ ]] && [ "$N" -ge 4 ] || { echo "bench-calibrate: ZC_CAL_N must be 4 or more, not '$N'"; exit 1; }
 mkdir -p "$out/inv" || exit 1
-cat >"$out/w.ini" <<INI
-[workload]
-name = calibrate
-chunk = 64k
-pipe_size = 1M
-order = interleaved
-
-[run proxy-copy]
-topology = proxy
-proxy = copy
-
-[run proxy-splice]
-topology = proxy
-proxy = splice
-INI
-echo "calibrate: $N invocations of $out/w.ini ($ARGS), each a process of its own; T = $T%"
+W=${ZC_CAL_WORKLOAD:-workloads/calibrate.ini}
+echo "calibrate: $N invocations of $W ($ARGS), each a process of its own; T = $T%"
 
 # 1. The invocations.
 for i in $(seq "$N"); do
 	# shellcheck disable=SC2086
-	"$Z" run "$out/w.ini" $ARGS --out "$out/inv" >"$out/run-$i.txt" 2>&1 ||
+	"$Z" run "$W" $ARGS --out "$out/inv" >"$out/run-$i.txt" 2>&1 ||
 		echo "invocation $i: exit $? (see $out/run-$i.txt)"
 done
 mapfile -t files < <(find "$out/inv" -name '*.json' | sort)

@@ -20,6 +20,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_FILES ZC_COMPARE_FILES_MAX
 
@@ -81,9 +82,11 @@ static const struct zc_opt cmp_optv[] = {
 static const struct zc_opt cmp_files_optv[] = {
 	{ "FILE.json", ZC_OPT_TEXTS, NULL, 1, MAX_FILES, ZC_OPT_AT(struct cmp_files, paths),
 	  ZC_OPT_POS, .count_off = offsetof(struct cmp_files, n),
-	  .help = "BASE.json then NEW.json [more.json ...]; or one file holding each run key more "
-		  "than once (an A/A file of zcbench noise, an A/B taken in one run): its first "
-		  "occurrences against the later ones" },
+	  .help = "BASE.json then NEW.json [more.json ...], each a results file or a folder of "
+		  "them (several invocations of one build: the spread between invocations is "
+		  "measured from them); or one file holding each run key more than once (an A/A "
+		  "file of zcbench noise, an A/B taken in one run): its first occurrences against "
+		  "the later ones" },
 };
 
 /* Every item of --FLAG's comma list a metric, or an error naming it. */
@@ -142,11 +145,29 @@ int zc_cmd_compare(int argc, char **argv)
 		ret = ZC_EXIT_USAGE;
 		goto out;
 	}
-	for (int i = 0; i < nfiles; i++)
+	for (int i = 0; i < nfiles; i++) {
+		struct stat st;
+		char err[1200];
+
+		/* A folder is a side of several invocations of one build. */
+		if (!stat(paths[i], &st) && S_ISDIR(st.st_mode)) {
+			if (zc_cmp_invs_load(&w.inv[i], paths[i], 1, err, sizeof(err))) {
+				zc_err("compare: %s", err);
+				ret = ZC_EXIT_USAGE;
+				goto out;
+			}
+			if (!(roots[i] = zc_cmp_invs_merged(&w.inv[i]))) {
+				zc_err("compare: out of memory");
+				ret = ZC_EXIT_FAIL;
+				goto out;
+			}
+			continue;
+		}
 		if (!(roots[i] = zc_an_load("compare", paths[i]))) {
 			ret = ZC_EXIT_USAGE;
 			goto out;
 		}
+	}
 	if (o.noise) {
 		zc_err("compare: --noise %s: a noise file measures A and B inside one invocation, "
 		       "not how far two invocations of one build come apart, which is what a "
@@ -158,7 +179,7 @@ int zc_cmd_compare(int argc, char **argv)
 	if (o.profile) {
 		char err[1200];
 
-		if (zc_cmp_profile_load(&w.profile, o.profile, err, sizeof(err))) {
+		if (zc_cmp_invs_load(&w.profile, o.profile, 2, err, sizeof(err))) {
 			zc_err("compare: --profile: %s", err);
 			ret = ZC_EXIT_USAGE;
 			goto out;
@@ -195,7 +216,7 @@ int zc_cmd_compare(int argc, char **argv)
 	w.c = (struct zc_cmp){ .layout = o.layout, .alpha = o.alpha, .nfiles = nfiles,
 			       .paths = paths, .roots = roots, .fail_pct = o.fail_pct,
 			       .threshold_pct = isnan(o.fail_pct) ? ZC_CMP_THRESHOLD_PCT : o.fail_pct,
-			       .profile_path = o.profile, .profile_n = w.profile.n,
+			       .profile_path = o.profile, .profile_n = w.profile.n, .inv = w.inv,
 			       .width = zc_term_width(STDOUT_FILENO) };
 	if (o.json && !(f = open_memstream(&scratch, &scratch_len))) {
 		zc_err("compare: %s", strerror(errno));
@@ -232,7 +253,9 @@ int zc_cmd_compare(int argc, char **argv)
 out:
 	for (int i = 0; i < nfiles; i++)
 		json_decref(roots[i]);
-	zc_cmp_profile_free(&w.profile);
+	zc_cmp_invs_free(&w.profile);
+	for (int i = 0; i < MAX_FILES; i++)
+		zc_cmp_invs_free(&w.inv[i]);
 	free(w.cells);
 	free(w.ratio_sides);
 	json_decref(keys);

@@ -64,6 +64,7 @@ struct zc_cmp {
 	size_t npaired, nunpaired;	/* cells with an interval each way */
 	double threshold_pct;	/* +-T of "unchanged": the gate's, else ZC_CMP_THRESHOLD_PCT */
 	double fail_pct;	/* the gate's threshold (NaN: no gate) */
+	const struct zc_cmp_invs *inv;	/* [nfiles]: a folder's invocations (n 0: a file) */
 	const char *profile_path;	/* --profile PATH, or NULL */
 	size_t profile_n;	/* its invocations */
 	int width;		/* the terminal's (lib/term.h): rows and prose fit it */

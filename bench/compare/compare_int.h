@@ -19,7 +19,8 @@ struct zc_cmp_cell {
 	json_t *root_b, *root_n;	/* the files of the two sides */
 	const struct zc_cmp_side *b, *n;
 	enum zc_pairing pairing;
-	const struct zc_cmp_profile *profile;	/* --profile, or NULL */
+	const struct zc_cmp_invs *profile;	/* --profile, or NULL */
+	const struct zc_cmp_invs *inv_b, *inv_n;	/* a folder side's invocations (n 0: a file) */
 	double alpha;			/* the interval's level is 1 - alpha */
 	double threshold_pct;		/* +-T of the answer */
 };
@@ -29,11 +30,14 @@ struct zc_cmp_cell {
 void zc_cmp_judge(const struct zc_cmp_cell *in, struct zc_cmp_verdict *v);
 /* Are two files two invocations (no invocation id in common)? */
 bool zc_cmp_cross(json_t *root_b, json_t *root_n);
-/* Sides from two invocations, one invocation each: their change held to the
- * spread between invocations, the profile's (may be NULL) or the stated
- * default (stats/verdict.h, zc_change_invocations); no interval when a side
- * has fewer than ZC_INTERVAL_MIN_N samples. */
-void zc_cmp_across(const struct zc_cmp_side *b, const struct zc_cmp_side *n, bool log_scale,
+/* Sides from different invocations: each side's invocations (a folder's,
+ * ib/in with n > 0, or the side's samples as one), their change held to the
+ * spread between invocations: the sides' own when they have three or more
+ * in all, pooled with the profile's (may be NULL), else the profile's or the
+ * stated default (stats/verdict.h, zc_change_invocations); no interval when
+ * a side of one invocation has fewer than ZC_INTERVAL_MIN_N samples. */
+void zc_cmp_across(const struct zc_invocation *ib, size_t kb, const struct zc_invocation *in,
+		   size_t kn, const struct zc_cmp_side *b, const struct zc_cmp_side *n, bool log_scale,
 		   const struct zc_between_spread *profile, double level, struct zc_change *ch);
 /* The cell's interval at level, its answer at +-threshold_pct, and whether
  * that is a regression for a metric whose better direction is better. */
@@ -101,7 +105,8 @@ int zc_cmp_gate_summary(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cel
  * them. How many. From two invocations, the profile (may be NULL) gives the
  * ratio's spread between invocations. */
 size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n,
-			  const struct zc_cmp_profile *profile, double alpha,
+			  const struct zc_cmp_invs *inv_b, const struct zc_cmp_invs *inv_n,
+			  const struct zc_cmp_invs *profile, double alpha,
 			  double threshold_pct, bool gated, struct zc_cmp_cell_v **out,
 			  struct zc_cmp_side **sides);
 /* The occ-th (0: first) run of root with key (zc_an_key), or NULL. */
@@ -155,7 +160,8 @@ struct zc_cmp_walk {
 	struct zc_cmp c;
 	int occ[ZC_COMPARE_FILES_MAX];	/* one file: which occurrence of a key each side is */
 	json_t *keys;
-	struct zc_cmp_profile profile;	/* --profile's invocations (n 0: none) */
+	struct zc_cmp_invs profile;	/* --profile's invocations (n 0: none) */
+	struct zc_cmp_invs inv[ZC_COMPARE_FILES_MAX];	/* a folder side's (n 0: a file) */
 	struct zc_cmp_cell_v *cells;
 	size_t ncells, cap, cursor;
 	struct zc_cmp_tally tally;	/* the gate's answers */

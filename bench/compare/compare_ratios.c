@@ -35,7 +35,8 @@ static void fill(struct zc_cmp_side *s, const double *r, size_t n)
 }
 
 size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n,
-			  const struct zc_cmp_profile *profile, double alpha,
+			  const struct zc_cmp_invs *inv_b, const struct zc_cmp_invs *inv_n,
+			  const struct zc_cmp_invs *profile, double alpha,
 			  double threshold_pct, bool gated, struct zc_cmp_cell_v **out,
 			  struct zc_cmp_side **sides)
 {
@@ -77,10 +78,13 @@ size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n,
 		    cl->v.ch.ok) {
 			cl->v.paired = true;
 		} else if (zc_cmp_cross(root_b, root_n)) {
+			static struct zc_invocation ib[ZC_PROFILE_FILES_MAX], inn[ZC_PROFILE_FILES_MAX];
 			struct zc_between_spread ps;
 			bool has = zc_cmp_profile_ratio_spread(profile, kn, kd, &ps);
+			size_t kb = zc_cmp_invs_of_ratio(inv_b, kn, kd, ib);
+			size_t kx = zc_cmp_invs_of_ratio(inv_n, kn, kd, inn);
 
-			zc_cmp_across(b, m, true, has ? &ps : NULL, 1 - alpha, &cl->v.ch);
+			zc_cmp_across(ib, kb, inn, kx, b, m, true, has ? &ps : NULL, 1 - alpha, &cl->v.ch);
 		} else {
 			zc_change_unpaired(b->v, b->n, m->v, m->n, true, 1 - alpha, &cl->v.ch);
 		}

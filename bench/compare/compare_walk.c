@@ -23,11 +23,13 @@ static void fill_side(struct zc_cmp_side *s, json_t *run, const char *metric)
 static void header(FILE *f, const struct zc_cmp *c, bool table)
 {
 	for (int i = 0; i < c->nfiles; i++) {
-		char fp[256], id[512], line[2048];
+		char fp[256], id[512], line[2048], many[64] = "";
 
 		zc_an_fingerprint(c->roots[i], fp, sizeof(fp), id, sizeof(id));
-		snprintf(line, sizeof(line), "# %-5s %s: kernel %s, host %s, %s, fingerprint %s",
-			 i ? "new" : "base", c->paths[i], zc_an_kernel(c->roots[i]),
+		if (c->inv && c->inv[i].n)
+			snprintf(many, sizeof(many), " (%zu invocations; the first's)", c->inv[i].n);
+		snprintf(line, sizeof(line), "# %-5s %s%s: kernel %s, host %s, %s, fingerprint %s",
+			 i ? "new" : "base", c->paths[i], many, zc_an_kernel(c->roots[i]),
 			 zc_an_hostname(c->roots[i]), zc_an_date(c->roots[i]), id);
 		zc_cmp_put_fitted(f, c, line, 8);
 	}
@@ -79,7 +81,7 @@ static void judge_cell(struct zc_cmp_walk *w, const char *key, const char *name,
 	struct zc_cmp_cell in = {
 		.m = mt, .key = key, .root_b = w->c.roots[0], .root_n = w->c.roots[fi],
 		.b = &sides[0], .n = &sides[fi], .pairing = w->o->pairing,
-		.profile = w->profile.n ? &w->profile : NULL,
+		.profile = w->profile.n ? &w->profile : NULL, .inv_b = &w->inv[0], .inv_n = &w->inv[fi],
 		.alpha = w->o->alpha, .threshold_pct = w->c.threshold_pct,
 	};
 
@@ -364,7 +366,7 @@ void zc_cmp_add_ratio_cells(struct zc_cmp_walk *w)
 		struct zc_cmp_cell_v *rc;
 		struct zc_cmp_side *rs, *all;
 		size_t n = zc_cmp_ratio_cells(w->c.roots[0], w->c.roots[fi], w->c.paths[fi],
-					      w->profile.n ? &w->profile : NULL, o->alpha, w->c.threshold_pct, gated, &rc, &rs);
+					      &w->inv[0], &w->inv[fi], w->profile.n ? &w->profile : NULL, o->alpha, w->c.threshold_pct, gated, &rc, &rs);
 		size_t had = w->nratio;
 
 		if (!n)

@@ -53,21 +53,30 @@ bool zc_cmp_cross(json_t *root_b, json_t *root_n)
 	return root_b != root_n && !(*ia && !strcmp(ia, ib));
 }
 
-void zc_cmp_across(const struct zc_cmp_side *b, const struct zc_cmp_side *n, bool log_scale,
+void zc_cmp_across(const struct zc_invocation *ib, size_t kb, const struct zc_invocation *in,
+		   size_t kn, const struct zc_cmp_side *b, const struct zc_cmp_side *n, bool log_scale,
 		   const struct zc_between_spread *profile, double level, struct zc_change *ch)
 {
-	struct zc_invocation ib, in;
+	struct zc_invocation one_b, one_n;
 
-	if (zc_invocation_of(b->v, b->n, log_scale, &ib) ||
-	    zc_invocation_of(n->v, n->n, log_scale, &in)) {
+	/* A file side: its samples are one invocation. */
+	if (!kb && !zc_invocation_of(b->v, b->n, log_scale, &one_b)) {
+		ib = &one_b;
+		kb = 1;
+	}
+	if (!kn && !zc_invocation_of(n->v, n->n, log_scale, &one_n)) {
+		in = &one_n;
+		kn = 1;
+	}
+	if (!kb || !kn) {
 		/* A side with no value: no interval, as the samples' own test says. */
 		zc_change_unpaired(b->v, b->n, n->v, n->n, log_scale, level, ch);
 		return;
 	}
-	zc_change_invocations(&ib, 1, &in, 1, log_scale, profile, level, ch);
+	zc_change_invocations(ib, kb, in, kn, log_scale, profile, level, ch);
 	/* Too few samples to stand for their invocation (the spread a profile
 	 * or the default states is of a mean of several). */
-	if (b->n < ZC_INTERVAL_MIN_N || n->n < ZC_INTERVAL_MIN_N) {
+	if ((kb == 1 && ib[0].n < ZC_INTERVAL_MIN_N) || (kn == 1 && in[0].n < ZC_INTERVAL_MIN_N)) {
 		ch->ok = false;
 		ch->lo = ch->hi = NAN;
 	}
@@ -116,10 +125,13 @@ void zc_cmp_judge(const struct zc_cmp_cell *in, struct zc_cmp_verdict *v)
 	} else if (zc_cmp_cross(in->root_b, in->root_n)) {
 		/* Two invocations drift apart by more than their samples spread:
 		 * each is one look at the question. */
+		static struct zc_invocation ib[ZC_PROFILE_FILES_MAX], inn[ZC_PROFILE_FILES_MAX];
 		struct zc_between_spread p;
 		bool prof = zc_cmp_profile_spread(in->profile, in->key, in->m->key, log_scale, &p);
+		size_t kb = zc_cmp_invs_of_metric(in->inv_b, in->key, in->m->key, log_scale, ib);
+		size_t kn = zc_cmp_invs_of_metric(in->inv_n, in->key, in->m->key, log_scale, inn);
 
-		zc_cmp_across(b, n, log_scale, prof ? &p : NULL, level, &v->ch);
+		zc_cmp_across(ib, kb, inn, kn, b, n, log_scale, prof ? &p : NULL, level, &v->ch);
 	} else {
 		zc_change_unpaired(b->v, b->n, n->v, n->n, log_scale, level, &v->ch);
 	}
@@ -225,7 +237,7 @@ int zc_cmp_gate_summary(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cel
 			size_t n, const struct zc_cmp_tally *t, int lost, int empty_sides,
 			bool pass_cant_tell)
 {
-	int from_profile = 0, from_default = 0;
+	int from_profile = 0, from_default = 0, from_sides = 0;
 	const char *word;
 	char line[1200];
 	size_t len;
@@ -247,12 +259,19 @@ int zc_cmp_gate_summary(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cel
 		from_profile += cl->v.ch.invocations && (cl->v.ch.between == ZC_BETWEEN_PROFILE ||
 							  cl->v.ch.between == ZC_BETWEEN_BOTH);
 		from_default += cl->v.ch.invocations && cl->v.ch.between == ZC_BETWEEN_DEFAULT;
+		from_sides += cl->v.ch.invocations && cl->v.ch.between == ZC_BETWEEN_SIDES;
 	}
 	if (!c->gated)
 		fprintf(f, "  (no gated figure in these files: --gate names the metrics)\n");
-	/* One invocation a side: say what the spread between them came from. */
+	/* Say what the spread between invocations came from. */
+	if (from_sides) {
+		snprintf(line, sizeof(line), "  sides of several invocations: %d figure%s held to the spread "
+			 "between invocations measured from the sides' own (Student's t on their "
+			 "invocations' means)", from_sides, from_sides == 1 ? "" : "s");
+		zc_cmp_put_fitted(f, c, line, 2);
+	}
 	if (from_profile) {
-		snprintf(line, sizeof(line), "  sides from two invocations: %d figure%s held to the spread "
+		snprintf(line, sizeof(line), "  sides from different invocations: %d figure%s held to the spread "
 			 "between invocations measured by --profile %s (%zu invocations)", from_profile,
 			 from_profile == 1 ? "" : "s", c->profile_path, c->profile_n);
 		zc_cmp_put_fitted(f, c, line, 2);

@@ -5,7 +5,8 @@
 # each file is one look, held to the spread between invocations that
 # --profile measured from earlier invocations (a tight profile leaves the
 # drop caught, a wide one makes it can't tell, exit 3) or to the stated
-# default, which says so; --noise (a spread inside one invocation) and bad
+# default, which says so; folders as sides of several invocations measure
+# that spread themselves; --noise (a spread inside one invocation) and bad
 # profiles are refused; and a NEW whose every sample failed (or was left out
 # as disturbed) fails the gate instead of reporting "0 regressions".
 . "$(dirname "$0")/../lib.sh"
@@ -49,19 +50,23 @@ write(out + "/same.a.json", [aa[0], aa[2]])
 write(out + "/same.b.json", [dr[1], dr[3]])
 write(out + "/other.b.json", [dr[1], dr[3]], "inv-2")
 import os, random
-def profile(path, spread, k=8, seed=7):
-    # k earlier invocations of one build: each moved by its own offset (sd
-    # spread), its ten rounds within +-1% of it.
+def profile(path, spread, k=8, seed=7, splice=1.0, first=0):
+    # k invocations of one build: each moved by its own offset (sd spread),
+    # its ten rounds within +-1% of it; splice scales the splice runs.
     rng = random.Random(seed)
     os.makedirs(path)
-    for i in range(k):
+    for i in range(first, first + k):
         off = rng.gauss(0, spread)
         c = [v * (1 + off) * (1 + rng.uniform(-0.01, 0.01)) for v in copy_a]
-        sp = [v * (1 + off) * (1 + rng.uniform(-0.01, 0.01)) for v in base]
+        sp = [splice * v * (1 + off) * (1 + rng.uniform(-0.01, 0.01)) for v in base]
         write("%s/inv%d.json" % (path, i), [run("proxy-copy", "copy", "a", c),
                                            run("proxy-splice", "splice", "a", sp)], "prof-%d" % i)
 profile(out + "/tight", 0.01)
 profile(out + "/wide", 0.15)
+# Sides of several invocations: 4 against 4 of one build, and 4 with splice 10% down.
+profile(out + "/side-a", 0.01, k=4, seed=11)
+profile(out + "/side-b", 0.01, k=4, seed=12, first=4)
+profile(out + "/side-drop", 0.01, k=4, seed=13, splice=0.9, first=4)
 profile(out + "/one", 0.01, k=1)
 profile(out + "/copied", 0.01, k=2)
 import shutil
@@ -144,6 +149,26 @@ check "--pass-cant-tell: exit 0 (got $rc)" [ $rc -eq 0 ]
 check "--pairing rep pairs anyway" grep -q ', paired' "$TMP/r.out"
 "$ZCBENCH" compare --json "$TMP/same.a.json" "$TMP/other.b.json" $G --profile "$TMP/tight" >"$TMP/o3.json" 2>/dev/null
 check "JSON: where each spread between invocations came from" jq -e '[.figures[] | .interval.between] | all(. == "profile")' "$TMP/o3.json"
+
+# Sides of several invocations (folders): the spread between invocations is
+# measured from the sides themselves (df 6), no profile needed. 4 against 4
+# of one build: never a regression; splice 10% down in 4: caught.
+"$ZCBENCH" compare "$TMP/side-a" "$TMP/side-b" $G >"$TMP/f.out" 2>&1
+rc=$?
+check "4 invocations a side, one build: not a regression (exit $rc)" [ $rc -eq 0 ] || [ $rc -eq 3 ]
+check "4 a side: the folder named with its invocations" grep -q "# base  $TMP/side-a (4 invocations; the first's)" "$TMP/f.out"
+check "4 a side: the spread from the sides' own" grep -q "2 figures held to the spread between invocations measured from the sides' own" "$TMP/f.out"
+"$ZCBENCH" compare "$TMP/side-a" "$TMP/side-drop" $G >"$TMP/fd.out" 2>"$TMP/fd.err"
+rc=$?
+check "4 a side, splice 10% down: caught (exit $rc)" [ $rc -eq 1 ]
+check "4 a side: the regression is splice's" grep -Eq '^  REGRESSION proxy-splice.*gbps_per_core: changed -(9|10)\.' "$TMP/fd.out"
+"$ZCBENCH" compare --json "$TMP/side-a" "$TMP/side-drop" $G >"$TMP/fd.json" 2>/dev/null
+check "JSON: between measured, df 6" jq -e '[.figures[] | .interval | .between == "measured" and .df == 6] | all' "$TMP/fd.json"
+# A folder with a file it cannot read: exit 2, naming it.
+"$ZCBENCH" compare "$TMP/side-a" "$TMP/broken" $G >/dev/null 2>"$TMP/fb.err"
+rc=$?
+check "a side's folder with a broken file: exit 2 (got $rc)" [ $rc -eq 2 ]
+check "a side's folder with a broken file: named" grep -q "$TMP/broken/inv1.json" "$TMP/fb.err"
 
 # What is refused (exit 2, the file named): a noise file, a profile of one
 # invocation, one with an invocation twice, one with a file it cannot read.

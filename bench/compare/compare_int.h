@@ -28,8 +28,6 @@ struct zc_cmp_cell {
 /* The cell's change, its interval and answer at 1 - alpha; the gated cells
  * are judged again at the family's level (compare.c, zc_cmp_regate). */
 void zc_cmp_judge(const struct zc_cmp_cell *in, struct zc_cmp_verdict *v);
-/* Are two files two invocations (no invocation id in common)? */
-bool zc_cmp_cross(json_t *root_b, json_t *root_n);
 /* Sides from different invocations: each side's invocations (a folder's,
  * ib/in with n > 0, or the side's samples as one), their change held to the
  * spread between invocations: the sides' own when they have three or more

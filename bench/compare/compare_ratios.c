@@ -77,7 +77,7 @@ size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n,
 		    !zc_change_paired(rb, rn, cb > cn ? cb : cn, true, 1 - alpha, &cl->v.ch) &&
 		    cl->v.ch.ok) {
 			cl->v.paired = true;
-		} else if (zc_cmp_cross(root_b, root_n)) {
+		} else if (zc_an_cross(root_b, root_n)) {
 			static struct zc_invocation ib[ZC_PROFILE_FILES_MAX], inn[ZC_PROFILE_FILES_MAX];
 			struct zc_between_spread ps;
 			bool has = zc_cmp_profile_ratio_spread(profile, kn, kd, &ps);
@@ -120,14 +120,26 @@ size_t zc_cmp_ratio_cells(json_t *root_b, json_t *root_n, const char *path_n,
 	return k;
 }
 
+/* The geometric mean of a side's per-round ratios: what the change's
+ * estimate (a difference of mean logs) is about, so the row's two figures
+ * and its change agree. NaN without a value. */
+static double gmean(const struct zc_cmp_side *s)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		sum += log(s->v[i]);
+	return s->n ? exp(sum / (double)s->n) : NAN;
+}
+
 void zc_cmp_ratio_rows(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cell_v *cells,
 		       const struct zc_cmp_side *sides, size_t n)
 {
 	int w = 0;
 
 	zc_cmp_put_fitted(f, c, "\nHeadline ratios (Gbit/s per core, numerator over denominator; "
-			  "median of the per-round ratios in each file; the change's interval on "
-			  "their logs):", 2);
+			  "the geometric mean of the per-round ratios in each file, the change and its "
+			  "interval on their logs):", 2);
 	for (size_t i = 0; i < n; i++)
 		w = (int)strlen(cells[i].name) > w ? (int)strlen(cells[i].name) : w;
 	w = w > 40 ? 40 : w;
@@ -138,7 +150,7 @@ void zc_cmp_ratio_rows(FILE *f, const struct zc_cmp *c, const struct zc_cmp_cell
 
 		zc_cmp_verdict_note(&cl->v, &notes);
 		snprintf(line, sizeof(line), "  %-*s %6.2fx -> %6.2fx  %s%s%s", w, cl->name,
-			 sides[2 * i].s.median, sides[2 * i + 1].s.median, notes.text,
+			 gmean(&sides[2 * i]), gmean(&sides[2 * i + 1]), notes.text,
 			 c->nfiles > 2 ? " in " : "", c->nfiles > 2 ? cl->path : "");
 		zc_cmp_put_fitted(f, c, line, 4);
 	}

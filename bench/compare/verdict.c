@@ -46,13 +46,6 @@ static bool judge_paired(const struct zc_cmp_cell *in, bool log_scale, double le
 	return true;
 }
 
-bool zc_cmp_cross(json_t *root_b, json_t *root_n)
-{
-	const char *ia = zc_an_str(root_b, "invocation"), *ib = zc_an_str(root_n, "invocation");
-
-	return root_b != root_n && !(*ia && !strcmp(ia, ib));
-}
-
 void zc_cmp_across(const struct zc_invocation *ib, size_t kb, const struct zc_invocation *in,
 		   size_t kn, const struct zc_cmp_side *b, const struct zc_cmp_side *n, bool log_scale,
 		   const struct zc_between_spread *profile, double level, struct zc_change *ch)
@@ -122,7 +115,7 @@ void zc_cmp_judge(const struct zc_cmp_cell *in, struct zc_cmp_verdict *v)
 		zc_an_paired(in->root_b, b->run, in->root_n, n->run));
 	if (pair && judge_paired(in, log_scale, level, v)) {
 		/* rounds of one invocation: its offset cancels in each pair */
-	} else if (zc_cmp_cross(in->root_b, in->root_n)) {
+	} else if (zc_an_cross(in->root_b, in->root_n)) {
 		/* Two invocations drift apart by more than their samples spread:
 		 * each is one look at the question. */
 		static struct zc_invocation ib[ZC_PROFILE_FILES_MAX], inn[ZC_PROFILE_FILES_MAX];

@@ -70,7 +70,8 @@ static void side_line(const char *side, const char *mode, double gpc, double cpm
 static void tcp_row(const struct zc_ba_row *r, void *user)
 {
 	struct tcp_print *pr = user;
-	char f3[32], ch[24], fpb[96], fpa[96], vs[320], line[600];
+	char f3[32], ch[24], fpb[96], fpa[96], vs[320], line[600], med[80] = "", how[96];
+	double est;
 
 	zc_an_fmt_size(r->chunk, ch, sizeof(ch));
 	zc_verdict_fmt(&r->ch, &r->vd, vs, sizeof(vs));
@@ -84,13 +85,21 @@ static void tcp_row(const struct zc_ba_row *r, void *user)
 		snprintf(pr->kernel, sizeof(pr->kernel), "%s", line);
 		zc_put_fitted(stdout, line, pr->width, 4);
 	}
-	snprintf(line, sizeof(line), "%s, chunk %s, after %s: %s", r->path, ch, r->kind,
-		 fig(r->change_pct, "%+.1f%%", f3, sizeof(f3)));
+	/* The number beside the answer is the answer's estimate (the change of
+	 * the geometric means its interval is about); the medians' change, the
+	 * side lines' figures, beside it where it differs. */
+	est = isfinite(r->ch.d) ? zc_change_pct(&r->ch, r->ch.d) : NAN;
+	if (isfinite(est) && isfinite(r->change_pct) && fabs(est - r->change_pct) >= 0.05)
+		snprintf(med, sizeof(med), " (geometric means; the medians below %+.1f%%)",
+			 r->change_pct);
+	snprintf(line, sizeof(line), "%s, chunk %s, after %s: %s%s", r->path, ch, r->kind,
+		 fig(isfinite(est) ? est : r->change_pct, "%+.1f%%", f3, sizeof(f3)), med);
 	zc_put_fitted(stdout, line, pr->width, 4);
 	side_line("before", r->before_mode, r->before_gpc, r->before_calls_per_mb);
 	side_line("after", r->after_mode, r->after_gpc, r->after_calls_per_mb);
 	/* The change's 95% interval and its answer at +-5%: three answers. */
-	snprintf(line, sizeof(line), "  %s (%s)", vs, r->ch.paired ? "paired" : "unpaired");
+	zc_change_method(&r->ch, how, sizeof(how));
+	snprintf(line, sizeof(line), "  %s (%s)", vs, how);
 	zc_put_fitted(stdout, line, pr->width, 4);
 }
 

@@ -210,7 +210,22 @@ struct ba_ctx {
 	FILE *f;
 	int rows, slower, faster, within, cant;
 	double could_see;	/* the smallest drop a can't-tell row could see */
+	char slower_which[256], faster_which[256];	/* their before modes, ", "-separated */
 };
+
+/* Add name to a ", "-separated list that fits len (else "..." once). */
+static void list_add(char *list, size_t len, const char *name)
+{
+	size_t k = strlen(list);
+
+	if (k && !strcmp(list + k - 3, "..."))
+		return;
+	if (k + strlen(name) + 6 >= len) {
+		snprintf(list + k, len - k, "%s...", k ? ", " : "");
+		return;
+	}
+	snprintf(list + k, len - k, "%s%s", k ? ", " : "", name);
+}
 
 static void ba_row(const struct zc_ba_row *r, void *user)
 {
@@ -228,7 +243,7 @@ static void ba_row(const struct zc_ba_row *r, void *user)
 	zc_change_fmt(&r->ch, ch, sizeof(ch));
 	zc_verdict_fmt(&r->ch, &r->vd, vs, sizeof(vs));
 	/* The change and its answer under the row, broken to the mail's width. */
-	snprintf(ch, sizeof(ch), "%s", r->ch.paired ? "paired" : "unpaired");
+	zc_change_method(&r->ch, ch, sizeof(ch));
 	{
 		char buf[512];
 
@@ -236,8 +251,16 @@ static void ba_row(const struct zc_ba_row *r, void *user)
 		zc_put_fitted(x->f, buf, MAIL_WIDTH, 6);
 	}
 	x->rows++;
-	if (r->vd.answer == ZC_ANSWER_CHANGED)
+	if (r->vd.answer == ZC_ANSWER_CHANGED) {
+		char name[96];
+
+		snprintf(name, sizeof(name), "%s %s", r->before_mode, size);
 		*(r->vd.direction < 0 ? &x->slower : &x->faster) += 1;
+		if (r->vd.direction < 0)
+			list_add(x->slower_which, sizeof(x->slower_which), name);
+		else
+			list_add(x->faster_which, sizeof(x->faster_which), name);
+	}
 	else if (r->vd.answer == ZC_ANSWER_UNCHANGED)
 		x->within++;
 	else {
@@ -276,15 +299,19 @@ static void before_after_part(FILE *f, json_t *root, json_t *base)
 	}
 	/* Three answers, never two: slower and faster only beyond the threshold. */
 	k = snprintf(buf, sizeof(buf), "of %d patched path%s, per core after: %d slower by more "
-		     "than %g%%, %d faster by more than %g%%, %d within +-%g%%, %d can't tell",
-		     x.rows, x.rows == 1 ? "" : "s", x.slower, 100 * ZC_RATIO_THRESHOLD, x.faster,
-		     100 * ZC_RATIO_THRESHOLD, x.within, 100 * ZC_RATIO_THRESHOLD, x.cant);
+		     "than %g%%%s%s%s, %d faster by more than %g%%%s%s%s, %d within +-%g%%, %d can't tell",
+		     x.rows, x.rows == 1 ? "" : "s", x.slower, 100 * ZC_RATIO_THRESHOLD,
+		     x.slower ? " (" : "", x.slower_which, x.slower ? ")" : "", x.faster,
+		     100 * ZC_RATIO_THRESHOLD, x.faster ? " (" : "", x.faster_which, x.faster ? ")" : "",
+		     x.within, 100 * ZC_RATIO_THRESHOLD, x.cant);
 	if (x.cant && isfinite(x.could_see) && k > 0 && (size_t)k < sizeof(buf))
 		k += snprintf(buf + k, sizeof(buf) - k, " (the most precise of them could see a "
 			      "drop of %.0f%%; more rounds would see less)", x.could_see);
 	if (base && k > 0 && (size_t)k < sizeof(buf))
-		snprintf(buf + k, sizeof(buf) - k, "; two invocations: the intervals do not hold "
-			 "how far two runs of one kernel drift apart");
+		snprintf(buf + k, sizeof(buf) - k, "; two invocations, one a side: each path held to "
+			 "a stated spread between invocations of %.0f%%, not measured here (compare "
+			 "with folders of several invocations a side, or --profile, measures it)",
+			 100 * ZC_BETWEEN_DEFAULT_SD);
 	fprintf(f, "\n");
 	field(f, "verdict:", buf);
 }

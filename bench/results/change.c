@@ -68,6 +68,13 @@ static bool positive(const double *v, size_t n)
 	return true;
 }
 
+bool zc_an_cross(json_t *root_a, json_t *root_b)
+{
+	const char *ia = zc_an_str(root_a, "invocation"), *ib = zc_an_str(root_b, "invocation");
+
+	return root_a != root_b && !(*ia && !strcmp(ia, ib));
+}
+
 int zc_an_change(json_t *root_b, json_t *b, json_t *root_n, json_t *n, const char *metric,
 		 double level, struct zc_change *c)
 {
@@ -87,6 +94,19 @@ int zc_an_change(json_t *root_b, json_t *b, json_t *root_n, json_t *n, const cha
 	nx = b ? zc_an_values(b, metric, x, ZC_SAMPLES_MAX) : 0;
 	ny = n ? zc_an_values(n, metric, y, ZC_SAMPLES_MAX) : 0;
 	log_scale = positive(x, nx) && positive(y, ny);
+	if (zc_an_cross(root_b, root_n)) {
+		struct zc_invocation ib, in;
+
+		if (zc_invocation_of(x, nx, log_scale, &ib) || zc_invocation_of(y, ny, log_scale, &in))
+			return zc_change_unpaired(x, nx, y, ny, log_scale, level, c);
+		zc_change_invocations(&ib, 1, &in, 1, log_scale, NULL, level, c);
+		/* An invocation of fewer samples than an interval needs. */
+		if (nx < ZC_INTERVAL_MIN_N || ny < ZC_INTERVAL_MIN_N) {
+			c->ok = false;
+			c->lo = c->hi = NAN;
+		}
+		return 0;
+	}
 	return zc_change_unpaired(x, nx, y, ny, log_scale, level, c);
 }
 

@@ -197,8 +197,11 @@ void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r);
 /*
  * The change of metric from run b (of the file root_b) to run n (of root_n):
  * paired by rounds when both were taken in rounds of one invocation (and 3
- * pairs are complete), else the two runs' samples apart; on the logs when
- * every value is > 0, else on the values. 0 or -errno (stats/verdict.h).
+ * pairs are complete); from two invocations (zc_an_cross), each run's
+ * samples one invocation, held to the stated spread between invocations
+ * (stats/verdict.h, zc_change_invocations: no profile here); else the two
+ * runs' samples apart (Welch's); on the logs when every value is > 0, else
+ * on the values. 0 or -errno (stats/verdict.h).
  */
 int zc_an_change(json_t *root_b, json_t *b, json_t *root_n, json_t *n, const char *metric,
 		 double level, struct zc_change *c);
@@ -226,6 +229,9 @@ size_t zc_an_disturbed_count(json_t *run);
  * both is one round, adjacent in time.
  */
 bool zc_an_paired(json_t *root_a, json_t *a, json_t *root_b, json_t *b);
+/* Are two results files two invocations (different roots, no invocation id
+ * in common)? */
+bool zc_an_cross(json_t *root_a, json_t *root_b);
 /* metric of run's samples by repetition: out[rep] is the value of the ok,
  * undisturbed sample with that "rep", NaN where none; out[0..max) is
  * written. The number of repetitions (highest rep + 1, at most max). */

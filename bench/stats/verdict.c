@@ -220,6 +220,22 @@ int zc_change_pooled(const double *base, size_t nb, const double *new, size_t nn
 	return two_sides(base, nb, new, nn, log_scale, level, true, c);
 }
 
+void zc_change_method(const struct zc_change *c, char *buf, size_t len)
+{
+	if (!c->invocations) {
+		snprintf(buf, len, "%s", c->paired ? "paired" : "unpaired");
+		return;
+	}
+	if (c->between == ZC_BETWEEN_DEFAULT)
+		snprintf(buf, len, "%zu+%zu invocations, the spread between them stated (%.0f%%)", c->n,
+			 c->n2, 100 * ZC_BETWEEN_DEFAULT_SD);
+	else
+		snprintf(buf, len, "%zu+%zu invocations, the spread between them %s", c->n, c->n2,
+			 c->between == ZC_BETWEEN_SIDES ? "measured from them" :
+			 c->between == ZC_BETWEEN_PROFILE ? "from the profile" :
+			 "measured and the profile's");
+}
+
 const char *zc_between_name(enum zc_between b)
 {
 	static const char *const names[] = { "", "measured", "profile", "measured+profile", "default" };

@@ -190,6 +190,10 @@ int zc_verdict_answer(const struct zc_change *c, double threshold, struct zc_ver
  *   "can't tell: 2 pairs, an interval needs 3"
  */
 void zc_verdict_fmt(const struct zc_change *c, const struct zc_verdict *v, char *buf, size_t len);
+/* How the interval was made, for the words beside it: "paired",
+ * "unpaired", or across invocations "2 invocations, the spread between them
+ * stated (12%)" / "... measured" / "... from the profile". */
+void zc_change_method(const struct zc_change *c, char *buf, size_t len);
 /* The interval alone: "-1.0% [-31.0%, +40.2%]" or "-1.0% (no interval: n=2)". */
 void zc_change_fmt(const struct zc_change *c, char *buf, size_t len);
 

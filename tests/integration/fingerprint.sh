@@ -26,6 +26,14 @@ grep -Eq '^vmsplice user buf .*, chunk 64k, after emulated: [-+][0-9.]+%' "$TMP/
 	grep -A2 '^vmsplice user buf' "$TMP/ba.txt" | grep -Eq '^  after +vmsplice-as-writev +[0-9.]+ Gbps/core' ||
 	{ cat "$TMP/ba.txt"; fail "before-after lacks the vmsplice row"; }
 grep -Eq '^vm-splice +64k .*[-+][0-9.]+%' "$TMP/ba.txt" || { cat "$TMP/ba.txt"; fail "before-after lacks the vm-splice row"; }
+# The number beside an answer is that answer's estimate (the geometric
+# means' change), the medians' beside it where they differ.
+COLUMNS=300 "$ZCBENCH" before-after results/fixtures/emulated.json >"$TMP/be.txt" 2>&1
+h=$(sed -n 's/^vmsplice user buf .*after emulated: \([-+][0-9.]*%\).*/\1/p' "$TMP/be.txt" | head -n1)
+v=$(grep -A3 '^vmsplice user buf' "$TMP/be.txt" | tail -n1 | grep -Eo '(: |changed )[-+][0-9.]+%' | head -n1 | grep -Eo '[-+][0-9.]+%')
+[ -n "$h" ] && [ "$h" = "$v" ] || { cat "$TMP/be.txt"; fail "before-after: the header's change ($h) is not its answer's estimate ($v)"; }
+grep -q '^vmsplice user buf .*(geometric means; the medians below -35.0%)' "$TMP/be.txt" ||
+	{ cat "$TMP/be.txt"; fail "before-after: the medians' change not beside the estimate"; }
 "$ZCBENCH" before-after /dev/null >/dev/null 2>&1; [ $? = 2 ] || fail "before-after on a non-JSON file should exit 2"
 "$ZCBENCH" pipebench --chunk 3k >/dev/null 2>&1; [ $? = 2 ] || fail "pipebench --chunk 3k should exit 2"
 echo "pass: fingerprint in results, emulated labelled, before-after table"

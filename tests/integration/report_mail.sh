@@ -52,6 +52,15 @@ $ZCBENCH report --mail "$TMP/wobble.json" "$B" >"$TMP/wob" 2>&1
 check "-1% everywhere: the mail's verdict counts 0 slower" \
 	grep -Eq '^verdict: +of [0-9]+ patched paths, per core after: 0 slower by more' "$TMP/wob"
 check "-1% everywhere: no row called changed" bash -c "! grep -q '^    changed' '$TMP/wob'"
+# sendfile halved, from another invocation: the verdict names the path it
+# counts, and says what two invocations, one a side, are held to.
+jq '.invocation = "another" | .runs[] |= (if .name == "src-sendfile" then (.samples[] |= (if (.gbps_per_core | type)
+	== "number" then .gbps_per_core /= 2 else . end) | .summary.gbps_per_core.median /= 2) else . end)' "$B" >"$TMP/half.json"
+$ZCBENCH report --mail "$TMP/half.json" "$B" >"$TMP/half" 2>&1
+check "sendfile halved: the verdict names it ($(grep -A3 '^verdict:' "$TMP/half" | tr -s ' \n' ' '))" \
+	bash -c "grep -A3 '^verdict:' '$TMP/half' | tr -s ' \n' ' ' | grep -q '1 slower by more than 5% (sendfile 64k/'"
+check "sendfile halved: the stated spread between invocations said" \
+	bash -c "grep -A6 '^verdict:' '$TMP/half' | tr -s ' \n' ' ' | grep -q 'held to a stated spread between invocations of 12%'"
 
 $ZCBENCH report --mail "$TMP/missing.json" >/dev/null 2>"$TMP/e1"
 rc=$?

@@ -23,10 +23,18 @@ $ZCBENCH run workloads/smoke.ini --host hosts/netns.ini --connections=4 --worker
 	--only proxy-splice --duration=2 --out "$TMP/run" >"$TMP/run.txt" 2>&1 &
 pid=$!
 on_exit del_ns_of $pid
-for i in $(seq 200); do [ "$(cat $S)" = 32768 ] && break; sleep 0.05; done
+# The global table first, then each queue: on a busy machine the queue's
+# values come a while after the table's, so wait for them too (until the run
+# ends).
+q=/sys/class/net/zc-src/queues/rx-0
+for i in $(seq 400); do
+	flows=$(ip netns exec "zcb-$pid-dut" cat $q/rps_flow_cnt 2>/dev/null)
+	[ "$(cat $S)" = 32768 ] && [ "$flows" = 32768 ] && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.05
+done
 during=$(cat $S)
-mask=$(ip netns exec "zcb-$pid-dut" cat /sys/class/net/zc-src/queues/rx-0/rps_cpus 2>/dev/null)
-flows=$(ip netns exec "zcb-$pid-dut" cat /sys/class/net/zc-src/queues/rx-0/rps_flow_cnt 2>/dev/null)
+mask=$(ip netns exec "zcb-$pid-dut" cat $q/rps_cpus 2>/dev/null)
 wait $pid
 rc=$?
 f=$(result_in "$TMP/run")

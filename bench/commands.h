@@ -9,7 +9,7 @@
 
 #define ZC_COMMANDS(X)                                                              \
 	X("run", zc_cmd_run, "run a workload: start roles, measure, write results/")   \
-	X("noise", zc_cmd_noise, "A/A inside one invocation: every run twice, interleaved; A/B spread") \
+	X("noise", zc_cmd_noise, "A/A in one invocation: every run twice, interleaved") \
 	X("compare", zc_cmd_compare, "A/B table, regression gate (compare --help lists the layouts)") \
 	X("trend", zc_cmd_trend, "a series of nights: change points, what changed, a nightly gate") \
 	X("report", zc_cmd_report, "headline ratios with intervals and answers, fingerprints") \

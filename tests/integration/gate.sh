@@ -155,7 +155,7 @@ check "JSON: where each spread between invocations came from" jq -e '[.figures[]
 # of one build: never a regression; splice 10% down in 4: caught.
 "$ZCBENCH" compare "$TMP/side-a" "$TMP/side-b" $G >"$TMP/f.out" 2>&1
 rc=$?
-check "4 invocations a side, one build: not a regression (exit $rc)" [ $rc -eq 0 ] || [ $rc -eq 3 ]
+check "4 invocations a side, one build: not a regression (exit $rc)" bash -c '[ "$1" -eq 0 ] || [ "$1" -eq 3 ]' _ "$rc"
 check "4 a side: the folder named with its invocations" grep -q "# base  $TMP/side-a (4 invocations; the first's)" "$TMP/f.out"
 check "4 a side: the spread from the sides' own" grep -q "2 figures held to the spread between invocations measured from the sides' own" "$TMP/f.out"
 "$ZCBENCH" compare "$TMP/side-a" "$TMP/side-drop" $G >"$TMP/fd.out" 2>"$TMP/fd.err"

@@ -12,7 +12,14 @@ $ZCBENCH run workloads/smoke.ini --connections=8 --workers=2 --out "$TMP/all" >"
 rc=$?
 f=$(result_in "$TMP/all")
 [ -s "$f" ] || { cat "$TMP/all.txt"; fail "no results (exit $rc)"; }
-check "exit 0 (got $rc)" [ "$rc" -eq 0 ] || cat "$TMP/all.txt"
+# A sample whose role got no CPU when its window opened fails, saying so (a
+# loaded machine: make check runs tests side by side); that is not what this
+# test checks, and the run's exit 1 is then right.
+loaded='did not run when the window opened'
+others=$(jq --arg l "$loaded" '[.runs[] | select(.status != "ok" and .status != "unavailable") |
+	select((.reason // "") | contains($l) | not)] | length' "$f")
+check "exit 0, or 1 for samples of a loaded machine only (got $rc, $others other runs not ok)" \
+	bash -c '[ "$1" -eq 0 ] || { [ "$1" -eq 1 ] && [ "$2" -eq 0 ]; }' _ "$rc" "$others" || cat "$TMP/all.txt"
 check "schema 1.3 or later (the connections fields)" jq -e '.schema_version | split(".") | map(tonumber) | . >= [1,3]' "$f"
 while IFS='|' read -r name status reason; do
 	case $status in
@@ -23,7 +30,12 @@ while IFS='|' read -r name status reason; do
 		*) check "$name unavailable says why" [ -n "$reason" ] ;;
 		esac
 		continue ;;
-	*) bad "$name: $status: $reason"; continue ;;
+	*)
+		case $reason in
+		*"$loaded"*) echo "# $name: $status on a loaded machine: $reason" ;;
+		*) bad "$name: $status: $reason" ;;
+		esac
+		continue ;;
 	esac
 	r=".runs[] | select(.name == \"$name\")"
 	s="$r | .samples[0]"

@@ -34,7 +34,7 @@ ctl=$!
 # file is rewritten after every sample, so wait for the first one in it
 # rather than for a time that a loaded machine stretches (whatever it says:
 # a busy machine can fail or disturb it, and it is kept all the same).
-wait_sample "$TMP/i" '.runs[0].samples | length >= 1'
+wait_sample "$TMP/i" '.runs[0].samples[0].status != null'
 first=$(jq -r '.runs[0].samples[0].status' "$(result_in "$TMP/i")")
 sleep 0.5
 kill -INT "$ctl"

@@ -42,6 +42,8 @@ check() { # check "description" command...: 1 when it failed (check ... || cat L
 fail() { echo "not ok - $*"; echo "FAIL: $*"; exit 1; }
 finish() { [ "$FAILS" -eq 0 ] || { echo "$FAILS check(s) failed"; exit 1; }; exit 0; }
 command -v jq >/dev/null || skip "jq missing (make deps installs it)"
+# jqe ARGS...: jq -e, its output dropped (a check's condition).
+jqe() { jq -e "$@" >/dev/null; }
 # The one results file a run left in a folder.
 result_in() { ls "$1"/*.json 2>/dev/null | head -n 1; }
 # report_json FILE: what report --json says of one results file: its

@@ -36,7 +36,6 @@ proxy = copy
 topology = proxy
 proxy = splice
 INI
-jqe() { jq -e "$@" >/dev/null; }
 
 # The load: a shell loop pinned to the DUT's CPU, at the roles' priority.
 taskset -c "$cpu" bash -c 'exec -a zc-busy-loop bash -c "while :; do :; done"' &

@@ -5,7 +5,6 @@
 # and exit 2 on every bad command line tried here. Nothing here runs a
 # benchmark: every command either prints or refuses before it starts.
 . "$(dirname "$0")/../lib.sh"
-jqe() { jq -e "$@" >/dev/null; }
 
 # --- zcbench list --json ---
 $ZCBENCH list --json >"$TMP/list.json" || fail "list --json exit $?"

@@ -12,7 +12,6 @@ why=$(profile_possible) || skip "$why"
 # A kernel or user routine that copies payload bytes (buckets.c's list).
 COPY_RE='^perf-profile\.self\.cycles-pp\.(_?copy_(to|from)_(iter|user)|copy_user|__copy_user|rep_movs|[_a-z]*memcpy|[_a-z]*memmove|copy_page|skb_copy|csum_partial_copy)'
 TOP=5
-jqe() { jq -e "$@" >/dev/null; }
 
 for m in copy splice; do
 	"$ZCBENCH" run workloads/default.ini --only "proxy-$m" --chunk 64k --repetitions 1 --warmup 1 \

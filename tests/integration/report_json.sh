@@ -6,7 +6,6 @@
 . "$(dirname "$0")/../lib.sh"
 command -v python3 >/dev/null || skip "python3 missing (make deps)"
 F=results/fixtures
-jqe() { jq -e "$@" >/dev/null; }
 
 for fx in bench rr emulated profile scale; do
 	"$ZCBENCH" report --json $F/$fx.json >"$TMP/$fx.json" 2>"$TMP/$fx.err"
@@ -84,7 +83,7 @@ check "live: load_avg before and after, three numbers >= 0" \
 	jqe '.meta.load_avg | [.before, .after] | all(length == 3 and all(.[]; type == "number" and . >= 0))' "$f"
 check "live: steal frac in [0, 1], steal_s <= cpu_s, cpu_s > 0" \
 	jqe '.meta.steal | .frac >= 0 and .frac <= 1 and .steal_s >= 0 and .steal_s <= .cpu_s and .cpu_s > 0' "$f"
-"$ZCBENCH" report "$f" >"$TMP/live.report" 2>&1
+COLUMNS=1000 "$ZCBENCH" report "$f" >"$TMP/live.report" 2>&1
 check "live: report prints load before and after and steal" \
 	grep -Eq '^  load average \(1, 5, 15 min\): [0-9.]+ [0-9.]+ [0-9.]+ before, [0-9.]+ [0-9.]+ [0-9.]+ after, steal [0-9.]+% of CPU time$' "$TMP/live.report"
 "$ZCBENCH" report --mail "$f" >"$TMP/live.mail" 2>&1

@@ -10,7 +10,6 @@
 # part skips (the rest runs) where CPU-wide sampling is not permitted.
 . "$(dirname "$0")/../lib.sh"
 . tests/profile_dut.sh
-jqe() { jq -e "$@" >/dev/null; }
 command -v jq >/dev/null || skip "jq missing"
 prof_why=$(profile_possible) && profile=--profile || profile=
 

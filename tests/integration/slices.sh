@@ -18,7 +18,6 @@ rc=$?
 f=$(result_in "$TMP/s")
 [ -s "$f" ] || { cat "$TMP/s.txt"; fail "no results (exit $rc)"; }
 check "exit 0 (got $rc)" [ "$rc" -eq 0 ] || cat "$TMP/s.txt"
-jqe() { jq -e "$@" >/dev/null; }
 report_json "$f" >"$TMP/report.json"
 for name in proxy-copy-aa proxy-copy-splice proxy-splice-after src-send-vmsplice src-send-sendfile src-tee-after \
 	src-vmsplice-after; do

@@ -11,7 +11,6 @@ for m in msg-zerocopy uring-send uring-send-zc uring-vmsplice uring-copy uring-s
 done
 why=$(grep -A1 '^  uring-send ' <<<"$list" | sed -n 's/.*unavailable: //p')
 [ -z "$why" ] || skip "io_uring unavailable here: $why"
-jqe() { jq -e "$@" >/dev/null; }
 
 cat >"$TMP/w.ini" <<'INI'
 [workload]

@@ -115,6 +115,7 @@ int zc_cmd_compare(int argc, char **argv)
 	static char about[2048];
 	static struct zc_cmp_walk w;
 	char *paths[MAX_FILES];
+	static char shown[MAX_FILES + 1][1100];
 	json_t *roots[MAX_FILES] = { 0 }, *keys = json_array(), *seen = json_object(), *run;
 	int nfiles = 0, ret = ZC_EXIT_OK;
 	bool one_file = false;
@@ -185,6 +186,12 @@ int zc_cmd_compare(int argc, char **argv)
 			goto out;
 		}
 	}
+	/* From here on the paths are shown, never opened: escaped (zc_escape), so
+	 * that a file name cannot act on the terminal or start a line. */
+	for (int i = 0; i < nfiles; i++)
+		paths[i] = (char *)zc_escape_buf(paths[i], shown[i], sizeof(shown[i]));
+	if (o.profile)
+		o.profile = zc_escape_buf(o.profile, shown[MAX_FILES], sizeof(shown[MAX_FILES]));
 	/* Every key, in the order the files list them, base first. */
 	for (int fi = 0; fi < nfiles; fi++)
 		json_array_foreach(json_object_get(roots[fi], "runs"), i, run) {

@@ -10,35 +10,43 @@
 #include "lib/zcbench.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+/* Both formats get text a terminal may show: control characters escaped
+ * (zc_escape) first, whatever the caller passed (a path, a file's string). */
 void zc_csv_field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
+	char *esc = zc_needs_escape(s) ? zc_escape(s) : NULL;
+	const char *p = esc ? esc : s;
+
+	if (!strpbrk(p, ",\"")) {
+		fputs(p, f);
+	} else {
+		fputc('"', f);
+		for (; *p; p++) {
+			if (*p == '"')
+				fputc('"', f);
+			fputc(*p, f);
+		}
+		fputc('"', f);
 	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	free(esc);
 }
 
 void zc_prom_label(FILE *f, const char *name, const char *val, bool first)
 {
+	char *esc = zc_needs_escape(val) ? zc_escape(val) : NULL;
+
 	fprintf(f, "%s%s=\"", first ? "" : ",", name);
-	for (; *val; val++) {
-		if (*val == '\\' || *val == '"')
-			fprintf(f, "\\%c", *val);
-		else if (*val == '\n')
-			fputs("\\n", f);
+	for (const char *p = esc ? esc : val; *p; p++) {
+		if (*p == '\\' || *p == '"')
+			fprintf(f, "\\%c", *p);
 		else
-			fputc(*val, f);
+			fputc(*p, f);
 	}
 	fputc('"', f);
+	free(esc);
 }
 
 int zc_export_summary(json_t *run, const char *metric, struct zc_summary *s)

@@ -29,11 +29,20 @@ int zc_role_from_name(const char *name)
 	return -1;
 }
 
+/* One line on stderr: what a file or an argument put in it (a file name, a
+ * host name) escaped, so that it cannot act on the terminal. */
 static void vmsg(const char *pfx, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "zcbench: %s", pfx);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	char *msg = NULL, *esc;
+
+	if (vasprintf(&msg, fmt, ap) < 0 || !(esc = zc_escape(msg))) {
+		fprintf(stderr, "zcbench: %s(out of memory)\n", pfx);
+		free(msg);
+		return;
+	}
+	fprintf(stderr, "zcbench: %s%s\n", pfx, esc);
+	free(esc);
+	free(msg);
 }
 
 void zc_err(const char *fmt, ...)
@@ -468,4 +477,88 @@ int zc_mkdir_p(const char *path, int mode)
 			return -errno;
 		return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 	}
+}
+
+/* The length of the UTF-8 sequence at p and its code point, or 0 when the
+ * bytes there are not one (overlong, a surrogate, cut, past U+10FFFF). */
+static size_t utf8_at(const unsigned char *p, unsigned *cp)
+{
+	size_t n = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 :
+		   (p[0] & 0xf8) == 0xf0 ? 4 : 0;
+	static const unsigned least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	unsigned c;
+
+	if (!n)
+		return 0;
+	c = n == 1 ? p[0] : p[0] & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if (c < least[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+/* A code point shown escaped: controls, and those that reorder or break lines. */
+static bool cp_unsafe(unsigned c)
+{
+	return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x200e || c == 0x200f ||
+	       (c >= 0x2028 && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x061c;
+}
+
+/* Write s escaped into out (len bytes, cut there) when out; the length it needs. */
+static size_t escape_into(const char *s, char *out, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0;
+
+	while (*p) {
+		unsigned c = 0;
+		size_t n = utf8_at(p, &c);
+		char e[12];
+		size_t el;
+
+		if (n && !cp_unsafe(c)) {
+			memcpy(e, p, n);
+			el = n;
+		} else if (!n) {
+			el = (size_t)snprintf(e, sizeof(e), "\\x%02x", *p);
+			n = 1;
+		} else {
+			el = (size_t)snprintf(e, sizeof(e), c < 0x80 ? "\\x%02x" : "\\u%04x", c);
+		}
+		if (out && o + el < len)
+			memcpy(out + o, e, el);
+		else if (out && o < len)
+			len = o + 1;	/* cut: no half escape, nothing after it */
+		o += el;
+		p += n;
+	}
+	if (out && len)
+		out[o < len ? o : len - 1] = 0;
+	return o;
+}
+
+bool zc_needs_escape(const char *s)
+{
+	return escape_into(s, NULL, 0) != strlen(s);
+}
+
+char *zc_escape(const char *s)
+{
+	size_t n = escape_into(s, NULL, 0);
+	char *out = malloc(n + 1);
+
+	if (out)
+		escape_into(s, out, n + 1);
+	return out;
+}
+
+const char *zc_escape_buf(const char *s, char *buf, size_t len)
+{
+	escape_into(s, buf, len);
+	return buf;
 }

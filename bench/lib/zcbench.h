@@ -96,6 +96,19 @@ int zc_mkdir_p(const char *path, int mode); /* mkdir -p: 0 or -errno (-ENOTDIR: 
 /* s as HTML or XML text (and inside a "-quoted attribute): & < > " escaped;
  * xml: control characters dropped as well (an SVG with one does not load). */
 void zc_fputs_markup(FILE *f, const char *s, bool xml);
+/*
+ * Text from a file or an argument made safe to show on a terminal, in a mail
+ * or in an exposition format: every control character (C0 with newline and
+ * tab, DEL, C1), every code point that reorders or breaks lines (bidi
+ * controls, U+2028/U+2029) and every byte that is not UTF-8 written as \xHH
+ * or \uHHHH, so that a host name or a file name cannot move the cursor,
+ * ring, clear the screen, start a fake line or reorder what is read.
+ * zc_needs_escape: whether s has one; zc_escape: a malloc'd escaped copy
+ * (NULL: out of memory); zc_escape_buf: into buf, cut at len.
+ */
+bool zc_needs_escape(const char *s);
+char *zc_escape(const char *s);
+const char *zc_escape_buf(const char *s, char *buf, size_t len);
 /* Keys compare with '-' and '_' alike (option tables, INI files, mode options). */
 bool zc_key_eq(const char *a, const char *b);
 /* Lists kept one entry per file (export formats, compare layouts): an array

@@ -153,18 +153,20 @@ static double d_bpf_cost_share(const struct zc_derive_in *in)
 }
 
 const struct zc_metric zc_metrics[] = {
-	{ .key = "gbps", .unit = "Gbit/s", .better = ZC_BETTER_HIGHER,
+	{ .key = "gbps", .unit = "Gbit/s", .max = ZC_METRIC_MAX_GBPS, .better = ZC_BETTER_HIGHER,
 	  .help = "verified payload bits at the sink per window second / 1e9",
 	  .derive = d_gbps, .how = "the sink's `window.bytes` * 8 / `window.window_s` / 1e9 "
 		"(request/response: the client's, the response body bytes it verified; the DUT's "
 		"per-byte figures then count those bytes too)",
 	  .col = { ZC_COL_ALWAYS, "Gbps", 8, "%.2f", .narrow = true } },
-	{ .key = "dut_gbps", .unit = "Gbit/s", .better = ZC_BETTER_HIGHER, .sample_only = true,
+	{ .key = "dut_gbps", .unit = "Gbit/s", .max = ZC_METRIC_MAX_GBPS, .better = ZC_BETTER_HIGHER,
+	  .sample_only = true,
 	  .help = "bytes the device under test moved per window second, same unit as gbps",
 	  .derive = d_dut_gbps,
 	  .how = "the DUT's `window.bytes` * 8 / `window.window_s` / 1e9 (a foreign DUT: the "
 		 "sink's bytes over the configured window)" },
-	{ .key = "gbps_per_core", .unit = "Gbit/s/core", .better = ZC_BETTER_HIGHER,
+	{ .key = "gbps_per_core", .unit = "Gbit/s/core", .max = ZC_METRIC_MAX_GBPS,
+	  .better = ZC_BETTER_HIGHER,
 	  .help = "gbps / busy cores of the device under test (softirq on its CPU included)",
 	  .derive = d_gbps_per_core, .gate = true,
 	  .how = "dut_gbps / dut_busy_cores: bytes and busy time from the DUT's own window "
@@ -203,12 +205,13 @@ const struct zc_metric zc_metrics[] = {
 	  .derive = d_dut_calls_per_mb,
 	  .how = "the DUT's data syscalls (`window.calls`) per MB (1e6 bytes) it moved" },
 	/* many connections: present when the sink reports its connections */
-	{ .key = "conn_gbps_min", .unit = "Gbit/s", .better = ZC_BETTER_HIGHER,
+	{ .key = "conn_gbps_min", .unit = "Gbit/s", .max = ZC_METRIC_MAX_GBPS, .better = ZC_BETTER_HIGHER,
 	  .help = "the slowest connection's verified Gbit/s at the sink over its window",
 	  .derive = d_conn_gbps_min, .optional = true,
 	  .how = "the least `gbps` of the sink's `connections` (each connection's window bytes * 8 "
 		 "/ its worker's window s / 1e9)" },
-	{ .key = "conn_gbps_max", .unit = "Gbit/s", .better = ZC_BETTER_NEITHER,
+	{ .key = "conn_gbps_max", .unit = "Gbit/s", .max = ZC_METRIC_MAX_GBPS,
+	  .better = ZC_BETTER_NEITHER,
 	  .help = "the fastest connection's Gbit/s at the sink", .derive = d_conn_gbps_max,
 	  .optional = true, .how = "the greatest `gbps` of the sink's `connections`" },
 	{ .key = "conn_fairness", .unit = "index", .better = ZC_BETTER_HIGHER,

@@ -66,8 +66,20 @@ struct zc_metric {
 	/* A figure the tool exists for: compare --fail-on-regression gates it
 	 * unless --gate names others (the rest are shown, not gated). */
 	bool gate;
+	/* The greatest value it can take (0: ZC_METRIC_MAX). Every figure is
+	 * >= 0: a reader refuses a file with a value below 0 or beyond this,
+	 * naming the file and the key (results/schema.c). */
+	double max;
 	struct zc_metric_col col;
 };
+/* Beyond any figure zcbench measures (transactions/s, us, calls/MB ...). */
+#define ZC_METRIC_MAX 1e12
+/* The Gbit/s figures: 1 Pbit/s. */
+#define ZC_METRIC_MAX_GBPS 1e6
+static inline double zc_metric_max(const struct zc_metric *m)
+{
+	return m->max > 0 ? m->max : ZC_METRIC_MAX;
+}
 /* dut_busy_frac under this: the DUT was not saturated (the table and the
  * headline say so, report/saturation.c). */
 #define ZC_SATURATED_FRAC 0.9

@@ -281,6 +281,11 @@ static const struct zc_opt report_optv[] = {
 	  .count_off = offsetof(struct report_files, n), .help = "results files" },
 };
 
+/* A file name as shown, escaped (zc_escape): it cannot act on the terminal
+ * or start a line of a mail. Two at once (a mail's file and its base). */
+static char shown_buf[2][1100];
+#define SHOWN(path, i) zc_escape_buf((path), shown_buf[i], sizeof(shown_buf[i]))
+
 /* report --mail FILE [BASE] */
 static int report_mail(const struct report_files *files)
 {
@@ -297,7 +302,8 @@ static int report_mail(const struct report_files *files)
 		json_decref(root);
 		return ZC_EXIT_USAGE;
 	}
-	zc_report_mail(stdout, files->paths[0], root, files->n == 2 ? files->paths[1] : NULL, base);
+	zc_report_mail(stdout, SHOWN(files->paths[0], 0), root,
+		       files->n == 2 ? SHOWN(files->paths[1], 1) : NULL, base);
 	json_decref(base);
 	json_decref(root);
 	return 0;
@@ -319,7 +325,7 @@ static int report_json(const struct report_files *files)
 			continue;
 		}
 		json_array_append_new(json_object_get(out, "files"),
-				      zc_report_model(files->paths[a], root));
+				      zc_report_model(SHOWN(files->paths[a], 0), root));
 		json_decref(root);
 	}
 	if (json_dumpf(out, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) || puts("") < 0)
@@ -363,7 +369,7 @@ int zc_cmd_report(int argc, char **argv)
 			ret = ZC_EXIT_USAGE;
 			continue;
 		}
-		report_file(stdout, files.paths[a], root, zc_term_width(1));
+		report_file(stdout, SHOWN(files.paths[a], 0), root, zc_term_width(1));
 		json_decref(root);
 	}
 	return ret;

@@ -152,9 +152,24 @@ static bool version_ok(const char *v, int *major)
 	return true;
 }
 
+/* obj.key, when a number, is one a figure of metric m can be: 0..its max
+ * (a rate below 0 or of 1e308 Gbit/s is a broken file, not a figure). */
+static int want_figure(struct chk *c, json_t *obj, const char *path, const char *key,
+		       const struct zc_metric *m)
+{
+	json_t *v = json_object_get(obj, key);
+	double x = json_number_value(v);
+
+	if (!json_is_number(v) || (x >= 0 && x <= zc_metric_max(m)))
+		return 0;
+	return fault(c, path, key, "%.6g is not a figure %s can be (%s, 0 to %g)", x, m->key,
+		     m->unit, zc_metric_max(m));
+}
+
 static int check_summary(struct chk *c, json_t *sum, const char *path)
 {
 	static const char *const stats[] = { "n", "median", "min", "max", "mean", "stddev" };
+	const struct zc_metric *m;
 	const char *k;
 	json_t *v;
 	char p[96];
@@ -163,9 +178,13 @@ static int check_summary(struct chk *c, json_t *sum, const char *path)
 		if (!json_is_object(v))
 			return fault(c, path, k, "%s, expected an object", type_name(v));
 		snprintf(p, sizeof(p), "%s.%.40s", path, k);
+		m = zc_metric_find(k);
 		for (size_t i = 0; i < ZC_ARRAY_SIZE(stats); i++)
-			if (want(c, v, p, stats[i], T_NUM | T_NULL, false))
+			if (want(c, v, p, stats[i], T_NUM | T_NULL, false) ||
+			    (m && i && want_figure(c, v, p, stats[i], m)))
 				return -EINVAL;
+		if (json_number_value(json_object_get(v, "n")) < 0)
+			return fault(c, p, "n", "%g samples", json_number_value(json_object_get(v, "n")));
 	}
 	return 0;
 }
@@ -203,10 +222,44 @@ static int check_run(struct chk *c, json_t *run, size_t i)
 		    want(c, s, sp, "roles", T_OBJ, false))
 			return -EINVAL;
 		zc_for_each_metric(m)
-			if (want(c, s, sp, m->key, T_NUM | T_NULL, false))
+			if (want(c, s, sp, m->key, T_NUM | T_NULL, false) ||
+			    want_figure(c, s, sp, m->key, m))
 				return -EINVAL;
 	}
 	return 0;
+}
+
+/*
+ * Each run once: a run key twice in one file is a copy (an edited or merged
+ * file), which a reader would silently reduce to its first. The A and B runs
+ * of an A/A file (zcbench noise: aa_side) share a key by design.
+ */
+static int check_once(struct chk *c, json_t *runs)
+{
+	json_t *seen = json_object(), *run, *at;
+	char key[600], path[64];
+	size_t i;
+	int ret = 0;
+
+	if (!seen)
+		return fault(c, "", "runs", "%s", strerror(ENOMEM));
+	json_array_foreach(runs, i, run) {
+		size_t n;
+
+		zc_an_key(run, key, sizeof(key) - 8);
+		n = strlen(key);
+		snprintf(key + n, sizeof(key) - n, "|%.4s", zc_an_str(run, "aa_side"));
+		if ((at = json_object_get(seen, key))) {
+			snprintf(path, sizeof(path), "runs[%zu]", i);
+			ret = fault(c, path, NULL, "the same run as runs[%lld] (%.*s): a file holds "
+				    "each run once (a copied or merged file?)",
+				    (long long)json_integer_value(at), (int)n, key);
+			break;
+		}
+		json_object_set_new(seen, key, json_integer((json_int_t)i));
+	}
+	json_decref(seen);
+	return ret;
 }
 
 static int check_common(struct chk *c, json_t *root)
@@ -235,6 +288,53 @@ static int check_common(struct chk *c, json_t *root)
 
 /* ---- the loaders ------------------------------------------------------- */
 
+/*
+ * Every string value of a file read is made safe to show (zc_escape: a host
+ * name with an escape sequence or a newline reaches the terminal, a mail and
+ * an exposition format as \x1b and \x0a, never as itself). No key zcbench
+ * writes has a control character: a key with one is refused, naming where.
+ */
+static int escape_strings(json_t *v, const char *file, const char *at, char *err, size_t errlen)
+{
+	char here[256];
+	const char *k;
+	json_t *e;
+	size_t i;
+
+	if (json_is_string(v)) {
+		char *esc;
+
+		if (!zc_needs_escape(json_string_value(v)))
+			return 0;
+		if (!(esc = zc_escape(json_string_value(v))) || json_string_set(v, esc)) {
+			free(esc);
+			snprintf(err, errlen, "%s: %s", file, strerror(ENOMEM));
+			return -ENOMEM;
+		}
+		free(esc);
+		return 0;
+	}
+	json_object_foreach(v, k, e) {
+		if (zc_needs_escape(k)) {
+			char shown[96];
+
+			snprintf(err, errlen, "%s: %s%skey \"%s\": a key with a control character or "
+				 "one that is not UTF-8 text (no zcbench file has one)", file, at,
+				 *at ? ": " : "", zc_escape_buf(k, shown, sizeof(shown)));
+			return -EINVAL;
+		}
+		snprintf(here, sizeof(here), "%s%s%.60s", at, *at ? "." : "", k);
+		if (escape_strings(e, file, here, err, errlen))
+			return -EINVAL;
+	}
+	json_array_foreach(v, i, e) {
+		snprintf(here, sizeof(here), "%s[%zu]", at, i);
+		if (escape_strings(e, file, here, err, errlen))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 json_t *zc_json_load_input(const char *path, size_t max, char *err, size_t errlen)
 {
 	json_error_t je;
@@ -253,6 +353,10 @@ json_t *zc_json_load_input(const char *path, size_t max, char *err, size_t errle
 	free(text);
 	if (!root)
 		snprintf(err, errlen, "%s:%d: not valid JSON: %s", path, je.line, je.text);
+	else if (escape_strings(root, path, "", err, errlen)) {
+		json_decref(root);
+		return NULL;
+	}
 	return root;
 }
 
@@ -300,7 +404,7 @@ int zc_results_check(json_t *root, const char *file, const char **schema, char *
 		    check_summary(&c, json_object_get(run, "summary"), strcat(path, ".summary")))
 			return -EINVAL;
 	}
-	return 0;
+	return !strcmp(s, "zcbench-results") ? check_once(&c, json_object_get(root, "runs")) : 0;
 }
 
 json_t *zc_results_load(const char *path, char *err, size_t errlen)

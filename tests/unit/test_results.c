@@ -55,6 +55,20 @@ static void test_check(void **state)
 		{ "{\"schema\":\"zcbench-resultz\",\"schema_version\":\"1.1\",\"runs\":[]}",
 		  "not a zcbench results file (schema 'zcbench-resultz'" },
 		{ "[]", "f.json: : an array, expected a zcbench results object" },
+		/* Values no figure can be: below 0, absurd, in a sample or a summary. */
+		{ HEAD "\"1.2\",\"runs\":[{\"key\":{},\"samples\":[{\"gbps_per_core\":-8.55}]}]}",
+		  "runs[0].samples[0].gbps_per_core: -8.55 is not a figure gbps_per_core can be" },
+		{ HEAD "\"1.2\",\"runs\":[{\"key\":{},\"samples\":[{\"tps\":1e308}]}]}",
+		  "runs[0].samples[0].tps: 1e+308 is not a figure tps can be" },
+		{ HEAD "\"1.2\",\"runs\":[{\"key\":{},\"samples\":[{\"gbps\":2e6}]}]}",
+		  "gbps: 2e+06 is not a figure gbps can be (Gbit/s, 0 to 1e+06)" },
+		{ HEAD "\"1.2\",\"runs\":[{\"key\":{},\"summary\":{\"gbps\":{\"max\":-1}}}]}",
+		  "runs[0].summary.gbps.max: -1 is not a figure gbps can be" },
+		{ HEAD "\"1.2\",\"runs\":[{\"key\":{},\"summary\":{\"gbps\":{\"n\":-3}}}]}",
+		  "runs[0].summary.gbps.n: -3 samples" },
+		/* A run twice: a copy, not a design (an A/A file's sides are apart). */
+		{ HEAD "\"1.2\",\"runs\":[{\"key\":{\"chunk\":4096}},{\"key\":{\"chunk\":8}},"
+		  "{\"key\":{\"chunk\":4096}}]}", "runs[2]: the same run as runs[0]" },
 	};
 	char err[512];
 
@@ -68,6 +82,44 @@ static void test_check(void **state)
 	assert_int_equal(check_text(HEAD "\"1.2\",\"runs\":[{\"key\":{\"chunk\":4096},"
 				    "\"samples\":[{\"gbps\":null,\"gbps_per_core\":2.5}]}]}",
 				    err, sizeof(err)), 0);
+	/* The A and B runs of an A/A file share their key. */
+	assert_int_equal(check_text(HEAD "\"1.2\",\"runs\":[{\"key\":{},\"aa_side\":\"a\"},"
+				    "{\"key\":{},\"aa_side\":\"b\"}]}", err, sizeof(err)), 0);
+}
+
+/* Text shown from a file or an argument: controls, bidi and line separators
+ * and bytes that are not UTF-8 escaped; UTF-8 text kept as it is. */
+static void test_escape(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "vm-1.example", "vm-1.example" },
+		{ "h\x1b[2J\nall good\a", "h\\x1b[2J\\x0aall good\\x07" },
+		{ "tab\there\r", "tab\\x09here\\x0d" },
+		{ "del\x7f", "del\\x7f" },
+		{ "c1 \xc2\x9b", "c1 \\u009b" },		/* U+009B CSI */
+		{ "rlo \xe2\x80\xae", "rlo \\u202e" },	/* bidi override */
+		{ "ls \xe2\x80\xa8", "ls \\u2028" },	/* line separator */
+		{ "bad \xff\xc3", "bad \\xff\\xc3" },	/* not UTF-8, a cut sequence */
+		{ "overlong \xc0\xaf", "overlong \\xc0\\xaf" },
+		{ "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7", "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x90\xa7" },
+	};
+	char buf[8];
+
+	(void)state;
+	for (size_t i = 0; i < ZC_ARRAY_SIZE(cases); i++) {
+		char *e = zc_escape(cases[i].in);
+
+		assert_non_null(e);
+		if (strcmp(e, cases[i].out))
+			fail_msg("case %zu: '%s', expected '%s'", i, e, cases[i].out);
+		assert_int_equal(zc_needs_escape(cases[i].in), !!strcmp(cases[i].in, cases[i].out));
+		free(e);
+	}
+	/* Cut whole: never half an escape. */
+	assert_string_equal(zc_escape_buf("ab\x1b", buf, sizeof(buf)), "ab\\x1b");
+	assert_string_equal(zc_escape_buf("abcd\x1b", buf, sizeof(buf)), "abcd");
 }
 
 static void test_fixtures_load(void **state)
@@ -255,6 +307,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_orphaned),
 		cmocka_unit_test(test_fixtures_load),
 		cmocka_unit_test(test_index_peer),

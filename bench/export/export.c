@@ -91,6 +91,11 @@ int zc_cmd_export(int argc, char **argv)
 		zc_err("export: --out %s %s", out, why);
 		return ZC_EXIT_USAGE;
 	}
+	if (out && kind == ZC_OUT_FILE &&
+	    zc_out_not_input(target, (char *const[]){ (char *)path }, 1, why, sizeof(why))) {
+		zc_err("export: --out %s %s", out, why);
+		return ZC_EXIT_USAGE;
+	}
 	root = zc_an_load("export", path);
 	if (!root)
 		return ZC_EXIT_USAGE;
@@ -111,8 +116,9 @@ int zc_cmd_export(int argc, char **argv)
 	if (out && kind == ZC_OUT_FILE) {
 		ret = zc_write_atomic(target, buf, len);
 		if (ret) {
-			zc_err("export: %s: %s", target, strerror(-ret));
-			ret = ZC_EXIT_FAIL;
+			/* The output path's fault, as when it is refused first: exit 2. */
+			zc_err("export: --out %s: %s", target, strerror(-ret));
+			ret = ZC_EXIT_USAGE;
 		}
 	} else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout)) {
 		zc_err("export: standard output: %s", strerror(errno));

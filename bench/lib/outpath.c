@@ -49,8 +49,8 @@ static int parent_ok(const char *path, char *why, size_t whylen)
 	return 0;
 }
 
-int zc_out_file(const char *path, bool dash_ok, char *target, size_t tlen, char *why,
-		size_t whylen)
+static int out_file(const char *path, bool dash_ok, char *target, size_t tlen, char *why,
+		    size_t whylen)
 {
 	struct stat st, to;
 
@@ -112,6 +112,51 @@ int zc_out_file(const char *path, bool dash_ok, char *target, size_t tlen, char 
 	}
 	zc_warn("%s is a symbolic link: writing its target %s (the link stays)", path, target);
 	return ZC_OUT_FILE;
+}
+
+int zc_out_file(const char *path, bool dash_ok, char *target, size_t tlen, char *why,
+		size_t whylen)
+{
+	size_t n = strlen(path);
+	char tmp[PATH_MAX + 16];
+	int kind, fd;
+
+	if (n > 1 && path[n - 1] == '/') {
+		snprintf(why, whylen, "ends in /, which names a folder: name a file");
+		return ZC_OUT_REFUSED;
+	}
+	kind = out_file(path, dash_ok, target, tlen, why, whylen);
+	if (kind != ZC_OUT_FILE)
+		return kind;
+	/* The temp file the writer makes beside it, made and removed now: a
+	 * folder that takes no new file (/proc, read-only, no permission) is
+	 * refused before any work, not after it. */
+	fd = zc_out_temp(target, tmp, sizeof(tmp));
+	if (fd < 0) {
+		snprintf(why, whylen, "cannot be written: no new file can be made beside it (%s)",
+			 strerror(-fd));
+		return ZC_OUT_REFUSED;
+	}
+	close(fd);
+	unlink(tmp);
+	return ZC_OUT_FILE;
+}
+
+int zc_out_not_input(const char *target, char *const *inputs, size_t n, char *why,
+		     size_t whylen)
+{
+	struct stat out, in;
+
+	if (stat(target, &out))
+		return 0;	/* a new file is no input */
+	for (size_t i = 0; i < n; i++)
+		if (inputs[i] && !stat(inputs[i], &in) && in.st_dev == out.st_dev &&
+		    in.st_ino == out.st_ino) {
+			snprintf(why, whylen, "is %s, one of the files read: writing it would replace "
+				 "what is read", !strcmp(inputs[i], target) ? "the input" : inputs[i]);
+			return -1;
+		}
+	return 0;
 }
 
 int zc_out_dir(const char *path, char *why, size_t whylen)

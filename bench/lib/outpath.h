@@ -24,11 +24,17 @@ enum { ZC_OUT_REFUSED = -1, ZC_OUT_FILE = 0, ZC_OUT_STDOUT = 1 };
  * A file the user named for the tool to write: ZC_OUT_FILE with the path to
  * write in target (a link's target, with a note on stderr), ZC_OUT_STDOUT
  * for "-" when dash_ok, or ZC_OUT_REFUSED with why ("is a character device,
- * not a regular file"; "is in /x/y, which does not exist"). Commands refuse
- * with exit 2 before they do any work.
+ * not a regular file"; "is in /x/y, which does not exist"; "cannot be
+ * written": a temp file beside it is made and removed to know). Commands
+ * refuse with exit 2 before they do any work.
  */
 int zc_out_file(const char *path, bool dash_ok, char *target, size_t tlen, char *why,
 		size_t whylen);
+/* The output target (zc_out_file's) is none of the n inputs (the same file,
+ * through whatever name or link): 0, or -1 with why. Commands refuse with
+ * exit 2 (export --out x.json x.json would replace the results file). */
+int zc_out_not_input(const char *target, char *const *inputs, size_t n, char *why,
+		     size_t whylen);
 /* A folder to write into: made (mkdir -p) when missing, else it must be a
  * folder (or a link to one). 0, or -1 with why. */
 int zc_out_dir(const char *path, char *why, size_t whylen);

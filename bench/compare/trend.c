@@ -118,7 +118,7 @@ static void print_series(FILE *f, const struct zc_trend *t, const struct zc_seri
 	char vs[400], lab[240], wc[1200];
 
 	fprintf(f, "\n%s  %s  %zu nights\n", s->key, s->metric, s->n);
-	if (*s->notes)
+	if (s->notes)
 		fprintf(f, "  ! %s\n", s->notes);
 	for (size_t j = 0; j < r->ncp; j++) {
 		const struct zc_cp *c = &r->cp[j];
@@ -149,6 +149,9 @@ static void print_series(FILE *f, const struct zc_trend *t, const struct zc_seri
 			o->newest, r->from + 1, s->n, r->base + 1, r->from, vs,
 			r->regression ? "  REGRESSION" : "",
 			s->better == ZC_BETTER_LOWER ? " (lower is better)" : "");
+	if (r->lost)
+		fprintf(f, "  ! its run was left out of night %ld, one of the newest %ld: the gate "
+			   "cannot pass it\n", s->last_left + 1, o->newest);
 	if (isfinite(r->could_see))
 		fprintf(f, "  smallest step this series could show: %.0f%% at its middle (found "
 			   "80%% of the time at the noise between its steps)\n",
@@ -183,22 +186,58 @@ static json_t *series_json(const struct zc_trend *t, const struct zc_series *s,
 			"answer", zc_answer_key(vd.answer), "p", c->p, "what_changed", wc));
 	}
 	js = json_pack("{s:s,s:s,s:I,s:o,s:o,s:s}", "key", s->key, "metric", s->metric, "nights",
-		       (json_int_t)s->n, "values", vals, "change_points", cps, "notes", s->notes);
+		       (json_int_t)s->n, "values", vals, "change_points", cps, "notes",
+		       s->notes ? s->notes : "");
 	json_object_set_new(js, "newest", json_pack("{s:I,s:s,s:o,s:o,s:o,s:b}", "nights",
 		(json_int_t)o->newest, "answer", zc_answer_key(r->vd.answer),
 		"change_pct", r->newest.n2 ? json_real(zc_change_pct(&r->newest, r->newest.d)) : json_null(),
 		"lo_pct", r->newest.ok ? json_real(zc_change_pct(&r->newest, r->newest.lo)) : json_null(),
 		"hi_pct", r->newest.ok ? json_real(zc_change_pct(&r->newest, r->newest.hi)) : json_null(),
 		"regression", r->regression));
+	json_object_set_new(json_object_get(js, "newest"), "left_out_night",
+			    r->lost ? json_string(t->nights[s->last_left].date) : json_null());
 	json_object_set_new(js, "could_see_pct", isfinite(r->could_see) ?
 			    json_real(100 * expm1(r->could_see)) : json_null());
 	return js;
 }
 
+/* The files left out, for --json (results/README.md: zcbench trend). */
+static json_t *left_json(const struct zc_trend *t)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < t->nleft; i++)
+		json_array_append_new(a, json_pack("{s:s,s:s}", "file", t->left[i].file, "reason",
+						   t->left[i].why));
+	return a;
+}
+
+/* --out names one of the files read (a night, or a file in a folder of them). */
+static int out_is_read(struct trend_opts *o, const char *target, char *why, size_t len)
+{
+	char **files = calloc(ZC_TREND_NIGHTS_MAX, sizeof(*files));
+	int n = files ? zc_trend_expand(o->paths, o->npaths, files, ZC_TREND_NIGHTS_MAX, why,
+					len) : -1;
+	int ret = n > 0 ? zc_out_not_input(target, files, (size_t)n, why, len) : 0;
+
+	for (int i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+	return ret;
+}
+
+/* Each file left out on stderr too, whatever the format (a CSV or an
+ * exposition read by a program has its own rows for them). */
+static void say_left(const struct zc_trend *t)
+{
+	for (size_t i = 0; i < t->nleft; i++)
+		zc_warn("trend: left out %s: %s", t->left[i].file, t->left[i].why);
+}
+
 static void print_json(FILE *f, const struct zc_trend *t, const struct zc_trend_v *res,
 		       const struct trend_opts *o, size_t regress, size_t cant, size_t within)
 {
-	json_t *root = json_pack("{s:s,s:s}", "schema", "zcbench-trend", "schema_version", "1.0");
+	json_t *root = json_pack("{s:s,s:s}", "schema", "zcbench-trend", "schema_version", "1.1");
 	json_t *arr = json_array(), *nights = json_array();
 
 	for (size_t i = 0; i < t->nnights; i++)
@@ -208,7 +247,8 @@ static void print_json(FILE *f, const struct zc_trend *t, const struct zc_trend_
 	for (size_t i = 0; i < t->nseries; i++)
 		json_array_append_new(arr, series_json(t, &t->series[i], &res[i], o));
 	json_object_set_new(root, "nights", nights);
-	json_object_set_new(root, "notes", json_string(t->notes));
+	json_object_set_new(root, "notes", json_string(t->notes ? t->notes : ""));
+	json_object_set_new(root, "left_out", left_json(t));
 	json_object_set_new(root, "method", json_string(
 		"binary segmentation (e-divisive), pooled t on the logs, permutation p"));
 	json_object_set_new(root, "threshold_pct", json_real(o->threshold));
@@ -237,8 +277,10 @@ static void print_text(FILE *out, const struct zc_trend *t, const struct zc_tren
 	       "segmentation (e-divisive's search), t on the logs, %u shuffles, p < %g; "
 	       "steps judged at +-%g%%\n", t->nnights, t->nights[0].date,
 	       t->nights[t->nnights - 1].date, t->nseries, cpo->perms, o->alpha, o->threshold);
-	if (*t->notes)
+	if (t->notes)
 		fputs(t->notes, f);
+	for (size_t i = 0; i < t->nleft; i++)
+		fprintf(f, "left out %s: %s\n", t->left[i].file, t->left[i].why);
 	for (size_t i = 0; i < t->nseries; i++)
 		print_series(f, t, &t->series[i], &res[i], o);
 	if (o->gate)
@@ -264,7 +306,8 @@ int zc_cmd_trend(int argc, char **argv)
 			 "of its segment), each step's size with its 95% interval and its answer at\n"
 			 "+-threshold, and what changed that night. Exit codes with\n"
 			 "--fail-on-regression as compare's: 0 pass, 1 regression, 2 bad input,\n"
-			 "3 can't tell.\n",
+			 "3 can't tell. A file it cannot use, or a run that failed in the newest\n"
+			 "nights, is named in every format and the gate cannot pass (exit 2).\n",
 	};
 	struct zc_trend t;
 	struct zc_cp_opts cpo;
@@ -272,7 +315,7 @@ int zc_cmd_trend(int argc, char **argv)
 	int kind = ZC_OUT_STDOUT;
 	FILE *f;
 	char why[1200], target[PATH_MAX], *buf = NULL;
-	size_t len = 0, regress = 0, cant = 0, within = 0;
+	size_t len = 0, regress = 0, cant = 0, within = 0, lost = 0;
 	double level;
 	int ret;
 
@@ -288,9 +331,17 @@ int zc_cmd_trend(int argc, char **argv)
 	if (o.gate)
 		o.threshold = o.fail_pct;
 	if (zc_trend_load(&t, o.paths, o.npaths, why, sizeof(why))) {
+		say_left(&t);
 		zc_err("trend: %s", why);
+		zc_trend_free(&t);
 		return ZC_EXIT_USAGE;
 	}
+	if (kind == ZC_OUT_FILE && out_is_read(&o, target, why, sizeof(why))) {
+		zc_err("trend: --out %s %s", o.out, why);
+		zc_trend_free(&t);
+		return ZC_EXIT_USAGE;
+	}
+	say_left(&t);
 	zc_cp_defaults(&cpo);
 	cpo.alpha = o.alpha;
 	level = 1 - 2 * o.alpha / (double)(t.nseries ? t.nseries : 1);
@@ -300,7 +351,17 @@ int zc_cmd_trend(int argc, char **argv)
 		return ZC_EXIT_FAIL;
 	}
 	for (size_t i = 0; i < t.nseries; i++) {
+		const struct zc_series *s = &t.series[i];
+
 		judge(&o, &t.series[i], &cpo, level, &res[i]);
+		res[i].lost = o.gate && s->last_left >= 0 &&
+			      (size_t)s->last_left + (size_t)o.newest >= t.nnights;
+		if (res[i].lost) {
+			lost++;
+			zc_warn("trend: %s %s: its run was left out of night %ld (%.10s), one of the "
+				"newest %ld: the gate cannot pass it on the nights before", s->key,
+				s->metric, s->last_left + 1, t.nights[s->last_left].date, o.newest);
+		}
 		regress += res[i].regression;
 		cant += res[i].vd.answer == ZC_ANSWER_CANT_TELL;
 		within += !res[i].regression && res[i].vd.answer != ZC_ANSWER_CANT_TELL;
@@ -326,13 +387,26 @@ int zc_cmd_trend(int argc, char **argv)
 
 		free(buf);
 		if (w) {
-			zc_err("trend: %s: %s", target, strerror(-w));
-			ret = ZC_EXIT_FAIL;
+			/* The output path's fault, as when it is refused first: exit 2. */
+			zc_err("trend: --out %s: %s", target, strerror(-w));
+			ret = ZC_EXIT_USAGE;
 			goto out;
 		}
 	}
 	ret = !o.gate ? ZC_EXIT_OK : regress ? ZC_EXIT_FAIL :
 	      cant && !o.pass_cant_tell ? ZC_EXIT_CANT_TELL : ZC_EXIT_OK;
+	/* A gate never passes on what it could not read: the file left out may
+	 * be the newest night (docs/trend.md). */
+	if (o.gate && t.nleft && ret != ZC_EXIT_FAIL) {
+		zc_err("trend: the gate cannot judge the series: %zu file%s left out (above); "
+		       "repair or remove %s", t.nleft, t.nleft == 1 ? " was" : "s were",
+		       t.nleft == 1 ? "it" : "them");
+		ret = ZC_EXIT_USAGE;
+	} else if (lost && ret != ZC_EXIT_FAIL) {
+		zc_err("trend: the gate cannot pass %zu series whose run failed in the newest "
+		       "nights (above)", lost);
+		ret = ZC_EXIT_USAGE;
+	}
 out:
 	free(res);
 	zc_trend_free(&t);

@@ -40,7 +40,15 @@ struct zc_series {
 	size_t n;
 	double *v;		/* the nights' values (geometric mean of ok samples) */
 	size_t *night;		/* index into the nights of each value */
-	char notes[1024];	/* nights left out: "2026-11-03 failed (status error)" */
+	char *notes;		/* nights left out: "2026-11-03 failed (status error)"; NULL: none */
+	long last_left;		/* the newest night left out of it (its run failed), -1: none */
+};
+
+/* A file the nights could not use (not a results file, no date): said in
+ * every output format, and the gate cannot pass with one (trend.c). */
+struct zc_left_out {
+	char *file;		/* as shown (escaped) */
+	char *why;
 };
 
 struct zc_trend {
@@ -48,7 +56,9 @@ struct zc_trend {
 	size_t nnights;
 	struct zc_series *series;
 	size_t nseries, cap;
-	char notes[4096];	/* files left out, duplicates, same-night files, gaps */
+	char *notes;		/* copies of one invocation, same-night files, gaps; NULL: none */
+	struct zc_left_out *left;	/* files left out, each with why (never cut) */
+	size_t nleft;
 };
 
 /* The paths: each file, and each folder's *.json (not its subfolders) in
@@ -56,8 +66,10 @@ struct zc_trend {
  * that cannot be read, more than max). */
 int zc_trend_expand(char **paths, int npaths, char **out, int max, char *why, size_t len);
 /* Load paths (files, or folders of *.json) as nights in time order, and
- * build the series. Bad files are left out and said in t->notes. 0, or -1
- * with why (no results file at all, too many). */
+ * build the series. Bad files are left out, each in t->left with why. 0,
+ * or -1 with why (no results file at all: every file and why; too many).
+ * Either way t is the caller's to free (zc_trend_free): on -1 its t->left
+ * still says which files were left out. */
 int zc_trend_load(struct zc_trend *t, char **paths, int npaths, char *why, size_t len);
 /* The same from results files already loaded (plot's): each root gets a
  * reference of its own, paths are copied. */
@@ -82,6 +94,9 @@ struct zc_trend_v {
 	bool of_step;			/* from is the last step's night */
 	struct zc_verdict vd;
 	bool regression;
+	/* Its run was left out of one of the newest nights (failed): the gate
+	 * cannot pass it on the nights before (exit 2, as a file left out). */
+	bool lost;
 	double could_see;		/* the smallest step the series could show (fraction) */
 };
 

@@ -68,13 +68,22 @@ void zc_trend_csv(FILE *f, const struct zc_trend *t, const struct zc_trend_v *r,
 				c->p, wc);
 		}
 	}
+	/* Each file left out: a row of its own (the file in key, why in
+	 * what_changed), so that a dashboard sees it. */
+	for (size_t i = 0; i < t->nleft; i++) {
+		fputs("left_out,,,", f);
+		zc_csv_field(f, t->left[i].file);
+		fputs(",,,,,,left_out,,,,,", f);
+		zc_csv_field(f, t->left[i].why);
+		fputc('\n', f);
+	}
 	/* Each series' newest nights as one more event: the gate's reading. */
 	for (size_t i = 0; i < t->nseries; i++) {
 		const struct zc_series *s = &t->series[i];
 		const struct zc_night *b = s->n ? &t->nights[s->night[s->n - 1]] : &t->nights[0];
 
-		snprintf(ans, sizeof(ans), "%s%s", zc_answer_key(r[i].vd.answer),
-			 r[i].regression ? "_regression" : "");
+		snprintf(ans, sizeof(ans), "%s%s", r[i].lost ? "left_out" :
+			 zc_answer_key(r[i].vd.answer), r[i].regression ? "_regression" : "");
 		csv_row(f, "newest", b, s, s->n, &r[i].newest, ans, NAN, "");
 	}
 }
@@ -99,6 +108,11 @@ void zc_trend_prometheus(FILE *f, const struct zc_trend *t, const struct zc_tren
 					      "95% interval; date: the first night after it" },
 		{ "zcbench_trend_newest_ratio", "Unit: ratio. A series' newest nights over the "
 						"nights before them (the gate's reading; 1: no change)" },
+		{ "zcbench_trend_left_out_files", "Unit: files. The files trend could not use (not "
+						  "a results file, no date): the gate cannot pass "
+						  "while there is one" },
+		{ "zcbench_trend_left_out", "Unit: file. One file left out (label file) and why "
+					    "(label reason)" },
 	};
 	char wc[1200];
 
@@ -124,6 +138,16 @@ void zc_trend_prometheus(FILE *f, const struct zc_trend *t, const struct zc_tren
 				fprintf(f, "} %.6g\n", exp(x[k]));
 			}
 		}
+	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", gauges[2][0], gauges[2][1], gauges[2][0]);
+	fprintf(f, "%s %zu\n", gauges[2][0], t->nleft);
+	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", gauges[3][0], gauges[3][1], gauges[3][0]);
+	for (size_t i = 0; i < t->nleft; i++) {
+		fprintf(f, "%s", gauges[3][0]);
+		fputc('{', f);
+		zc_prom_label(f, "file", t->left[i].file, true);
+		zc_prom_label(f, "reason", t->left[i].why, false);
+		fputs("} 1\n", f);
+	}
 	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", gauges[1][0], gauges[1][1], gauges[1][0]);
 	for (size_t i = 0; i < t->nseries; i++) {
 		const struct zc_series *s = &t->series[i];
@@ -132,7 +156,8 @@ void zc_trend_prometheus(FILE *f, const struct zc_trend *t, const struct zc_tren
 			continue;
 		fprintf(f, "%s", gauges[1][0]);
 		labels(f, s, &t->nights[s->night[s->n - 1]],
-		       r[i].regression ? "regression" : zc_answer_key(r[i].vd.answer));
+		       r[i].regression ? "regression" : r[i].lost ? "left_out" :
+		       zc_answer_key(r[i].vd.answer));
 		fprintf(f, "} %.6g\n", exp(r[i].newest.d));
 	}
 }

@@ -67,6 +67,48 @@ many:
 	return -1;
 }
 
+/* Append a line (or, sep "; ", an item) to a note string that grows: every
+ * reason kept, never cut. -ENOMEM. */
+static int note(char **notes, const char *sep, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int note(char **notes, const char *sep, const char *fmt, ...)
+{
+	char *item = NULL, *all = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&item, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	n = asprintf(&all, "%s%s%s", *notes ? *notes : "", *notes ? sep : "", item);
+	free(item);
+	if (n < 0)
+		return -ENOMEM;
+	free(*notes);
+	*notes = all;
+	return 0;
+}
+
+/* A file left out: its name as shown (escaped) and why. -ENOMEM. */
+static int left_out(struct zc_trend *t, const char *file, const char *why)
+{
+	struct zc_left_out *g = realloc(t->left, (t->nleft + 1) * sizeof(*g));
+
+	if (!g)
+		return -ENOMEM;
+	t->left = g;
+	g[t->nleft] = (struct zc_left_out){ zc_escape(file), zc_escape(why) };
+	if (!g[t->nleft].file || !g[t->nleft].why) {
+		free(g[t->nleft].file);
+		free(g[t->nleft].why);
+		return -ENOMEM;
+	}
+	t->nleft++;
+	return 0;
+}
+
 static int by_time(const void *a, const void *b)
 {
 	const struct zc_night *x = a, *y = b;
@@ -124,7 +166,7 @@ static struct zc_series *series_of(struct zc_trend *t, const char *key, const ch
 		t->cap = cap;
 	}
 	s = &t->series[t->nseries];
-	*s = (struct zc_series){ .metric = metric, .better = better };
+	*s = (struct zc_series){ .metric = metric, .better = better, .last_left = -1 };
 	s->v = malloc(ZC_TREND_NIGHTS_MAX * sizeof(*s->v));
 	s->night = malloc(ZC_TREND_NIGHTS_MAX * sizeof(*s->night));
 	if (!s->v || !s->night) {
@@ -161,9 +203,8 @@ static int add(struct zc_trend *t, size_t ni, const char *key, const char *metri
 	if (!s)
 		return -ENOMEM;
 	if (isnan(v)) {
-		zc_strcatf(s->notes, sizeof(s->notes), "%s%.10s left out (%s)", *s->notes ? "; " : "",
-		     t->nights[ni].date, why_not);
-		return 0;
+		s->last_left = (long)ni;
+		return note(&s->notes, "; ", "%.10s left out (%s)", t->nights[ni].date, why_not);
 	}
 	s->v[s->n] = v;
 	s->night[s->n++] = ni;
@@ -218,13 +259,15 @@ static int night_series(struct zc_trend *t, size_t ni)
 static int finish(struct zc_trend *t, char *why, size_t len)
 {
 	size_t k = 0;
+	bool oom = false;
 
 	qsort(t->nights, t->nnights, sizeof(*t->nights), by_time);
 	/* Copies of one invocation: the first kept, the others said and left out. */
 	for (size_t i = 0; i < t->nnights; i++) {
 		if (k && same_invocation(&t->nights[k - 1], &t->nights[i])) {
-			zc_strcatf(t->notes, sizeof(t->notes), "left out %s: the same invocation as %s\n",
-			     t->nights[i].path, t->nights[k - 1].path);
+			if (note(&t->notes, "", "left out %s: the same invocation as %s (a copy)\n",
+				 t->nights[i].path, t->nights[k - 1].path))
+				oom = true;
 			json_decref(t->nights[i].root);
 			free((char *)t->nights[i].path);
 		} else {
@@ -242,22 +285,25 @@ static int finish(struct zc_trend *t, char *why, size_t len)
 
 			for (size_t j = i + 1; j < t->nnights; j++)
 				more += !strncmp(t->nights[j - 1].date, t->nights[j].date, 10);
-			zc_strcatf(t->notes, sizeof(t->notes), "two files of %.10s: %s and %s%s, each kept "
-			     "as a night in time order\n", t->nights[i].date, t->nights[i - 1].path,
-			     t->nights[i].path, more ? " (and more files that share a date with "
-			     "the one before)" : "");
+			oom |= !!note(&t->notes, "", "two files of %.10s: %s and %s%s, each kept as a "
+				      "night in time order\n", t->nights[i].date,
+				      t->nights[i - 1].path, t->nights[i].path, more ? " (and "
+				      "more files that share a date with the one before)" : "");
 		}
 		if (d > ZC_TREND_GAP_DAYS)
-			zc_strcatf(t->notes, sizeof(t->notes), "a gap of %.0f days: %.10s to %.10s\n", d,
-			     t->nights[i - 1].date, t->nights[i].date);
+			oom |= !!note(&t->notes, "", "a gap of %.0f days: %.10s to %.10s\n", d,
+				      t->nights[i - 1].date, t->nights[i].date);
 	}
-	for (size_t i = 0; i < t->nnights; i++)
-		if (night_series(t, i)) {
-			snprintf(why, len, "%s", strerror(ENOMEM));
-			return -1;
-		}
+	for (size_t i = 0; i < t->nnights && !oom; i++)
+		oom = !!night_series(t, i);
+	if (oom) {
+		snprintf(why, len, "%s", strerror(ENOMEM));
+		return -1;
+	}
 	if (!t->nnights) {
-		snprintf(why, len, "no results file among them");
+		/* Each file and why: the caller prints t->left. */
+		snprintf(why, len, "no results file among them (%zu file%s, each left out: %s)",
+			 t->nleft, t->nleft == 1 ? "" : "s", t->nleft ? "above" : "none given");
 		return -1;
 	}
 	return 0;
@@ -270,16 +316,18 @@ static int add_night(struct zc_trend *t, json_t *root, const char *path)
 	struct zc_night *nt = &t->nights[t->nnights];
 
 	nt->root = json_incref(root);
-	if (!(nt->path = strdup(path))) {
+	/* Shown, never opened again: escaped (zc_escape). */
+	if (!(nt->path = zc_escape(path))) {
 		json_decref(root);
 		return -ENOMEM;
 	}
 	night_fields(nt);
 	if (nt->epoch < 0) {
-		zc_strcatf(t->notes, sizeof(t->notes), "left out %s: no meta.date\n", nt->path);
+		int ret = left_out(t, path, "no meta.date (a results file's date says its night)");
+
 		json_decref(nt->root);
 		free((char *)nt->path);
-		return 0;
+		return ret;
 	}
 	t->nnights++;
 	return 0;
@@ -308,6 +356,9 @@ int zc_trend_load(struct zc_trend *t, char **paths, int npaths, char *why, size_
 	int n = files ? zc_trend_expand(paths, npaths, files, ZC_TREND_NIGHTS_MAX, why, len) : -1;
 	int ret = -1;
 
+	if (!files)
+		snprintf(why, len, "%s", strerror(ENOMEM));
+
 	memset(t, 0, sizeof(*t));
 	if (n < 0)
 		goto out;
@@ -320,23 +371,26 @@ int zc_trend_load(struct zc_trend *t, char **paths, int npaths, char *why, size_
 		json_t *root = files[i] ? zc_results_load(files[i], err, sizeof(err)) : NULL;
 
 		if (!root) {
-			zc_strcatf(t->notes, sizeof(t->notes), "left out %s: %s\n", files[i] ? files[i] : "?",
-			     files[i] ? err : strerror(ENOMEM));
+			if (!files[i] || left_out(t, files[i], err)) {
+				snprintf(why, len, "%s", strerror(ENOMEM));
+				ret = -1;
+				goto out;
+			}
 			continue;
 		}
 		ret = add_night(t, root, files[i]);
 		json_decref(root);
-		if (ret)
+		if (ret) {
+			snprintf(why, len, "%s", strerror(-ret));
 			goto out;
+		}
 	}
 	ret = finish(t, why, len);
 out:
 	for (int i = 0; files && i < n; i++)
 		free(files[i]);
 	free(files);
-	if (ret)
-		zc_trend_free(t);
-	return ret;
+	return ret ? -1 : 0;
 }
 
 /* What differs between two nights, "kernel 6.1 -> 6.2; vmsplice=zero-copy -> vmsplice=copy". */
@@ -415,8 +469,15 @@ void zc_trend_free(struct zc_trend *t)
 	for (size_t i = 0; i < t->nseries; i++) {
 		free(t->series[i].v);
 		free(t->series[i].night);
+		free(t->series[i].notes);
+	}
+	for (size_t i = 0; i < t->nleft; i++) {
+		free(t->left[i].file);
+		free(t->left[i].why);
 	}
 	free(t->nights);
 	free(t->series);
+	free(t->notes);
+	free(t->left);
 	memset(t, 0, sizeof(*t));
 }

@@ -126,7 +126,8 @@
 	X(denominator_samples) X(df) X(direction) X(estimate_pct) X(exit_code) X(extra) X(extrapolated) \
 	X(figures) X(files) X(files_with_nothing_compared) X(flag) X(flags) X(floor_pct) \
 	X(floor_rel) X(gate) X(gated) X(headline_vs) X(help) X(hi_pct) X(high) X(host_keys) \
-	X(imitated_by) X(kernel_side) X(kind) X(list) X(lo_pct) X(low) X(lower_value) X(metric) \
+	X(imitated_by) X(kernel_side) X(kind) X(left_out) X(left_out_night) X(list) X(lo_pct) X(low) \
+	X(lower_value) X(metric) \
 	X(metrics) X(missing_after) X(mode_cores) X(new) X(newest) X(night) X(nights) \
 	X(numerator_mode) X(numerator_samples) X(on) X(p) X(paired) X(points) X(principal) \
 	X(quantile) X(range) X(ratios) X(regression) X(regressions) X(required) X(result) X(rows) \

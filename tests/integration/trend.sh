@@ -29,7 +29,7 @@ check "a series without a step says none was found" \
 check "every series says the smallest step it could show" \
 	[ "$(grep -c 'smallest step this series could show' "$TMP/step.txt")" -eq "$(grep -c '  [0-9]* nights$' "$TMP/step.txt")" ]
 "$ZCBENCH" trend --json "$TMP/step" >"$TMP/step.json"
-check "--json: schema zcbench-trend 1.0 (results/README.md)" jq -e '.schema == "zcbench-trend" and .schema_version == "1.0"' "$TMP/step.json"
+check "--json: schema zcbench-trend 1.1 (results/README.md)" jq -e '.schema == "zcbench-trend" and .schema_version == "1.1"' "$TMP/step.json"
 check "--json: the step's night, size and answer" jq -e '
 	[.series[] | select(.key == "proxy:splice@64k/1M on vm" and .metric == "gbps_per_core")
 	 | .change_points[] | select(.night == 10 and .answer == "changed" and .step_pct < -20

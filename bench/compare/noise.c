@@ -129,68 +129,6 @@ json_t *zc_noise_build(json_t *root, const char *results_path, char *err, size_t
 	return out;
 }
 
-json_t *zc_noise_load(const char *path, char *err, size_t errlen)
-{
-	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je);
-
-	if (!root) {
-		snprintf(err, errlen, "%s:%d: not valid JSON: %s", path, je.line, je.text);
-		return NULL;
-	}
-	if (strcmp(zc_an_str(root, "schema"), ZC_NOISE_SCHEMA) ||
-	    strncmp(zc_an_str(root, "schema_version"), "1.", 2) ||
-	    !json_is_array(json_object_get(root, "runs"))) {
-		snprintf(err, errlen, "%s: not a zcbench noise file (schema %s 1.x with runs; "
-			 "zcbench noise writes one)", path, ZC_NOISE_SCHEMA);
-		json_decref(root);
-		return NULL;
-	}
-	return root;
-}
-
-/* A noise file's run key against a run's: equal, but for a size the run's
- * DUT does not pass on ("chunk=-", "pipe=-"), which a file written before
- * the modes declared their sizes spells with the value it ran at. */
-static bool same_key(const char *stored, const char *key)
-{
-	static const char *const sizes[] = { "chunk=", "pipe=" };
-
-	while (*stored && *key) {
-		size_t a = strcspn(stored, " "), b = strcspn(key, " ");
-		bool any = false;
-
-		for (size_t i = 0; i < ZC_ARRAY_SIZE(sizes); i++) {
-			size_t n = strlen(sizes[i]);
-
-			any |= b == n + 1 && key[n] == '-' && !strncmp(key, sizes[i], n) &&
-			       !strncmp(stored, sizes[i], n);
-		}
-		if (!any && (a != b || strncmp(stored, key, a)))
-			return false;
-		stored += a + (stored[a] == ' ');
-		key += b + (key[b] == ' ');
-	}
-	return !*stored && !*key;
-}
-
-double zc_noise_floor_of(json_t *noise, const char *key, const char *metric)
-{
-	json_t *r;
-	size_t i;
-
-	json_array_foreach(json_object_get(noise, "runs"), i, r) {
-		json_t *f;
-
-		if (!same_key(zc_an_str(r, "key"), key))
-			continue;
-		f = json_object_get(json_object_get(json_object_get(r, "metrics"), metric),
-				    "floor_rel");
-		return json_is_number(f) && json_number_value(f) >= 0 ? json_number_value(f) : NAN;
-	}
-	return NAN;
-}
-
 static void pct_cell(char *buf, size_t len, json_t *v)
 {
 	if (json_is_number(v))

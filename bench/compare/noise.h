@@ -5,8 +5,8 @@
  * about this machine: per run key and metric the noise floor (stats/gate.h's
  * zc_noise_floor_aa: the smallest change a comparison can tell from noise),
  * and per headline ratio how far A and B came apart, all inside one
- * invocation. compare refuses them (--noise): between invocations it takes
- * --profile (between.h).
+ * invocation. Nothing reads them back: compare refuses them (--noise),
+ * between invocations it takes --profile (between.h).
  */
 #ifndef ZC_NOISE_H
 #define ZC_NOISE_H
@@ -21,11 +21,6 @@
 /* The noise file of an A/A results file (runs with "aa_side" a and b).
  * NULL with why in err when it has no A/A pair. */
 json_t *zc_noise_build(json_t *root, const char *results_path, char *err, size_t errlen);
-/* Load and check a noise file; NULL with why (file named) in err. */
-json_t *zc_noise_load(const char *path, char *err, size_t errlen);
-/* The floor (a fraction: 0.03 = 3%) of metric in the run with this key
- * (zc_an_key), NaN when the file has none. */
-double zc_noise_floor_of(json_t *noise, const char *key, const char *metric);
 /* The floors of the headline metric per run, and each ratio's A/B spread. */
 void zc_noise_print(FILE *f, json_t *noise);
 

@@ -6,7 +6,6 @@
 
 #include "results/results.h"
 #include "metrics/metrics.h"
-#include "compare/noise.h"
 
 static json_t *mkrun(const char *topo, const char *src, const char *proxy, long chunk,
 		     const double *gpc, size_t n)
@@ -122,29 +121,6 @@ static void test_misc(void **state)
 
 /* headline_best: each side's best size over every size it ran at; a kind
  * whose sides ran at one size each has no row. */
-/* A noise file from before the modes declared their sizes keys the splice
- * run with the chunk it ran at; the run's key now says chunk=-: the floor
- * still applies to it, and to nothing that differs in another part. */
-static void test_noise_old_key(void **state)
-{
-	json_t *n = json_pack("{s:[{s:s,s:{s:{s:f}}}]}", "runs", "key",
-			      "proxy send>splice>recv chunk=65536 pipe=262144 conn=1", "metrics",
-			      "gbps_per_core", "floor_rel", 0.07);
-
-	(void)state;
-	assert_float_equal(zc_noise_floor_of(n, "proxy send>splice>recv chunk=- pipe=262144 conn=1",
-					     "gbps_per_core"), 0.07, 1e-12);
-	assert_float_equal(zc_noise_floor_of(n, "proxy send>splice>recv chunk=65536 pipe=262144 conn=1",
-					     "gbps_per_core"), 0.07, 1e-12);
-	assert_true(isnan(zc_noise_floor_of(n, "proxy send>splice>recv chunk=- pipe=1048576 conn=1",
-					    "gbps_per_core")));
-	assert_true(isnan(zc_noise_floor_of(n, "proxy send>splice>recv chunk=- pipe=262144",
-					    "gbps_per_core")));
-	assert_true(isnan(zc_noise_floor_of(n, "proxy send>copy>recv chunk=- pipe=262144 conn=1",
-					    "gbps_per_core")));
-	json_decref(n);
-}
-
 static void test_best_sizes(void **state)
 {
 	const double c64[] = { 10, 11, 12 }, c1m[] = { 30, 31, 32 };
@@ -183,7 +159,6 @@ int main(void)
 		cmocka_unit_test(test_fingerprint),
 		cmocka_unit_test(test_misc),
 		cmocka_unit_test(test_best_sizes),
-		cmocka_unit_test(test_noise_old_key),
 	};
 
 	return zc_run_tests(tests, NULL, NULL);

@@ -125,10 +125,10 @@ struct getter {
 static struct getter getters[256] = {
 #define G(n, a) { .name = n, .arg = a }
 	G("json_object_get", 1), G("json_object_set", 1), G("json_object_set_new", 1),
-	G("json_object_del", 1), G("zc_an_change", 4), G("zc_noise_floor_of", 2),
+	G("json_object_del", 1), G("zc_an_change", 4),
 #undef G
 };
-static size_t ngetters = 6;
+static size_t ngetters = 5;
 
 /* Functions whose const char * parameter is named so but is no JSON key. */
 static const char *const not_getters[] = {

@@ -411,8 +411,10 @@ void zc_report_mail(FILE *f, const char *path, json_t *root, const char *base_pa
 	     zc_an_str(json_object_get(root, "workload"), "name") : "runs", zc_an_kernel(root));
 	fprintf(f, "\n");
 	field(f, "results:", path);
-	snprintf(buf, sizeof(buf), "%s on %s, status %s", zc_an_date(root), zc_an_hostname(root),
-		 zc_an_str(root, "status"));
+	snprintf(buf, sizeof(buf), "%s on %s, status %s%s%s%s", zc_an_date(root),
+		 zc_an_hostname(root), zc_an_str(root, "status"),
+		 *zc_an_str(root, "status_reason") ? " (" : "", zc_an_str(root, "status_reason"),
+		 *zc_an_str(root, "status_reason") ? ")" : "");
 	field(f, "taken:", buf);
 	kernel_part(f, root, base ? "after: this file" : "this file");
 	if (base) {

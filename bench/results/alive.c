@@ -10,8 +10,9 @@
  * Gone: this machine's boot and pid namespace, and no process with that pid
  * and start time (a pid reused since is not it); or this host's name with
  * another boot id (it rebooted since). Anything else (another machine,
- * another pid namespace, an older file without "controller") cannot be told
- * and stays "running".
+ * another pid namespace, an older file without "controller") cannot be told:
+ * the file reads "unknown", with who wrote it and why it cannot be told,
+ * never "running", which it may not be.
  */
 #include "results/results.h"
 
@@ -73,10 +74,25 @@ json_t *zc_controller_json(void)
 			 (json_int_t)t, "boot_id", boot, "pid_ns", ns);
 }
 
+/* Who wrote a file that cannot be told, and why: into why; 2. */
+static int unknown(json_t *root, const char *because, char *why, size_t len)
+{
+	json_t *pid = json_object_get(json_object_get(root, "controller"), "pid");
+	const char *host = json_string_value(json_object_get(json_object_get(root, "meta"),
+							     "hostname"));
+	char p[32] = "an unknown pid";
+
+	if (json_is_integer(pid))
+		snprintf(p, sizeof(p), "pid %lld", (long long)json_integer_value(pid));
+	snprintf(why, len, "written by %s on host %s; whether it still runs cannot be told here: %s",
+		 p, host && *host ? host : "(unnamed)", because);
+	return 2;
+}
+
 /* 1 (why set) when root says "running" and its controller is gone (killed:
- * no such process, a pid reused since, or this host rebooted since); 0 when
- * it runs, is not running, or cannot be told (another machine or pid
- * namespace, a file without "controller"). */
+ * no such process, a pid reused since, or this host rebooted since); 2 (why
+ * set) when it cannot be told (another machine or pid namespace, a file
+ * without "controller"); 0 when it runs or is not running. */
 static int orphaned(json_t *root, char *why, size_t len)
 {
 	json_t *c = json_object_get(root, "controller");
@@ -89,24 +105,28 @@ static int orphaned(json_t *root, char *why, size_t len)
 	long long t;
 	int ret;
 
-	if (strcmp(zc_an_str(root, "status"), "running") || !json_is_integer(pid) ||
-	    !json_is_integer(st) || !boot || !ns || json_integer_value(pid) <= 0 ||
-	    json_integer_value(pid) > INT_MAX)
+	if (strcmp(zc_an_str(root, "status"), "running"))
 		return 0;
+	if (!json_is_integer(pid) || !json_is_integer(st) || !boot || !ns ||
+	    json_integer_value(pid) <= 0 || json_integer_value(pid) > INT_MAX)
+		return unknown(root, "the file has no record of its controller (schema before 1.8)",
+			       why, len);
 	boot_id(our_boot, sizeof(our_boot));
 	pid_ns(our_ns, sizeof(our_ns));
 	gethostname(our_host, sizeof(our_host) - 1);
 	if (!our_boot[0] || !boot[0])
-		return 0;
+		return unknown(root, "no boot id to compare", why, len);
 	if (strcmp(boot, our_boot)) {
 		if (!host || strcmp(host, our_host))
-			return 0;	/* another machine's file: its controller is not ours to see */
+			/* another machine's file: its controller is not ours to see */
+			return unknown(root, "another machine", why, len);
 		snprintf(why, len, "its controller (pid %lld) ran before %s last booted",
 			 (long long)json_integer_value(pid), our_host);
 		return 1;
 	}
 	if (!ns[0] || strcmp(ns, our_ns))
-		return 0;	/* another pid namespace: its pids are not ours */
+		/* another pid namespace: its pids are not ours */
+		return unknown(root, "another pid namespace", why, len);
 	ret = start_ticks((long)json_integer_value(pid), &t);
 	if (ret == -ENOENT || (!ret && t != json_integer_value(st))) {
 		snprintf(why, len, "its controller (pid %lld) is gone: killed before it could "
@@ -119,18 +139,20 @@ static int orphaned(json_t *root, char *why, size_t len)
 void zc_results_settle(json_t *root)
 {
 	json_t *run;
-	char why[160];
+	char why[400];
 	size_t i;
+	int gone = orphaned(root, why, sizeof(why));
+	const char *status = gone == 1 ? "interrupted" : "unknown";
 
-	if (orphaned(root, why, sizeof(why)) != 1)
+	if (!gone)
 		return;
-	json_object_set_new(root, "status", json_string("interrupted"));
+	json_object_set_new(root, "status", json_string(status));
 	json_object_set_new(root, "status_reason", json_string(why));
 	json_array_foreach(json_object_get(root, "runs"), i, run) {
 		if (strcmp(zc_an_str(run, "status"), "running"))
 			continue;
-		json_object_set_new(run, "status", json_string("interrupted"));
-		json_object_set_new(run, "reason", json_sprintf("interrupted after %zu sample(s): %s",
+		json_object_set_new(run, "status", json_string(status));
+		json_object_set_new(run, "reason", json_sprintf("%s after %zu sample(s): %s", status,
 								json_array_size(json_object_get(run, "samples")),
 								why));
 	}

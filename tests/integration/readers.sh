@@ -6,7 +6,8 @@
 # in one file are refused naming the file and the key; a host name or a
 # file name with escape sequences, a bell and a newline reaches no terminal,
 # mail or exposition as itself; an output path that cannot be written or is
-# one of the inputs exits 2 before any work and replaces nothing. Under the
+# one of the inputs exits 2 before any work and replaces nothing; a running
+# file that cannot be judged reads unknown, never running. Under the
 # ASan pass, LeakSanitizer makes a leak on any of these error paths fail.
 . "$(dirname "$0")/../lib.sh"
 export COLUMNS=200
@@ -149,6 +150,17 @@ check "prometheus: the host label escaped" grep -qF 'host="vm\\x1b[2J' "$TMP/p"
 jq '.meta["k\u001bey"] = 1' "$B" >"$TMP/key.json"
 "$ZCBENCH" report "$TMP/key.json" >/dev/null 2>"$TMP/e"
 check "a key with a control character: exit 2 naming it (got $?)" grep -qF 'meta: key "k\x1bey"' "$TMP/e"
+
+# --- a file's state: never "running" when that cannot be told ----------------
+jq '.status = "running" | .controller = {pid: 4242, start_ticks: 1, boot_id: "x", pid_ns: "pid:[1]"}
+    | .meta.hostname = "far-away"' "$B" >"$TMP/far.json"
+jq '.status = "running" | del(.controller)' "$B" >"$TMP/old.json"
+"$ZCBENCH" report "$TMP/far.json" >"$TMP/far.txt" 2>&1
+check "another host's running file reads unknown, naming pid and host" \
+	grep -q '^  status unknown (written by pid 4242 on host far-away; .*another machine)' "$TMP/far.txt"
+"$ZCBENCH" report --mail "$TMP/old.json" >"$TMP/old.txt" 2>&1
+check "a file without a controller record reads unknown in the mail too" bash -c \
+	"tr -s '\n ' ' ' <'$TMP/old.txt' | grep -q 'status unknown (written by an unknown pid .*schema before 1.8)'"
 
 # --- output paths -------------------------------------------------------------
 mkdir "$TMP/od"

@@ -257,7 +257,8 @@ static void other_ns(json_t *c)
 static void no_record(json_t *c) { json_object_clear(c); }
 
 /* Issue 30: a file a killed controller left at "running" reads as
- * "interrupted"; a live one, or one that cannot be told, as "running". */
+ * "interrupted"; a live one as "running"; one that cannot be told (issue 41)
+ * as "unknown", with who wrote it: never "running", which it may not be. */
 static void test_orphaned(void **state)
 {
 	static const struct { void (*edit)(json_t *c); const char *status, *why; } cases[] = {
@@ -265,8 +266,9 @@ static void test_orphaned(void **state)
 		{ dead, "interrupted", "is gone: killed before it could finish" },
 		{ reused, "interrupted", "is gone" },	/* the pid, but another process */
 		{ rebooted, "interrupted", "last booted" },
-		{ other_ns, "running", NULL },		/* not ours to see */
-		{ no_record, "running", NULL },		/* a file from before 1.8 */
+		/* Not ours to see: unknown, saying who wrote it and why. */
+		{ other_ns, "unknown", "another pid namespace" },
+		{ no_record, "unknown", "no record of its controller (schema before 1.8)" },
 	};
 	pid_t child = fork();
 
@@ -287,8 +289,16 @@ static void test_orphaned(void **state)
 		if (cases[i].why && !strstr(zc_an_str(root, "status_reason"), cases[i].why))
 			fail_msg("case %zu: status_reason '%s' lacks '%s'", i,
 				 zc_an_str(root, "status_reason"), cases[i].why);
-		if (cases[i].why)
-			assert_non_null(strstr(zc_an_str(run, "reason"), "interrupted after 2 sample(s)"));
+		if (cases[i].why) {
+			char want[64];
+
+			snprintf(want, sizeof(want), "%s after 2 sample(s)", cases[i].status);
+			assert_non_null(strstr(zc_an_str(run, "reason"), want));
+		}
+		if (!strcmp(cases[i].status, "unknown") &&
+		    !strstr(zc_an_str(root, "status_reason"), "written by "))
+			fail_msg("case %zu: '%s' does not say who wrote it", i,
+				 zc_an_str(root, "status_reason"));
 		json_decref(root);
 	}
 	/* Another machine (another host name and boot): cannot be told. */
@@ -298,7 +308,10 @@ static void test_orphaned(void **state)
 		json_object_set_new(json_object_get(root, "meta"), "hostname", json_string("elsewhere"));
 		json_object_set_new(root, "status", json_string("running"));
 		zc_results_settle(root);
-		assert_string_equal(zc_an_str(root, "status"), "running");
+		assert_string_equal(zc_an_str(root, "status"), "unknown");
+		if (!strstr(zc_an_str(root, "status_reason"), "on host elsewhere; ") ||
+		    !strstr(zc_an_str(root, "status_reason"), "another machine"))
+			fail_msg("elsewhere: '%s'", zc_an_str(root, "status_reason"));
 		json_decref(root);
 	}
 }

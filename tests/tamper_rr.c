@@ -21,8 +21,12 @@
  *                 trunc  forward what is before o, then close the connection
  *                 stall  forward what is before o, then nothing more of that
  *                        direction (read and dropped), the connection kept open
+ *                 pause  with ZC_TAMPER_AFTER: from then on read nothing of that
+ *                        direction for ZC_TAMPER_PAUSE seconds, then forward
+ *                        all of it untouched (a stall shorter than the timeout:
+ *                        the run is ok, its latency must show the pause)
  *                 none   forward untouched
- * Nothing it does may be accepted: the run must fail (exit 1), never ok.
+ * Nothing it does but pause may be accepted: the run must fail (exit 1), never ok.
  * It exits once the run's tail is over and every connection has closed.
  */
 #include <arpa/inet.h>
@@ -38,7 +42,7 @@
 
 #define MAXC 512
 
-enum how { NONE, FLIP, DROP, DUP, TRUNC, STALL };
+enum how { NONE, FLIP, DROP, DUP, TRUNC, STALL, PAUSE };
 
 struct conn {
 	int fd[2];			/* [0] the client's, [1] the server's: read side of up, down */
@@ -52,6 +56,7 @@ static int dir = 1;			/* the direction tampered with: 0 up, 1 down */
 static long victim;
 static unsigned long long at, len = 1;
 static double after = -1;		/* ZC_TAMPER_AFTER: seconds after GO, or -1 */
+static double pause_s, pause_until;	/* ZC_TAMPER_PAUSE, and until when it holds */
 static unsigned char mask = 0x20;
 static unsigned char *hold;
 static unsigned char out[1 << 17];
@@ -103,7 +108,7 @@ static int forward(struct conn *c, int i, const unsigned char *b, size_t k)
 	int to = c->fd[!i];
 	size_t n = 0;
 
-	if (c->id != victim || i != dir || how == NONE || c->off[i] + k <= at ||
+	if (c->id != victim || i != dir || how == NONE || how == PAUSE || c->off[i] + k <= at ||
 	    (c->off[i] >= at + len && how != STALL && how != TRUNC)) {
 		c->off[i] += k;
 		return send_all(to, b, k);
@@ -164,7 +169,9 @@ int main(int argc, char **argv)
 	if (getenv("ZC_TAMPER_AFTER"))
 		after = atof(getenv("ZC_TAMPER_AFTER"));
 	how = !strcmp(h, "flip") ? FLIP : !strcmp(h, "drop") ? DROP : !strcmp(h, "dup") ? DUP
-	    : !strcmp(h, "trunc") ? TRUNC : !strcmp(h, "stall") ? STALL : NONE;
+	    : !strcmp(h, "trunc") ? TRUNC : !strcmp(h, "stall") ? STALL
+	    : !strcmp(h, "pause") ? PAUSE : NONE;
+	pause_s = atof(getenv("ZC_TAMPER_PAUSE") ?: "0");
 	if (len < 1 || !(hold = malloc(len)) || !strrchr(peer, ':'))
 		return 2;
 	if (after >= 0)
@@ -192,11 +199,15 @@ int main(int argc, char **argv)
 			for (int i = 0; i < nc; i++)
 				if (c[i].id == victim)
 					at = c[i].off[dir];
+			pause_until = t + pause_s;
 		}
 		p[np++] = (struct pollfd){ .fd = l, .events = POLLIN };
 		for (int i = 0; i < nc; i++)
 			for (int d = 0; d < 2; d++) {
-				p[np++] = (struct pollfd){ .fd = c[i].eof[d] ? -1 : c[i].fd[d],
+				bool held = how == PAUSE && c[i].id == victim && d == dir &&
+					    t < pause_until;
+
+				p[np++] = (struct pollfd){ .fd = c[i].eof[d] || held ? -1 : c[i].fd[d],
 							   .events = POLLIN };
 				open_ += !c[i].eof[d];
 			}

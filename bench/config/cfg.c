@@ -189,7 +189,8 @@ const struct zc_opt zc_opts[] = {
 		  "(Connection: close; connect time counts in the latency)" },
 	{ "rate", ZC_OPT_DOUBLE, "0", 0, 1e9, AT(rate_rps), .meta = "REQ/S",
 	  .help = "rr: requests/s over all connections, latency from each request's intended send "
-		  "time (open loop, wrk2's coordinated-omission correction); 0: closed loop" },
+		  "time (open loop, wrk2's coordinated-omission correction: every request due in "
+		  "the window counts, those sent late and never sent are counted); 0: closed loop" },
 	{ "dut", ZC_OPT_CHOICE, "server", AT(rr_dut), .choices = "server|client",
 	  .help = "rr with topology = direct: the device under test, server (the sink) or client "
 		  "(the source)" },

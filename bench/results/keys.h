@@ -72,7 +72,7 @@
 	X(duration_s) X(enobufs) X(epoll_waits) X(errored) X(errors) X(errqueue_reads) X(events) \
 	X(failed) X(finished_s) X(first_after_switch) X(first_connection_error) X(headers) \
 	X(highest_ns) X(host_total_pct) X(id) X(idle_pct) \
-	X(iowq_pinned) X(ipc) X(k) X(latency) X(latency_why) X(libpfm4_events) \
+	X(iowq_pinned) X(ipc) X(k) X(late) X(latency) X(latency_why) X(libpfm4_events) \
 	X(log_tail) X(loop) X(lowest_ns) X(max_ns) X(max_outstanding) X(mean_ns) X(min_ns) \
 	X(mismatch_connection) X(mismatch_offset) X(missing) X(mode) X(mode_options) X(mode_report) \
 	X(nbthread) X(nics) X(notifications) X(notifications_copied) \
@@ -94,7 +94,7 @@
 	X(transactions_from) X(transactions_total) X(tx_copied_bytes) \
 	X(tx_copied_per_payload_byte) X(tx_file_copied_bytes) X(tx_pipe_copied_bytes) \
 	X(tx_skb_copied_bytes) X(tx_splice_pages_bytes) X(tx_zerocopy_bytes) X(unnotified_sends) \
-	X(usage_reported) X(user_only) X(vectors) X(vv_head) \
+	X(unsent) X(usage_reported) X(user_only) X(vectors) X(vv_head) \
 	X(window) X(window_bytes) X(worker) X(write) X(zerocopy) X(zerocopy_sends)
 
 /* The kernel fingerprint (zcbench probe) and pipebench files. */

@@ -6,7 +6,11 @@
  * a request leaves as soon as there is room. Open loop (rate > 0): request
  * k of a connection is due at start + k * connections / rate, and its
  * latency runs from that intended time however late it could leave (wrk2's
- * correction of coordinated omission). Every body byte is checked against
+ * correction of coordinated omission): a request intended in the window is
+ * in the latency whenever its response comes (in the tail too), one that
+ * could not leave on time is counted late, and one never sent (its
+ * connection stalled until the run ended) is in it from its time to the end
+ * and counted unsent. Every body byte is checked against
  * the pattern at its body offset, and with rr_check = exact every byte of
  * its head against the one zcbench's server writes (with http: the status,
  * 200, and the Content-Length); a wrong byte, a wrong length or status,
@@ -62,6 +66,12 @@ struct client {
 	double interval;	/* open loop: seconds between a connection's requests */
 	uint64_t req_min_size;
 };
+
+/* Was a request intended in the window (open loop: which the latency holds)? */
+static bool in_window(const struct rr *rr, double t)
+{
+	return t >= rr->edge[RR_WARMUP] && t < rr->edge[RR_WINDOW];
+}
 
 static uint64_t xorshift(uint64_t *s)
 {
@@ -186,6 +196,9 @@ static int c_send(struct rr_worker *w, struct cconn *c, double now)
 			q->size = pick_size(w->rr, c);
 			q->t_int = cl->interval > 0 ? c->next : now;
 			q->t_sent = now;
+			if (cl->interval > 0 && in_window(w->rr, q->t_int) &&
+			    now - q->t_int > cl->interval)
+				w->late++;
 			len = zc_http_request(c->req, sizeof(c->req), q->size, cfg->churn,
 					      cfg->request_size);
 			if (len < 0) {
@@ -211,10 +224,13 @@ static int c_send(struct rr_worker *w, struct cconn *c, double now)
 static void c_done(struct rr_worker *w, struct cconn *c, double now)
 {
 	const struct zc_cfg *cfg = w->rr->cfg;
+	const struct client *cl = w->priv;
 	struct rq *q = &c->q[c->qh];
 	double lat = now - q->t_int;
 
-	if (w->phase == RR_WINDOW)
+	/* Open loop: every request intended in the window, whenever it ends;
+	 * closed loop: those that end in it. */
+	if (cl->interval > 0 ? in_window(w->rr, q->t_int) : w->phase == RR_WINDOW)
 		zc_hdr_record(w->lat, lat > 0 ? (uint64_t)(lat * 1e9) : 1);
 	w->tx++;
 	c->qh = (c->qh + 1) % cfg->inflight;
@@ -424,8 +440,10 @@ static unsigned c_stalled(struct rr_worker *w, double now, bool give_up)
 				continue;
 			if (!give_up)
 				return 1;
-			if (q->t_int < end)
-				zc_hdr_record(w->lat, (uint64_t)((end - q->t_int) * 1e9) ?: 1);
+			/* Open loop: from its time to now, the least it took. */
+			if (cl->interval > 0 ? in_window(rr, q->t_int) : q->t_int < end)
+				zc_hdr_record(w->lat, (uint64_t)(((cl->interval > 0 ? now : end) -
+								  q->t_int) * 1e9) ?: 1);
 			w->stalled++;
 			if (found++)
 				continue;
@@ -450,6 +468,26 @@ static bool c_waiting(const struct rr_worker *w)
 		if (cl->c[i].qn)
 			return true;
 	return false;
+}
+
+/*
+ * Open loop, at the end: the requests intended in the window that never left
+ * (their connection was stalled, or full, until the run ended). wrk2 counts
+ * them: each is in the latency from its time to now, the least it would
+ * have taken, and counted unsent; leaving them out would make the
+ * percentiles best exactly when something stalls.
+ */
+static void c_unsent(struct rr_worker *w, double now)
+{
+	const struct client *cl = w->priv;
+
+	for (size_t i = 0; cl && cl->interval > 0 && i < cl->n; i++)
+		for (double t = cl->c[i].next; t < w->rr->edge[RR_WINDOW]; t += cl->interval) {
+			if (!in_window(w->rr, t))
+				continue;
+			zc_hdr_record(w->lat, (uint64_t)((now - t) * 1e9) ?: 1);
+			w->unsent++;
+		}
 }
 
 /* Until the tail's end, then until the responses still due are in (or stall). */
@@ -496,6 +534,7 @@ static void c_loop(struct rr_worker *w)
 	}
 	/* Given up (or stopped by another worker's failure): what stalled. */
 	c_stalled(w, zc_now(), true);
+	c_unsent(w, zc_now());
 }
 
 static void c_teardown(struct rr_worker *w)
@@ -518,11 +557,13 @@ static void c_teardown(struct rr_worker *w)
 static void c_report(struct rr *rr, json_t *o)
 {
 	struct zc_hdr *all = NULL;
-	uint64_t bytes = 0, stalled = 0;
+	uint64_t bytes = 0, stalled = 0, late = 0, unsent = 0;
 
 	for (int i = 0; i < rr->nw; i++) {
 		bytes += rr->w[i].bytes;
 		stalled += rr->w[i].stalled;
+		late += rr->w[i].late;
+		unsent += rr->w[i].unsent;
 		if (!rr->w[i].lat)
 			continue;
 		if (!all)
@@ -537,6 +578,12 @@ static void c_report(struct rr *rr, json_t *o)
 	json_object_set_new(o, "verified_bytes", json_integer((json_int_t)bytes));
 	/* unanswered within the timeout; in the latency when begun in the window */
 	json_object_set_new(o, "stalled", json_integer((json_int_t)stalled));
+	if (rr->cfg->rate_rps > 0) {
+		/* open loop: requests of the window sent more than an interval
+		 * late, and never sent (both in the latency from their time) */
+		json_object_set_new(o, "late", json_integer((json_int_t)late));
+		json_object_set_new(o, "unsent", json_integer((json_int_t)unsent));
+	}
 	if (all)
 		json_object_set_new(o, "latency", zc_hdr_to_json(all));
 	zc_hdr_free(all);

@@ -51,6 +51,10 @@ struct rr_worker {
 	uint64_t opened, closed, resets;	/* connections */
 	int first_reset;		/* the first connection error's -errno */
 	uint64_t stalled;		/* client: requests given up on, unanswered */
+	/* client, open loop, requests intended in the window: sent more than an
+	 * interval after their time (late), never sent before the run ended
+	 * (unsent: in the latency from their time to the end) */
+	uint64_t late, unsent;
 	struct rr_snap s[RR_NR];
 	struct zc_hdr *lat;		/* client: the window's latencies, ns */
 	struct zc_pipe_pool pool;	/* proxy */

@@ -25,6 +25,8 @@
  *                        direction for ZC_TAMPER_PAUSE seconds, then forward
  *                        all of it untouched (a stall shorter than the timeout:
  *                        the run is ok, its latency must show the pause)
+ *                 replay [o+l, o+2l) replaced by [o, o+l): with l a whole
+ *                        response, the next response is the one before again
  *                 none   forward untouched
  * Nothing it does but pause may be accepted: the run must fail (exit 1), never ok.
  * It exits once the run's tail is over and every connection has closed.
@@ -42,7 +44,7 @@
 
 #define MAXC 512
 
-enum how { NONE, FLIP, DROP, DUP, TRUNC, STALL, PAUSE };
+enum how { NONE, FLIP, DROP, DUP, TRUNC, STALL, PAUSE, REPLAY };
 
 struct conn {
 	int fd[2];			/* [0] the client's, [1] the server's: read side of up, down */
@@ -109,7 +111,7 @@ static int forward(struct conn *c, int i, const unsigned char *b, size_t k)
 	size_t n = 0;
 
 	if (c->id != victim || i != dir || how == NONE || how == PAUSE || c->off[i] + k <= at ||
-	    (c->off[i] >= at + len && how != STALL && how != TRUNC)) {
+	    (c->off[i] >= at + (how == REPLAY ? 2 : 1) * len && how != STALL && how != TRUNC)) {
 		c->off[i] += k;
 		return send_all(to, b, k);
 	}
@@ -126,7 +128,11 @@ static int forward(struct conn *c, int i, const unsigned char *b, size_t k)
 		}
 		if (p >= at && how == STALL)
 			break;
-		if (how == FLIP)
+		if (how == REPLAY) {
+			if (in)
+				hold[p - at] = b[j];
+			out[n++] = p >= at + len && p < at + 2 * len ? hold[p - at - len] : b[j];
+		} else if (how == FLIP)
 			out[n++] = p == at ? b[j] ^ mask : b[j];
 		else if (how != DROP || !in)
 			out[n++] = b[j];
@@ -170,7 +176,7 @@ int main(int argc, char **argv)
 		after = atof(getenv("ZC_TAMPER_AFTER"));
 	how = !strcmp(h, "flip") ? FLIP : !strcmp(h, "drop") ? DROP : !strcmp(h, "dup") ? DUP
 	    : !strcmp(h, "trunc") ? TRUNC : !strcmp(h, "stall") ? STALL
-	    : !strcmp(h, "pause") ? PAUSE : NONE;
+	    : !strcmp(h, "pause") ? PAUSE : !strcmp(h, "replay") ? REPLAY : NONE;
 	pause_s = atof(getenv("ZC_TAMPER_PAUSE") ?: "0");
 	if (len < 1 || !(hold = malloc(len)) || !strrchr(peer, ':'))
 		return 2;

@@ -201,9 +201,12 @@ const struct zc_opt zc_opts[] = {
 	  .help = "rr: the server sends bodies with send() from a pattern buffer, or sendfile() "
 		  "from a pattern file in file_dir" },
 	{ "rr_check", ZC_OPT_CHOICE, "auto", AT(rr_check), .choices = "auto|exact|http",
-	  .help = "rr: exact: every byte of each request and response, heads too, as sent; http: "
-		  "GET /SIZE, status 200, Content-Length and body (heads rewritten on the way); auto: "
-		  "http with an HTTP program in the path (HAProxy in http mode, nginx, wrk), else exact" },
+	  .help = "rr: exact: every byte of each request and response, heads too, as sent, each "
+		  "body marked by its place on its connection (a replayed or swapped response "
+		  "fails); http: GET /SIZE, status 200, Content-Length and body (heads rewritten on "
+		  "the way, connections pooled: a swap of two same-size responses goes unseen); "
+		  "auto: http with an HTTP program in the path (HAProxy in http mode, nginx, wrk), "
+		  "else exact" },
 };
 const size_t zc_nopts = ZC_ARRAY_SIZE(zc_opts);
 

@@ -46,6 +46,7 @@ struct cconn {
 	bool connecting;
 	uint64_t sent, done;	/* requests issued and answered on this slot */
 	uint64_t sent_here;	/* issued on the current connection */
+	uint64_t done_here;	/* answered on it: the next response's mark (zc_rr_mark) */
 	struct rq *q;		/* ring of inflight entries */
 	unsigned qh, qn;
 	char req[REQ_MAX];
@@ -148,6 +149,7 @@ static int c_open(struct rr_worker *w, struct cconn *c)
 	c->fd = fd;
 	c->connecting = true;
 	c->sent_here = 0;
+	c->done_here = 0;
 	c->hlen = 0;
 	c->body = false;
 	w->opened++;
@@ -236,6 +238,7 @@ static void c_done(struct rr_worker *w, struct cconn *c, double now)
 	c->qh = (c->qh + 1) % cfg->inflight;
 	c->qn--;
 	c->done++;
+	c->done_here++;
 	c->body = false;
 	c->hlen = 0;
 	if (cfg->churn)
@@ -329,13 +332,15 @@ static int c_bytes(struct rr_worker *w, struct cconn *c, const uint8_t *p, size_
 		}
 		if (c->boff < c->blen) {
 			uint64_t take = c->blen - c->boff < left ? c->blen - c->boff : left;
-			uint64_t bad = zc_pattern_check(rr->pattern, rr->period, c->boff, p, take);
+			uint64_t mark = zc_rr_mark(rr, c->done_here);
+			uint64_t bad = zc_pattern_check(rr->pattern, rr->period, c->boff + mark, p, take);
 
 			if (bad != UINT64_MAX) {
 				zc_rr_fail(w, -EILSEQ, "response mismatch on connection %u, request %llu "
-					   "(object %llu bytes) at body offset %llu", c->slot,
+					   "(object %llu bytes) at body offset %llu%s", c->slot,
 					   (unsigned long long)c->done, (unsigned long long)c->blen,
-					   (unsigned long long)bad);
+					   (unsigned long long)(bad - mark), bad - mark == 0 && mark ?
+					   " (its first byte: another request's response?)" : "");
 				return -EIO;
 			}
 			w->bytes += take;

@@ -136,4 +136,20 @@ struct rr_ops {
 };
 extern const struct rr_ops zc_rr_client, zc_rr_server, zc_rr_proxy;
 
+
+/*
+ * rr_check = exact (zcbench's client and server, a proxy that forwards each
+ * connection as it is): the k-th response of a TCP connection carries the
+ * pattern from offset mark(k) = k * ZC_RR_MARK_STRIDE mod period on, so a
+ * response replayed, swapped or answered for another request of the same
+ * size fails the body check, naming the connection and the request. With
+ * rr_check = http (an HTTP program in the path may pool connections) every
+ * response starts at 0: what a same-size swap there goes unseen.
+ */
+#define ZC_RR_MARK_STRIDE 4099ULL
+static inline uint64_t zc_rr_mark(const struct rr *rr, uint64_t k)
+{
+	return rr->cfg->rr_check == ZC_RR_CHECK_EXACT ? k * ZC_RR_MARK_STRIDE % rr->period : 0;
+}
+
 #endif

@@ -30,6 +30,7 @@ struct sconn {
 	char head[128];		/* the response head being sent */
 	size_t head_len, head_off;
 	uint64_t body_len, body_off;
+	uint64_t served, mark;	/* responses begun on it; this one's mark (zc_rr_mark) */
 	bool sending, close_after;
 	struct sconn *next_free;
 };
@@ -73,7 +74,7 @@ static int s_write(struct rr_worker *w, struct sconn *c)
 		w->bytes += n;
 	}
 	while (c->body_off < c->body_len) {
-		uint64_t pos = c->body_off % rr->period, len = rr->period - pos;
+		uint64_t pos = (c->body_off + c->mark) % rr->period, len = rr->period - pos;
 		ssize_t n;
 
 		if (len > c->body_len - c->body_off)
@@ -153,6 +154,7 @@ static int s_serve(struct rr_worker *w, struct sconn *c)
 			ret = zc_http_response(c->head, sizeof(c->head), c->body_len, m.close);
 			c->head_len = ret > 0 ? (size_t)ret : 0;
 			c->head_off = c->body_off = 0;
+			c->mark = zc_rr_mark(w->rr, c->served++);
 			c->sending = true;
 			memmove(c->in, c->in + m.head_len, c->in_len - m.head_len);
 			c->in_len -= m.head_len;
@@ -190,6 +192,7 @@ static void s_accept(struct rr_worker *w, int fd)
 	c->fd = fd;
 	c->id = s->accepted++;
 	c->in_len = 0;
+	c->served = 0;
 	c->sending = c->close_after = false;
 	ev.data.ptr = c;
 	if (epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev)) {

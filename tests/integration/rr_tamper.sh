@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Request/response integrity and liveness (issue 30, F2 and F4): a proxy
 # (tests/tamper_rr.c, --exec-proxy) that flips, drops, duplicates or
-# truncates bytes of request and response heads and bodies, or stalls a
+# truncates bytes of request and response heads and bodies, replays a whole
+# response in place of the next one, or stalls a
 # direction (at an offset, in warm-up, in the window), never leaves a run ok
 # or verified: each fails (exit 1) with a message naming what went wrong
 # (the first differing head byte, the body offset, or a stalled request,
@@ -68,6 +69,10 @@ fails body-flip "ZC_TAMPER_OFF=$((42 + 1000))" "" "response mismatch on $C, requ
 fails body-drop "ZC_TAMPER_HOW=drop ZC_TAMPER_OFF=$((42 + 100)) ZC_TAMPER_LEN=7" "" "response mismatch on $C, request 0 \\(object 16384 bytes\\) at body offset"
 fails body-dup "ZC_TAMPER_HOW=dup ZC_TAMPER_OFF=$((42 + 100)) ZC_TAMPER_LEN=7" "" "response mismatch on $C, request 0 \\(object 16384 bytes\\) at body offset"
 fails body-trunc "ZC_TAMPER_HOW=trunc ZC_TAMPER_OFF=$((42 + 5000))" "" "$C, request 0: the server closed with 1 request\\(s\\) unanswered"
+# A whole response replayed in place of the next (same size, a head byte for
+# byte right): the next request's marked body is not this one (issue 41).
+fails replay "ZC_TAMPER_HOW=replay ZC_TAMPER_LEN=$((42 + 16384))" "" \
+	"response mismatch on $C, request 1 \\(object 16384 bytes\\) at body offset 0 \\(its first byte: another request's response\\?\\)"
 # Stalls: in a head, in a body, of a request, in warm-up, in the window.
 fails stall-head "ZC_TAMPER_HOW=stall ZC_TAMPER_OFF=20" "" "$STALL \\(timeout 2 s[^)]*\\), 20 bytes of the response head received \\(a role stalled\\)"
 fails stall-body "ZC_TAMPER_HOW=stall ZC_TAMPER_OFF=$((42 + 1000))" "" "$STALL \\(timeout 2 s[^)]*\\), 1000 of 16384 body bytes received \\(a role stalled\\)"

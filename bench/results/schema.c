@@ -230,14 +230,16 @@ static int check_run(struct chk *c, json_t *run, size_t i)
 }
 
 /*
- * Each run once: a run key twice in one file is a copy (an edited or merged
- * file), which a reader would silently reduce to its first. The A and B runs
- * of an A/A file (zcbench noise: aa_side) share a key by design.
+ * Each run once: a run key and name twice in one file is a copy (an edited
+ * or merged file), which a reader would silently reduce to its first. Two
+ * [run] sections may share a key (they differ in what the key leaves out,
+ * such as rr_check) under their own names; the A and B runs of an A/A file
+ * (zcbench noise: aa_side) share a key by design.
  */
 static int check_once(struct chk *c, json_t *runs)
 {
 	json_t *seen = json_object(), *run, *at;
-	char key[600], path[64];
+	char key[800], path[64];
 	size_t i;
 	int ret = 0;
 
@@ -246,14 +248,16 @@ static int check_once(struct chk *c, json_t *runs)
 	json_array_foreach(runs, i, run) {
 		size_t n;
 
-		zc_an_key(run, key, sizeof(key) - 8);
+		zc_an_key(run, key, sizeof(key) - 200);
 		n = strlen(key);
-		snprintf(key + n, sizeof(key) - n, "|%.4s", zc_an_str(run, "aa_side"));
+		snprintf(key + n, sizeof(key) - n, "|%.4s|%.180s", zc_an_str(run, "aa_side"),
+			 zc_an_str(run, "name"));
 		if ((at = json_object_get(seen, key))) {
 			snprintf(path, sizeof(path), "runs[%zu]", i);
-			ret = fault(c, path, NULL, "the same run as runs[%lld] (%.*s): a file holds "
-				    "each run once (a copied or merged file?)",
-				    (long long)json_integer_value(at), (int)n, key);
+			ret = fault(c, path, NULL, "the same run as runs[%lld] (%s, %.*s): a file "
+				    "holds each run once (a copied or merged file?)",
+				    (long long)json_integer_value(at), zc_an_str(run, "name"), (int)n,
+				    key);
 			break;
 		}
 		json_object_set_new(seen, key, json_integer((json_int_t)i));

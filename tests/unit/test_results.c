@@ -66,9 +66,11 @@ static void test_check(void **state)
 		  "runs[0].summary.gbps.max: -1 is not a figure gbps can be" },
 		{ HEAD "\"1.2\",\"runs\":[{\"key\":{},\"summary\":{\"gbps\":{\"n\":-3}}}]}",
 		  "runs[0].summary.gbps.n: -3 samples" },
-		/* A run twice: a copy, not a design (an A/A file's sides are apart). */
-		{ HEAD "\"1.2\",\"runs\":[{\"key\":{\"chunk\":4096}},{\"key\":{\"chunk\":8}},"
-		  "{\"key\":{\"chunk\":4096}}]}", "runs[2]: the same run as runs[0]" },
+		/* A run twice: a copy, not a design (an A/A file's sides are apart,
+		 * and so are two sections of one key under their own names). */
+		{ HEAD "\"1.2\",\"runs\":[{\"key\":{\"chunk\":4096},\"name\":\"a\"},"
+		  "{\"key\":{\"chunk\":8},\"name\":\"a\"},{\"key\":{\"chunk\":4096},\"name\":\"b\"},"
+		  "{\"key\":{\"chunk\":4096},\"name\":\"a\"}]}", "runs[3]: the same run as runs[0] (a, " },
 	};
 	char err[512];
 

@@ -318,6 +318,14 @@ bench-rr: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	@bash benchmarks/bench-rr.sh $(RR_ARGS)
 
+.PHONY: bench-headcheck
+# What rr_check = exact (every head byte, marked bodies) costs against http:
+# workloads/headcheck.ini, both in one invocation, interleaved; compare's
+# change of tps per DUT core, paired by round (about 1 minute).
+bench-headcheck: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@bash benchmarks/bench-headcheck.sh
+
 .PHONY: bench-precision
 # workloads/precision.ini: the default headline pairs in ABBA slices of one
 # window, each slice ratio's half-width against PRECISION_TARGET (3%).

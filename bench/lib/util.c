@@ -502,10 +502,12 @@ static size_t utf8_at(const unsigned char *p, unsigned *cp)
 	return n;
 }
 
-/* A code point shown escaped: controls, and those that reorder or break lines. */
+/* A code point shown escaped: controls (a tab apart: it only spaces, and
+ * files hold it, sysctl values for one), and those that reorder or break
+ * lines. */
 static bool cp_unsafe(unsigned c)
 {
-	return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x200e || c == 0x200f ||
+	return (c < 0x20 && c != '\t') || (c >= 0x7f && c <= 0x9f) || c == 0x200e || c == 0x200f ||
 	       (c >= 0x2028 && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c == 0x061c;
 }
 

@@ -98,8 +98,8 @@ int zc_mkdir_p(const char *path, int mode); /* mkdir -p: 0 or -errno (-ENOTDIR: 
 void zc_fputs_markup(FILE *f, const char *s, bool xml);
 /*
  * Text from a file or an argument made safe to show on a terminal, in a mail
- * or in an exposition format: every control character (C0 with newline and
- * tab, DEL, C1), every code point that reorders or breaks lines (bidi
+ * or in an exposition format: every control character (C0 with newline,
+ * not a tab; DEL, C1), every code point that reorders or breaks lines (bidi
  * controls, U+2028/U+2029) and every byte that is not UTF-8 written as \xHH
  * or \uHHHH, so that a host name or a file name cannot move the cursor,
  * ring, clear the screen, start a fake line or reorder what is read.

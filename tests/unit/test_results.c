@@ -98,7 +98,7 @@ static void test_escape(void **state)
 	} cases[] = {
 		{ "vm-1.example", "vm-1.example" },
 		{ "h\x1b[2J\nall good\a", "h\\x1b[2J\\x0aall good\\x07" },
-		{ "tab\there\r", "tab\\x09here\\x0d" },
+		{ "tab\there\r", "tab\there\\x0d" },	/* a tab only spaces */
 		{ "del\x7f", "del\\x7f" },
 		{ "c1 \xc2\x9b", "c1 \\u009b" },		/* U+009B CSI */
 		{ "rlo \xe2\x80\xae", "rlo \\u202e" },	/* bidi override */

@@ -53,6 +53,21 @@ static unsigned long long at, len;
 static unsigned char *hold;		/* dup: the stretch seen; swap: the stretch held back */
 static unsigned char out[1 << 17];	/* at most twice the read size plus the hold */
 
+/* ADDR of "ADDR:PORT" (or of --listen's ADDR) into a, when it is an IPv4
+ * address: across network namespaces the roles are not on loopback. */
+static void addr_of(const char *s, struct sockaddr_in *a)
+{
+	char host[64];
+	const char *colon = strrchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : strlen(s);
+
+	if (n && n < sizeof(host)) {
+		memcpy(host, s, n);
+		host[n] = 0;
+		inet_pton(AF_INET, host, &a->sin_addr);
+	}
+}
+
 static const char *arg(int argc, char **argv, const char *k)
 {
 	for (int i = 1; i < argc; i++)
@@ -149,6 +164,7 @@ int main(int argc, char **argv)
 		n = 1;
 	if (n > MAXC || len < 1 || !(hold = malloc(len)))
 		return 2;
+	addr_of(arg(argc, argv, "--listen="), &a);
 	if (bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, MAXC) ||
 	    getsockname(l, (struct sockaddr *)&a, &al))
 		return 1;
@@ -157,6 +173,7 @@ int main(int argc, char **argv)
 	if (!sink) {
 		if (!strrchr(peer, ':'))
 			return 2;
+		addr_of(peer, &a);
 		a.sin_port = htons(atoi(strrchr(peer, ':') + 1));
 	}
 	for (int i = 0; i < n; i++) {

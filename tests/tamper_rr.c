@@ -71,6 +71,21 @@ static double now_s(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* ADDR of "ADDR:PORT" (or of --listen's ADDR) into a, when it is an IPv4
+ * address: across network namespaces the roles are not on loopback. */
+static void addr_of(const char *s, struct sockaddr_in *a)
+{
+	char host[64];
+	const char *colon = strrchr(s, ':');
+	size_t n = colon ? (size_t)(colon - s) : strlen(s);
+
+	if (n && n < sizeof(host)) {
+		memcpy(host, s, n);
+		host[n] = 0;
+		inet_pton(AF_INET, host, &a->sin_addr);
+	}
+}
+
 static const char *arg(int argc, char **argv, const char *k)
 {
 	for (int i = 1; i < argc; i++)
@@ -182,6 +197,7 @@ int main(int argc, char **argv)
 		return 2;
 	if (after >= 0)
 		at = ~0ULL / 2;	/* set when the time comes */
+	addr_of(arg(argc, argv, "--listen="), &a);
 	if (bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, MAXC) ||
 	    getsockname(l, (struct sockaddr *)&a, &al))
 		return 1;
@@ -195,6 +211,7 @@ int main(int argc, char **argv)
 	t_end = t_go + run_s + atof(arg(argc, argv, "--tail="));
 	/* Never outlive the controller's patience (it would kill us then). */
 	t_last = t_end + atof(arg(argc, argv, "--timeout=")) + 5;
+	addr_of(peer, &a);
 	a.sin_port = htons(atoi(strrchr(peer, ':') + 1));
 	for (;;) {
 		int np = 0, open_ = 0;

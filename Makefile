@@ -412,7 +412,7 @@ build/asan/peers_http_try: tests/peers_http_try.c $(filter-out build/asan/main.o
 DEB_PKGS += clang libclang-rt-dev
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := workload host role_report report compare export plot before_after
+FUZZ_TARGETS := workload host role_report report compare export plot before_after trend results http outpath
 # clang warns about `{ 0 }`-style partial initialisers that gcc (the build) accepts.
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
                 -Wno-missing-field-initializers -Wno-unknown-warning-option -DZC_BOOT_ROUNDS=100
@@ -443,6 +443,17 @@ fuzz-build: $(FUZZ_BINS)
 fuzz: deps
 	@$(MAKE) --no-print-directory fuzz-build
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/fuzz.sh $(FUZZ_TARGETS)
+
+# The long run (not make check): FUZZ_LONG_SECONDS (an hour) for each of
+# FUZZ_LONG_TARGETS (every harness), a line each: executions, rate, corpus,
+# and any crash kept as build/fuzz/artifacts/NAME-crash-*. The light
+# harnesses (results, http, outpath) are the ones to give the hours.
+FUZZ_LONG_SECONDS ?= 3600
+FUZZ_LONG_TARGETS ?= $(FUZZ_TARGETS)
+.PHONY: fuzz-long
+fuzz-long: deps
+	@$(MAKE) --no-print-directory fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_LONG_SECONDS) bash tests/fuzz/fuzz.sh $(FUZZ_LONG_TARGETS)
 
 # ---- the manual page, bash completion and make install (issue 24) ----
 # Both are printed by the binary from its option tables and the mode list

@@ -231,7 +231,8 @@ int zc_http_parse_response(const char *buf, size_t len, struct zc_http_msg *m, c
 	m->head_len = (size_t)end;
 	m->content_length = UINT64_MAX;
 	eol = memchr(buf, '\n', (size_t)end);
-	if (!eol || eol[-1] != '\r' || eol - buf < 13)
+	/* The length first: a head that starts with its LF has no byte before it. */
+	if (!eol || eol - buf < 13 || eol[-1] != '\r')
 		BAD("status line: must be HTTP/1.x NNN and end with CRLF");
 	if (strncmp(buf, "HTTP/1.", 7) || (buf[7] != '0' && buf[7] != '1') || buf[8] != ' ' ||
 	    digits(buf + 9, buf + 12, &st) || (buf[12] != ' ' && buf[12] != '\r'))

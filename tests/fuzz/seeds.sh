@@ -9,6 +9,8 @@ zc_fuzz_seeds() {
 	workload) set -- workloads/*.ini tests/fuzz/corpus/workload/* ;;
 	host) set -- hosts/*.ini hosts/*.example tests/fuzz/corpus/host/* ;;
 	role_report) set -- tests/fuzz/corpus/role_report/* ;;
+	http) set -- tests/fuzz/corpus/http/* ;;
+	outpath) set -- tests/fuzz/corpus/outpath/* ;;
 	*) set -- results/fixtures/*.json tests/fuzz/corpus/results/* ;;
 	esac
 	for f in "$@"; do

@@ -7,6 +7,8 @@ set -u
 cd "$(dirname "$0")/../.."
 . tests/fuzz/seeds.sh
 SECONDS_EACH=${FUZZ_SECONDS:-60}
+# FUZZ_MAX_LEN: libFuzzer's -max_len (default: the largest seed's size); a
+# smaller one keeps a loader harness fast (make fuzz-long's results: 20000).
 # FUZZ_BIN_DIR: where the harnesses are (default build/fuzz); a long run can
 # use a copy so that a rebuild meanwhile does not replace a running binary.
 BIN_DIR=${FUZZ_BIN_DIR:-build/fuzz}
@@ -25,7 +27,9 @@ for name in "$@"; do
 	zc_fuzz_seeds "$name" "$seeds"
 	mkdir -p "$corpus"
 	echo "fuzzing $name for ${SECONDS_EACH} s ..."
+	# shellcheck disable=SC2086
 	"$bin" -max_total_time="$SECONDS_EACH" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
+		${FUZZ_MAX_LEN:+-max_len=$FUZZ_MAX_LEN} \
 		-artifact_prefix="build/fuzz/artifacts/$name-" "$corpus" "$seeds" >"$log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)

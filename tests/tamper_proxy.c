@@ -33,6 +33,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "tamper_util.h"
+
 #define HDR 16
 #define MAXC 1024
 
@@ -52,29 +54,6 @@ static long victim, hdr_flip = -1;
 static unsigned long long at, len;
 static unsigned char *hold;		/* dup: the stretch seen; swap: the stretch held back */
 static unsigned char out[1 << 17];	/* at most twice the read size plus the hold */
-
-/* ADDR of "ADDR:PORT" (or of --listen's ADDR) into a, when it is an IPv4
- * address: across network namespaces the roles are not on loopback. */
-static void addr_of(const char *s, struct sockaddr_in *a)
-{
-	char host[64];
-	const char *colon = strrchr(s, ':');
-	size_t n = colon ? (size_t)(colon - s) : strlen(s);
-
-	if (n && n < sizeof(host)) {
-		memcpy(host, s, n);
-		host[n] = 0;
-		inet_pton(AF_INET, host, &a->sin_addr);
-	}
-}
-
-static const char *arg(int argc, char **argv, const char *k)
-{
-	for (int i = 1; i < argc; i++)
-		if (!strncmp(argv[i], k, strlen(k)))
-			return argv[i] + strlen(k);
-	return "";
-}
 
 static int send_all(int fd, const unsigned char *p, size_t n)
 {

@@ -42,6 +42,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tamper_util.h"
+
 #define MAXC 512
 
 enum how { NONE, FLIP, DROP, DUP, TRUNC, STALL, PAUSE, REPLAY };
@@ -69,29 +71,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-/* ADDR of "ADDR:PORT" (or of --listen's ADDR) into a, when it is an IPv4
- * address: across network namespaces the roles are not on loopback. */
-static void addr_of(const char *s, struct sockaddr_in *a)
-{
-	char host[64];
-	const char *colon = strrchr(s, ':');
-	size_t n = colon ? (size_t)(colon - s) : strlen(s);
-
-	if (n && n < sizeof(host)) {
-		memcpy(host, s, n);
-		host[n] = 0;
-		inet_pton(AF_INET, host, &a->sin_addr);
-	}
-}
-
-static const char *arg(int argc, char **argv, const char *k)
-{
-	for (int i = 1; i < argc; i++)
-		if (!strncmp(argv[i], k, strlen(k)))
-			return argv[i] + strlen(k);
-	return "";
 }
 
 static int send_all(int fd, const unsigned char *p, size_t n)

@@ -48,4 +48,16 @@ static inline void zc_fuzz_quiet(void)
 	stderr = null;	/* zc_err and friends; not the sanitizers' fd 2 */
 }
 
+/* Every harness's start, but one that defines ZC_FUZZ_OWN_INIT first:
+ * zcbench's messages silenced. */
+#ifndef ZC_FUZZ_OWN_INIT
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	zc_fuzz_quiet();
+	return 0;
+}
+#endif
+
 #endif

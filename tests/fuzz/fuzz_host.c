@@ -3,13 +3,6 @@
 #include "fuzz.h"
 #include "transport/host.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	zc_fuzz_quiet();
-	return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

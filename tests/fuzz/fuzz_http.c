@@ -9,13 +9,6 @@
 #include "lib/http.h"
 #include "lib/zcbench.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	zc_fuzz_quiet();
-	return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,6 +8,7 @@
  * ".." component is rewritten, so nothing outside it is
  * touched (it is written after the folder's path).
  */
+#define ZC_FUZZ_OWN_INIT
 #include "fuzz.h"
 #include "lib/outpath.h"
 #include "lib/zcbench.h"

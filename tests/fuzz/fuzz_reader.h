@@ -12,13 +12,6 @@
 #define ZC_FIXTURES "results/fixtures"
 #endif
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	zc_fuzz_quiet();
-	return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,13 +5,6 @@
 #include "run/report_parse.h"
 #include "lib/zcbench.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	zc_fuzz_quiet();
-	return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

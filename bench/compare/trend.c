@@ -212,18 +212,11 @@ static json_t *left_json(const struct zc_trend *t)
 	return a;
 }
 
-/* --out names one of the files read (a night, or a file in a folder of them). */
-static int out_is_read(struct trend_opts *o, const char *target, char *why, size_t len)
+static void free_files(char **files, int n)
 {
-	char **files = calloc(ZC_TREND_NIGHTS_MAX, sizeof(*files));
-	int n = files ? zc_trend_expand(o->paths, o->npaths, files, ZC_TREND_NIGHTS_MAX, why,
-					len) : -1;
-	int ret = n > 0 ? zc_out_not_input(target, files, (size_t)n, why, len) : 0;
-
-	for (int i = 0; i < n; i++)
+	for (int i = 0; files && i < n; i++)
 		free(files[i]);
 	free(files);
-	return ret;
 }
 
 /* Each file left out on stderr too, whatever the format (a CSV or an
@@ -316,6 +309,8 @@ int zc_cmd_trend(int argc, char **argv)
 	FILE *f;
 	char why[1200], target[PATH_MAX], *buf = NULL;
 	size_t len = 0, regress = 0, cant = 0, within = 0, lost = 0;
+	char **files;
+	int nfiles;
 	double level;
 	int ret;
 
@@ -330,18 +325,29 @@ int zc_cmd_trend(int argc, char **argv)
 	}
 	if (o.gate)
 		o.threshold = o.fail_pct;
-	if (zc_trend_load(&t, o.paths, o.npaths, why, sizeof(why))) {
-		say_left(&t);
+	/* The files, once: --out may be none of them (checked before any is read). */
+	files = calloc(ZC_TREND_NIGHTS_MAX, sizeof(*files));
+	nfiles = files ? zc_trend_expand(o.paths, o.npaths, files, ZC_TREND_NIGHTS_MAX, why,
+					 sizeof(why)) : -1;
+	if (nfiles < 0 || (kind == ZC_OUT_FILE &&
+			   zc_out_not_input(target, files, (size_t)nfiles, why, sizeof(why)))) {
+		if (!files)
+			zc_err("trend: %s", strerror(ENOMEM));
+		else if (nfiles < 0)
+			zc_err("trend: %s", why);
+		else
+			zc_err("trend: --out %s %s", o.out, why);
+		free_files(files, nfiles);
+		return ZC_EXIT_USAGE;
+	}
+	ret = zc_trend_load(&t, files, nfiles, why, sizeof(why));
+	free_files(files, nfiles);
+	say_left(&t);
+	if (ret) {
 		zc_err("trend: %s", why);
 		zc_trend_free(&t);
 		return ZC_EXIT_USAGE;
 	}
-	if (kind == ZC_OUT_FILE && out_is_read(&o, target, why, sizeof(why))) {
-		zc_err("trend: --out %s %s", o.out, why);
-		zc_trend_free(&t);
-		return ZC_EXIT_USAGE;
-	}
-	say_left(&t);
 	zc_cp_defaults(&cpo);
 	cpo.alpha = o.alpha;
 	level = 1 - 2 * o.alpha / (double)(t.nseries ? t.nseries : 1);

@@ -65,12 +65,12 @@ struct zc_trend {
  * name order. malloc'd strings into out; how many, or -1 with why (a path
  * that cannot be read, more than max). */
 int zc_trend_expand(char **paths, int npaths, char **out, int max, char *why, size_t len);
-/* Load paths (files, or folders of *.json) as nights in time order, and
- * build the series. Bad files are left out, each in t->left with why. 0,
+/* Load files (zc_trend_expand's: a NULL entry is out of memory) as nights
+ * in time order, and build the series. Bad files are left out, each in t->left with why. 0,
  * or -1 with why (no results file at all: every file and why; too many).
  * Either way t is the caller's to free (zc_trend_free): on -1 its t->left
  * still says which files were left out. */
-int zc_trend_load(struct zc_trend *t, char **paths, int npaths, char *why, size_t len);
+int zc_trend_load(struct zc_trend *t, char *const *files, int n, char *why, size_t len);
 /* The same from results files already loaded (plot's): each root gets a
  * reference of its own, paths are copied. */
 int zc_trend_build(struct zc_trend *t, json_t *const *roots, char *const *paths, size_t n,

@@ -350,22 +350,16 @@ int zc_trend_build(struct zc_trend *t, json_t *const *roots, char *const *paths,
 	return 0;
 }
 
-int zc_trend_load(struct zc_trend *t, char **paths, int npaths, char *why, size_t len)
+int zc_trend_load(struct zc_trend *t, char *const *files, int n, char *why, size_t len)
 {
-	char **files = calloc(ZC_TREND_NIGHTS_MAX, sizeof(*files)), err[1200];
-	int n = files ? zc_trend_expand(paths, npaths, files, ZC_TREND_NIGHTS_MAX, why, len) : -1;
-	int ret = -1;
-
-	if (!files)
-		snprintf(why, len, "%s", strerror(ENOMEM));
+	char err[1200];
+	int ret;
 
 	memset(t, 0, sizeof(*t));
-	if (n < 0)
-		goto out;
 	t->nights = calloc(n ? n : 1, sizeof(*t->nights));
 	if (!t->nights) {
 		snprintf(why, len, "%s", strerror(ENOMEM));
-		goto out;
+		return -1;
 	}
 	for (int i = 0; i < n; i++) {
 		json_t *root = files[i] ? zc_results_load(files[i], err, sizeof(err)) : NULL;
@@ -373,8 +367,7 @@ int zc_trend_load(struct zc_trend *t, char **paths, int npaths, char *why, size_
 		if (!root) {
 			if (!files[i] || left_out(t, files[i], err)) {
 				snprintf(why, len, "%s", strerror(ENOMEM));
-				ret = -1;
-				goto out;
+				return -1;
 			}
 			continue;
 		}
@@ -382,15 +375,10 @@ int zc_trend_load(struct zc_trend *t, char **paths, int npaths, char *why, size_
 		json_decref(root);
 		if (ret) {
 			snprintf(why, len, "%s", strerror(-ret));
-			goto out;
+			return -1;
 		}
 	}
-	ret = finish(t, why, len);
-out:
-	for (int i = 0; files && i < n; i++)
-		free(files[i]);
-	free(files);
-	return ret ? -1 : 0;
+	return finish(t, why, len) ? -1 : 0;
 }
 
 /* What differs between two nights, "kernel 6.1 -> 6.2; vmsplice=zero-copy -> vmsplice=copy". */

@@ -95,35 +95,69 @@ static const size_t ks[] = { 1, 2, 3, 5 }, ns[] = { 3, 10, 30 };
 
 #define SIMS 2000
 
-static void test_coverage(void **state)
+/* Every design of the grid (invocations a side from ks[k0..k1), every
+ * step-th samples count) through fn. */
+static void each_design(size_t k0, size_t k1, size_t step, void (*fn)(const struct design *, void *),
+			void *ctx)
 {
-	double worst_lo = 1, worst_hi = 0;
-
-	(void)state;
 	for (size_t a = 0; a < N(taus); a++)
 		for (size_t b = 0; b < N(sigmas); b++)
-			for (size_t i = 0; i < N(ks); i++)
-				for (size_t j = 0; j < N(ns); j++) {
+			for (size_t i = k0; i < k1; i++)
+				for (size_t j = 0; j < N(ns); j += step) {
 					struct design d = { taus[a], sigmas[b], ks[i], ns[j] };
-					double truth = log(0.8), cov;
-					size_t hold = 0;
 
-					for (int s = 0; s < SIMS; s++) {
-						struct zc_change c;
-
-						compare(&d, d.k, truth, 0.95, d.k == 1, &c);
-						hold += c.lo <= truth && truth <= c.hi;
-					}
-					cov = (double)hold / SIMS;
-					worst_lo = fmin(worst_lo, cov);
-					worst_hi = fmax(worst_hi, cov);
-					if (cov < 0.93 || cov > 0.97)
-						print_message("coverage tau %2.0f%% sigma %2.0f%% k=%zu n=%-2zu: %.3f\n",
-							      100 * d.tau, 100 * d.sigma, d.k, d.n, cov);
-					assert_true(cov >= 0.93 && cov <= 0.97);
+					fn(&d, ctx);
 				}
-	print_message("coverage over %zu designs: %.3f..%.3f\n", N(taus) * N(sigmas) * N(ks) * N(ns), worst_lo,
-		      worst_hi);
+}
+
+static double coverage_of(const struct design *d, int sims)
+{
+	double truth = log(0.8);
+	size_t hold = 0;
+
+	for (int s = 0; s < sims; s++) {
+		struct zc_change c;
+
+		compare(d, d->k, truth, 0.95, d->k == 1, &c);
+		hold += c.lo <= truth && truth <= c.hi;
+	}
+	return (double)hold / sims;
+}
+
+struct range {
+	double lo, hi, sum;
+	int n;
+};
+
+static void one_coverage(const struct design *d, void *ctx)
+{
+	struct range *r = ctx;
+	double cov = coverage_of(d, SIMS);
+
+	/* Outside 93-97% at 2000 (two standard errors are 1%): taken again
+	 * ten times longer before it fails, so a design is judged on what it
+	 * covers, not on one seed's luck (108 designs put one 4 standard
+	 * errors out now and then). */
+	if (cov < 0.93 || cov > 0.97) {
+		print_message("coverage tau %2.0f%% sigma %2.0f%% k=%zu n=%-2zu: %.3f, again at %d: ",
+			      100 * d->tau, 100 * d->sigma, d->k, d->n, cov, 10 * SIMS);
+		cov = coverage_of(d, 10 * SIMS);
+		print_message("%.4f\n", cov);
+	}
+	r->lo = fmin(r->lo, cov);
+	r->hi = fmax(r->hi, cov);
+	r->sum += cov;
+	r->n++;
+	assert_true(cov >= 0.93 && cov <= 0.97);
+}
+
+static void test_coverage(void **state)
+{
+	struct range r = { 1, 0, 0, 0 };
+
+	(void)state;
+	each_design(0, N(ks), 1, one_coverage, &r);
+	print_message("coverage over %d designs: %.3f..%.3f, mean %.4f\n", r.n, r.lo, r.hi, r.sum / r.n);
 }
 
 #define FAMILY 7
@@ -150,122 +184,131 @@ static double false_alarms(const struct design *d, double t)
 	return (double)alarms / FAMILIES;
 }
 
+struct alarms {
+	double worst0, worst5, sum0, sum5;
+	int designs;
+};
+
+/* A share of 1000 families near 5% has a standard error of 0.7%. */
+#define ALARM_SE sqrt(0.05 * 0.95 / FAMILIES)
+
+static void one_alarms(const struct design *d, void *ctx)
+{
+	struct alarms *s = ctx;
+	double t0 = false_alarms(d, 0), t5 = false_alarms(d, 0.05);
+
+	s->worst0 = fmax(s->worst0, t0);
+	s->worst5 = fmax(s->worst5, t5);
+	s->sum0 += t0;
+	s->sum5 += t5;
+	s->designs++;
+	if (t0 > 0.05 + 2 * ALARM_SE || t5 > 0.05)
+		print_message("false alarms tau %2.0f%% sigma %2.0f%% k=%zu n=%-2zu: T=0 %.3f, T=5%% %.3f\n",
+			      100 * d->tau, 100 * d->sigma, d->k, d->n, t0, t5);
+	/* At T = 0 the bound is exact (4.9% over 7): each design within four
+	 * standard errors of 5% (the worst of 72 is about 2.5 above by
+	 * chance), all of them together within three of theirs. */
+	assert_true(t0 <= 0.05 + 4 * ALARM_SE);
+	assert_true(t5 <= 0.05 + 4 * ALARM_SE);
+}
+
 static void test_false_alarms(void **state)
 {
-	double worst0 = 0, worst5 = 0, sum0 = 0, sum5 = 0;
-	/* A share of 1000 families near 5% has a standard error of 0.7%. */
-	double se = sqrt(0.05 * 0.95 / FAMILIES);
-	int designs = 0;
+	struct alarms s = { 0 };
 
 	(void)state;
-	for (size_t a = 0; a < N(taus); a++)
-		for (size_t b = 0; b < N(sigmas); b++)
-			for (size_t i = 0; i < N(ks); i++)
-				for (size_t j = 0; j < N(ns); j += 2) {
-					struct design d = { taus[a], sigmas[b], ks[i], ns[j] };
-					double t0 = false_alarms(&d, 0), t5 = false_alarms(&d, 0.05);
-
-					worst0 = fmax(worst0, t0);
-					worst5 = fmax(worst5, t5);
-					sum0 += t0;
-					sum5 += t5;
-					designs++;
-					if (t0 > 0.05 + 2 * se || t5 > 0.05)
-						print_message("false alarms tau %2.0f%% sigma %2.0f%% k=%zu n=%-2zu: "
-							      "T=0 %.3f, T=5%% %.3f\n", 100 * d.tau, 100 * d.sigma,
-							      d.k, d.n, t0, t5);
-					/* At T = 0 the bound is exact (4.9% over 7): each
-					 * design within four standard errors of 5% (the worst
-					 * of 72 is about 2.5 above by chance), all of them
-					 * together within three of theirs. */
-					assert_true(t0 <= 0.05 + 4 * se);
-					assert_true(t5 <= 0.05 + 4 * se);
-				}
+	each_design(0, N(ks), 2, one_alarms, &s);
 	print_message("family false alarms (7 figures, %d designs of %d families): mean T=0 %.4f, "
-		      "T=5%% %.4f; worst design T=0 %.3f, T=5%% %.3f\n", designs, FAMILIES,
-		      sum0 / designs, sum5 / designs, worst0, worst5);
-	assert_true(sum0 / designs <= 0.05 + 3 * se / sqrt(designs));
-	assert_true(sum5 / designs <= 0.05);
+		      "T=5%% %.4f; worst design T=0 %.3f, T=5%% %.3f\n", s.designs, FAMILIES,
+		      s.sum0 / s.designs, s.sum5 / s.designs, s.worst0, s.worst5);
+	assert_true(s.sum0 / s.designs <= 0.05 + 3 * ALARM_SE / sqrt(s.designs));
+	assert_true(s.sum5 / s.designs <= 0.05);
 }
 
 #define POWER_SIMS 1000
 
 /* Each simulation: an A/A comparison says what drop it could see; a fresh
  * comparison of the same design with that drop calls it changed or not. */
+static void one_could_see(const struct design *d, void *ctx)
+{
+	struct range *r = ctx;
+	size_t hits = 0, tried = 0;
+	double share;
+
+	for (int s = 0; s < POWER_SIMS; s++) {
+		struct zc_change c;
+		struct zc_verdict v;
+
+		compare(d, d->k, 0, 0.95, d->k == 1, &c);
+		zc_verdict_answer(&c, 0.05, &v);
+		if (!isfinite(v.can_see_down) || v.can_see_down >= 1)
+			continue;	/* nothing below -100% to try */
+		tried++;
+		compare(d, d->k, log1p(-v.can_see_down), 0.95, d->k == 1, &c);
+		zc_verdict_answer(&c, 0.05, &v);
+		hits += v.answer == ZC_ANSWER_CHANGED && v.direction < 0;
+	}
+	assert_true(tried > POWER_SIMS / 2);
+	share = (double)hits / (double)tried;
+	r->lo = fmin(r->lo, share);
+	r->hi = fmax(r->hi, share);
+	if (share < 0.75 || share > 0.85)
+		print_message("could see tau %2.0f%% sigma %2.0f%% k=%zu n=%-2zu: caught %.3f\n",
+			      100 * d->tau, 100 * d->sigma, d->k, d->n, share);
+	assert_true(share >= 0.75 && share <= 0.85);
+}
+
 static void test_could_see(void **state)
 {
-	double worst_lo = 1, worst_hi = 0;
+	struct range r = { 1, 0, 0, 0 };
 
 	(void)state;
-	for (size_t a = 0; a < N(taus); a++)
-		for (size_t b = 0; b < N(sigmas); b++)
-			for (size_t i = 0; i < N(ks); i++)
-				for (size_t j = 0; j < N(ns); j++) {
-					struct design d = { taus[a], sigmas[b], ks[i], ns[j] };
-					size_t hits = 0, tried = 0;
-					double share;
-
-					for (int s = 0; s < POWER_SIMS; s++) {
-						struct zc_change c;
-						struct zc_verdict v;
-
-						compare(&d, d.k, 0, 0.95, d.k == 1, &c);
-						zc_verdict_answer(&c, 0.05, &v);
-						if (!isfinite(v.can_see_down) || v.can_see_down >= 1)
-							continue;	/* nothing below -100% to try */
-						tried++;
-						compare(&d, d.k, log1p(-v.can_see_down), 0.95, d.k == 1, &c);
-						zc_verdict_answer(&c, 0.05, &v);
-						hits += v.answer == ZC_ANSWER_CHANGED && v.direction < 0;
-					}
-					assert_true(tried > POWER_SIMS / 2);
-					share = (double)hits / (double)tried;
-					worst_lo = fmin(worst_lo, share);
-					worst_hi = fmax(worst_hi, share);
-					if (share < 0.75 || share > 0.85)
-						print_message("could see tau %2.0f%% sigma %2.0f%% k=%zu n=%-2zu: caught %.3f\n",
-							      100 * d.tau, 100 * d.sigma, d.k, d.n, share);
-					assert_true(share >= 0.75 && share <= 0.85);
-				}
-	print_message("could see, then caught: %.3f..%.3f of the time\n", worst_lo, worst_hi);
+	each_design(0, N(ks), 1, one_could_see, &r);
+	print_message("could see, then caught: %.3f..%.3f of the time\n", r.lo, r.hi);
 }
 
 /* One invocation a side, no profile: the default's interval. */
+static void one_default(const struct design *d1, void *ctx)
+{
+	struct design d = *d1;
+	struct range *r = ctx;	/* lo: coverage, hi: caught (their least) */
+	size_t hold = 0, caught = 0;
+
+	d.k = 1;
+	for (int s = 0; s < SIMS / 4; s++) {
+		struct zc_change c;
+		struct zc_verdict v;
+
+		compare(&d, 1, log(0.8), 0.95, false, &c);
+		assert_int_equal(c.between, ZC_BETWEEN_DEFAULT);
+		hold += c.lo <= log(0.8) && log(0.8) <= c.hi;
+		compare(&d, 1, log(0.5), 1 - 2 * 0.05 / FAMILY, false, &c);
+		zc_verdict_answer(&c, 0.05, &v);
+		caught += v.answer == ZC_ANSWER_CHANGED && v.direction < 0;
+	}
+	r->lo = fmin(r->lo, (double)hold / (SIMS / 4));
+	assert_true((double)hold / (SIMS / 4) >= 0.93);
+	r->hi = fmin(r->hi, (double)caught / (SIMS / 4));
+	/* Within two standard errors of 500 comparisons (0.027 at 0.9): the
+	 * worst designs (10% offset, 10% within, 3 samples) catch it about
+	 * 92%. */
+	assert_true((double)caught / (SIMS / 4) >= 0.90 - 2 * sqrt(0.9 * 0.1 / (SIMS / 4)));
+}
+
 static void test_default(void **state)
 {
-	double worst = 1, worst_caught = 1;
+	struct range r = { 1, 1, 0, 0 };
 
 	(void)state;
-	for (size_t a = 0; a < N(taus); a++)
-		for (size_t b = 0; b < N(sigmas); b++)
-			for (size_t j = 0; j < N(ns); j++) {
-				struct design d = { taus[a], sigmas[b], 1, ns[j] };
-				size_t hold = 0, caught = 0;
-
-				for (int s = 0; s < SIMS / 4; s++) {
-					struct zc_change c;
-					struct zc_verdict v;
-
-					compare(&d, 1, log(0.8), 0.95, false, &c);
-					assert_int_equal(c.between, ZC_BETWEEN_DEFAULT);
-					hold += c.lo <= log(0.8) && log(0.8) <= c.hi;
-					compare(&d, 1, log(0.5), 1 - 2 * 0.05 / FAMILY, false, &c);
-					zc_verdict_answer(&c, 0.05, &v);
-					caught += v.answer == ZC_ANSWER_CHANGED && v.direction < 0;
-				}
-				worst = fmin(worst, (double)hold / (SIMS / 4));
-				assert_true((double)hold / (SIMS / 4) >= 0.93);
-				worst_caught = fmin(worst_caught, (double)caught / (SIMS / 4));
-				assert_true(caught >= (size_t)(0.90 * (SIMS / 4)));
-			}
+	each_design(0, 1, 1, one_default, &r);
 	print_message("default between-invocation sd %.0f%%: coverage at least %.3f, a halved figure caught "
-		      "at least %.3f of the time (7 gated)\n", 100 * ZC_BETWEEN_DEFAULT_SD, worst, worst_caught);
+		      "at least %.3f of the time (7 gated)\n", 100 * ZC_BETWEEN_DEFAULT_SD, r.lo, r.hi);
 }
 
 /* "~N invocations a side for +-5%" from an A/A comparison, then N a side:
  * nothing changed is called unchanged, a change of 2T changed. N is the
- * smallest that does both at ZC_VERDICT_POWER: the side that binds delivers
- * 75-85%, the other at least 75%. Nearly every N said must be tried (a cut
+ * count whose power to do both is nearest ZC_VERDICT_POWER: the side that
+ * binds (unchanged) delivers 75-85%, the other at least 75%. Nearly every N said must be tried (a cut
  * at K_MAX would keep only the comparisons whose spread came out small, and
  * with it too small an N). */
 #define NEEDED_SIMS 600
@@ -310,13 +353,11 @@ static void test_invocations_needed(void **state)
 			      NEEDED_SIMS, K_MAX, ps, pm);
 		assert_true(tried >= 0.95 * NEEDED_SIMS);
 		/* 75-85% within the sampling error of ~600 comparisons (two
-		 * standard errors, 0.03 at 0.8). Where the A/A comparison's own
-		 * spread has few degrees of freedom (2 invocations a side: 2), N
-		 * is averaged over what that spread could be and comes out on
-		 * the safe side, up to 90%: said, not hidden (docs/gating.md). */
+		 * standard errors, 0.03 at 0.8): N is the count whose power is
+		 * nearest 80%, so the side that binds (unchanged) delivers about
+		 * that and a change of 2T is called changed at least as often. */
 		se = sqrt(0.8 * 0.2 / (double)tried);
-		assert_true(fmin(ps, pm) >= 0.75 - 2 * se &&
-			    fmin(ps, pm) <= (d->k == 2 ? 0.90 : 0.85) + 2 * se);
+		assert_true(ps >= 0.75 - 2 * se && ps <= 0.85 + 2 * se);
 		assert_true(fmax(ps, pm) >= 0.75 - 2 * se);
 	}
 }

@@ -357,7 +357,7 @@ static void test_rounds_needed(void **state)
 			      (double)moved / tried, tried, NEEDED_SIMS, N(b));
 		assert_true(tried >= 0.95 * NEEDED_SIMS);
 		/* 75-85% within two standard errors of the simulation (0.033
-		 * at 600): N is the smallest that does both, rounded up. */
+		 * at 600): N is the count whose power is nearest 80%. */
 		assert_true((double)same / tried >= 0.75 - 2 * se && (double)same / tried <= 0.85 + 2 * se);
 		assert_true((double)moved / tried >= 0.75 - 2 * se);
 	}

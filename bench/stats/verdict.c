@@ -24,23 +24,37 @@ const char *zc_answer_key(enum zc_answer a)
 
 /* The two-sided quantile of t with df degrees of freedom (normal if df is
  * infinite or huge). */
+/*
+ * A direct-mapped cache of a function of (level, df): a gate or a
+ * simulation asks the same few hundred pairs often (sequential looks, each
+ * at its own level, at every df), and each value is an iteration.
+ */
+struct memo {
+	double level, df, v;
+	bool set;
+};
+#define MEMO_BITS 10
+
+static struct memo *memo_slot(struct memo *m, double level, double df)
+{
+	uint64_t a, b;
+
+	memcpy(&a, &level, sizeof(a));
+	memcpy(&b, &df, sizeof(b));
+	return &m[((a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL)) >> (64 - MEMO_BITS)];
+}
+
 static double t_two_sided(double level, double df)
 {
-	/* The last few kept: a gate or a simulation asks the same few often,
-	 * and the inverse is an iteration. */
-	static struct { double level, df, t; } memo[8];
-	static size_t nmemo;	/* ever stored; the last 8 kept */
-	double p = 0.5 + level / 2, t;
+	static struct memo memo[1 << MEMO_BITS];
+	struct memo *m = memo_slot(memo, level, df);
+	double p = 0.5 + level / 2;
 
-	for (size_t i = 0; i < (nmemo < 8 ? nmemo : 8); i++)
-		if (memo[i].level == level && memo[i].df == df)
-			return memo[i].t;
-	t = isfinite(df) && df < 1e7 ? gsl_cdf_tdist_Pinv(p, df) : gsl_cdf_ugaussian_Pinv(p);
-	memo[nmemo % 8].level = level;
-	memo[nmemo % 8].df = df;
-	memo[nmemo % 8].t = t;
-	nmemo++;
-	return t;
+	if (m->set && m->level == level && m->df == df)
+		return m->v;
+	*m = (struct memo){ level, df, isfinite(df) && df < 1e7 ? gsl_cdf_tdist_Pinv(p, df) :
+			    gsl_cdf_ugaussian_Pinv(p), true };
+	return m->v;
 }
 
 /* Satterthwaite's df of se^2 (df) plus off^2 (df_off, may be infinite). */
@@ -487,13 +501,12 @@ static double mean_power(double x, double t, const struct nodes *na_, const stru
  * many figures at one df. */
 static double power_margin(double df, double level)
 {
-	static struct { double df, level, k; } memo[16];
-	static size_t nmemo;	/* ever stored; the last 16 kept */
+	static struct memo memo[1 << MEMO_BITS];
+	struct memo *slot = memo_slot(memo, level, df);
 	double t = t_two_sided(level, df), lo = 0, hi = 200;
 
-	for (size_t i = 0; i < (nmemo < 16 ? nmemo : 16); i++)
-		if (memo[i].df == df && memo[i].level == level)
-			return memo[i].k;
+	if (slot->set && slot->level == level && slot->df == df)
+		return slot->v;
 	if (!isfinite(df) || df > 1e6)
 		lo = hi = t + gsl_cdf_ugaussian_Pinv(ZC_VERDICT_POWER);
 	{
@@ -507,10 +520,7 @@ static double power_margin(double df, double level)
 			*(mean_power(mid, t, &a, &a, false) >= ZC_VERDICT_POWER ? &hi : &lo) = mid;
 		}
 	}
-	memo[nmemo % 16].df = df;
-	memo[nmemo % 16].level = level;
-	memo[nmemo % 16].k = hi;
-	nmemo++;
+	*slot = (struct memo){ level, df, hi, true };
 	return hi;
 }
 

@@ -99,17 +99,37 @@ const struct zc_opt zc_opts[] = {
 	{ "timeout", ZC_OPT_DOUBLE, "15", 1, 86400, AT(timeout_s), .meta = "S",
 	  .help = "seconds past warmup+duration+tail before a role counts as stalled" },
 	{ "repetitions", ZC_OPT_LONG, "3", 1, 1000, AT(repetitions), .names = "auto=0",
-	  .help = "samples per run; auto: rounds until every headline ratio's 95% interval "
-		  "half-width is under ci_target, at most max_repetitions" },
+	  .help = "samples per run; auto: rounds until each question (decide) is decided, "
+		  "changed or unchanged at +-5%, looked at after 3, 5, 8, 12, 18 ... rounds with "
+		  "the error rate spent over the looks (the interval where it stops holds at 95%), "
+		  "at most max_repetitions rounds and budget seconds" },
+	{ "decide", ZC_OPT_CHOICE, "fair", AT(decide), .choices = "fair|all",
+	  .help = "repetitions = auto: fair: each headline ratio at each side's best size (the "
+		  "fair question; every headline ratio when no side ran at two sizes); all: "
+		  "every headline ratio too. Only the runs an undecided question needs take "
+		  "the later rounds. Without any ratio, each run's interval half-width against "
+		  "ci_target" },
 	{ "ci_target", .def = "3%", CI_TARGET,
-	  .help = "repetitions = auto: the interval half-width to reach, percent of the ratio" },
+	  .help = "repetitions = auto without a headline ratio: the interval half-width to "
+		  "reach, percent of the run's Gbit/s per core" },
 	{ "max_repetitions", ZC_OPT_LONG, "20", ZC_AUTO_MIN_ROUNDS, 1000, AT(max_repetitions),
-	  .help = "repetitions = auto: stop after this many rounds even when not tight" },
+	  .help = "repetitions = auto: stop after this many rounds, decided or not" },
+	{ "budget", ZC_OPT_DOUBLE, "0", 0, 604800, AT(budget_s), .meta = "S",
+	  .help = "repetitions = auto: begin no round after this many seconds (the last look "
+		  "spends what is left of the error rate); 0: max_repetitions alone" },
+	{ "retake_disturbed", ZC_OPT_LONG, "auto", 0, 100000, AT(retake_disturbed),
+	  .names = "auto=-1",
+	  .help = "a disturbed sample (foreign_max) is taken again at once, in its round, at "
+		  "most this many times in the run set (auto: as many as it has runs); the "
+		  "record keeps both, the disturbed one left out" },
 	/* Read from the first run taken: they describe the run set, not a run. */
-	{ "order", ZC_OPT_CHOICE, "interleaved", AT(order), .choices = "sequential|interleaved|random",
-	  .help = "interleaved: repetition 1 of every run, then repetition 2 ... (pairs adjacent "
-		  "in time); sequential: every repetition of a run before the next; random: "
-		  "interleaved rounds, runs shuffled within each (order_seed)" },
+	{ "order", ZC_OPT_CHOICE, "balanced", AT(order),
+	  .choices = "sequential|interleaved|random|balanced",
+	  .help = "balanced: rounds, each a row of a Williams square (every run at every place "
+		  "in its round equally often); interleaved: repetition 1 of every run, then "
+		  "repetition 2 ..., always in the workload's order; random: rounds, runs "
+		  "shuffled within each (order_seed); sequential: every repetition of a run "
+		  "before the next. Rounds keep the pairs adjacent in time" },
 	{ "order_seed", ZC_OPT_LONG, "1", 0, 1e15, AT(order_seed),
 	  .help = "order = random: seed of the shuffle (the same seed, the same order)" },
 	/* Paired slices inside one window (issue 22; role/slices.c). */
@@ -440,7 +460,8 @@ int zc_cfg_validate(const struct zc_cfg *cfg, char *err, size_t errlen, const ch
 	}
 	if (cfg->repetitions == ZC_REPS_AUTO && cfg->order == ZC_ORDER_SEQUENTIAL) {
 		snprintf(err, errlen, "key 'repetitions': auto takes rounds (a repetition of every "
-			 "run at a time) and stops after one: it needs order = interleaved or random");
+			 "run at a time) and stops after one: it needs order = balanced, interleaved or "
+			 "random");
 		*badkey = "repetitions";
 		return -EINVAL;
 	}

@@ -21,6 +21,11 @@
 /* repetitions = auto never stops before this many rounds: one or two pairs
  * give an interval of zero width that says nothing. */
 #define ZC_AUTO_MIN_ROUNDS 3
+/* retake_disturbed = auto: as many as the run set has runs (a round's worth). */
+#define ZC_RETAKE_AUTO -1L
+/* repetitions = auto: which headline ratios must be decided (changed or
+ * unchanged at +-ZC_RATIO_THRESHOLD) before the rounds stop. */
+enum zc_decide { ZC_DECIDE_FAIR, ZC_DECIDE_ALL };
 
 struct zc_cfg {
 	char name[ZC_NAME_MAX];		/* run section name */
@@ -38,6 +43,9 @@ struct zc_cfg {
 	double ci_target_pct;		/* repetitions = auto: interval half-width wanted, percent */
 	double foreign_max_pct;		/* a sample is disturbed above this foreign share, percent */
 	long max_repetitions;		/* repetitions = auto: at most this many rounds */
+	int decide;			/* repetitions = auto: enum zc_decide, the questions */
+	double budget_s;		/* repetitions = auto: no round begun after this, 0: none */
+	long retake_disturbed;		/* disturbed samples taken again, at most; ZC_RETAKE_AUTO */
 	int tune;			/* 1: performance governor, no deep idle on the DUT cores */
 	long seed, sink_seed;		/* sink_seed < 0: same as seed */
 	char file_dir[256];		/* where sendfile/splice-file keep their file */

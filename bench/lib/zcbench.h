@@ -18,7 +18,7 @@
 #define ZC_VERSION "0.1"
 /* Bumped on incompatible changes to results/NAME.json; see results/README.md. */
 #define ZC_SCHEMA_MAJOR 1
-#define ZC_SCHEMA_MINOR 10
+#define ZC_SCHEMA_MINOR 11
 
 #ifndef ZC_GIT_SHA
 #define ZC_GIT_SHA "unknown"

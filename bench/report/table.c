@@ -532,9 +532,49 @@ void zc_print_headline(FILE *f, json_t *headline, json_t *runs, int width)
 			"ratio their run is in)\n", disturbed, nsamples);
 }
 
+/* "3 min 10 s" or "42 s". */
+static void fmt_secs(double s, char *buf, size_t len)
+{
+	if (s >= 60)
+		snprintf(buf, len, "%d min %d s", (int)(s / 60), (int)fmod(s, 60));
+	else
+		snprintf(buf, len, "%.0f s", s);
+}
+
+/* repetitions = auto: each question where it stopped, in words. */
+static void print_questions(FILE *f, json_t *sched)
+{
+	json_t *q;
+	size_t i;
+
+	json_array_foreach(json_object_get(sched, "questions"), i, q) {
+		const char *ans = zc_an_str(q, "answer");
+		char words[64];
+		double v = json_number_value(json_object_get(q, "value"));
+
+		if (!json_is_number(json_object_get(q, "lo"))) {
+			fprintf(f, "  %s: can't tell after %lld rounds (no interval)\n",
+				zc_an_str(q, "question"), zc_an_int(q, "rounds"));
+			continue;
+		}
+		fprintf(f, "  %s: %s after %lld rounds: %.2fx [%.2f-%.2f] %s (95%% over the looks: "
+			"this look's interval at %.2f%%)", zc_an_str(q, "question"),
+			strcmp(ans, "cant_tell") ? "decided" : "can't tell", zc_an_int(q, "rounds"), v,
+			json_number_value(json_object_get(q, "lo")),
+			json_number_value(json_object_get(q, "hi")),
+			zc_ratio_words(ans, v, words, sizeof(words)),
+			100 * json_number_value(json_object_get(q, "level")));
+		if (json_is_integer(json_object_get(q, "rounds_would_tell")))
+			fprintf(f, "; about %lld more rounds would tell",
+				zc_an_int(q, "rounds_would_tell") - zc_an_int(q, "rounds"));
+		fprintf(f, "\n");
+	}
+}
+
 void zc_print_schedule(FILE *f, json_t *sched)
 {
 	const char *stopped = zc_an_str(sched, "stopped");
+	char took[32];
 
 	if (!sched)
 		return;
@@ -543,6 +583,30 @@ void zc_print_schedule(FILE *f, json_t *sched)
 		fprintf(f, " (seed %lld)", zc_an_int(sched, "order_seed"));
 	fprintf(f, ", %lld round%s, %lld samples", zc_an_int(sched, "rounds"),
 		zc_an_int(sched, "rounds") == 1 ? "" : "s", zc_an_int(sched, "samples"));
+	if (zc_an_int(sched, "retaken"))
+		fprintf(f, " (%lld disturbed taken again)", zc_an_int(sched, "retaken"));
+	fmt_secs(json_number_value(json_object_get(sched, "elapsed_s")), took, sizeof(took));
+	if (json_is_string(json_object_get(sched, "repetitions")) &&
+	    json_is_array(json_object_get(sched, "questions"))) {
+		fprintf(f, "\nuntil decided at +-%.0f%% (%s questions, at most %lld rounds",
+			json_number_value(json_object_get(sched, "threshold_pct")),
+			zc_an_str(sched, "decide"), zc_an_int(sched, "max_repetitions"));
+		if (json_is_number(json_object_get(sched, "budget_s")))
+			fprintf(f, ", budget %.0f s", json_number_value(json_object_get(sched, "budget_s")));
+		fprintf(f, "): %s after %lld rounds, %s (%s)\n",
+			!strcmp(stopped, "decided") ? "decided" : "stopped undecided",
+			zc_an_int(sched, "rounds"), took,
+			!strcmp(stopped, "decided") ? "every question answered" :
+			!strcmp(stopped, "budget") ? "the budget ended" :
+			!strcmp(stopped, "maximum") ? "max_repetitions reached" : stopped);
+		print_questions(f, sched);
+		if (!json_array_size(json_object_get(sched, "questions")) &&
+		    json_is_string(json_object_get(sched, "why")))
+			fprintf(f, "  no headline ratio: each run's half-width against %.1f%%: %s\n",
+				json_number_value(json_object_get(sched, "ci_target_pct")),
+				zc_an_str(sched, "why"));
+		return;
+	}
 	if (json_is_string(json_object_get(sched, "repetitions")))
 		fprintf(f, "; repetitions = auto (target %.1f%%, at most %lld): stopped by %s%s%s",
 			json_number_value(json_object_get(sched, "ci_target_pct")),

@@ -116,3 +116,44 @@ json_t *zc_headline_best(json_t *runs)
 	json_decref(seen);
 	return out;
 }
+
+size_t zc_headline_questions(json_t *runs, bool all, struct zc_question *out, size_t max)
+{
+	struct zc_pair *pv;
+	size_t n = zc_headline_pairs(runs, 0, &pv), k = 0, fair = 0;
+
+	/* Each side at its best size: the fair question. */
+	for (size_t i = 0; i < n && k < max; i++) {
+		size_t ns, nd;
+		json_t *num = best_like(runs, pv[i].run, pv[i].role, pv[i].mode->name, &ns);
+		json_t *den = best_like(runs, pv[i].peer_run, pv[i].role, pv[i].peer->name, &nd);
+		bool dup = false;
+
+		if (!num || !den || (ns < 2 && nd < 2))
+			continue;
+		for (size_t j = 0; j < k && !dup; j++)
+			dup = out[j].num == num && out[j].den == den;
+		if (dup)
+			continue;
+		out[k].num = num;
+		out[k].den = den;
+		snprintf(out[k].name, sizeof(out[k].name), "%.224s at the best sizes", pv[i].name);
+		k++;
+	}
+	fair = k;
+	/* Every ratio at its size: asked for, or no side ran at two sizes. */
+	for (size_t i = 0; i < n && k < max && (all || !fair); i++) {
+		bool dup = false;
+
+		for (size_t j = 0; j < k && !dup; j++)
+			dup = out[j].num == pv[i].run && out[j].den == pv[i].peer_run;
+		if (dup || !pv[i].run || !pv[i].peer_run)
+			continue;
+		out[k].num = pv[i].run;
+		out[k].den = pv[i].peer_run;
+		snprintf(out[k].name, sizeof(out[k].name), "%s", pv[i].name);
+		k++;
+	}
+	free(pv);
+	return k;
+}

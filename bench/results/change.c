@@ -20,7 +20,7 @@ static bool in_rounds(json_t *run)
 {
 	const char *o = zc_an_str(json_object_get(run, "options"), "order");
 
-	return !strcmp(o, "interleaved") || !strcmp(o, "random");
+	return !strcmp(o, "interleaved") || !strcmp(o, "random") || !strcmp(o, "balanced");
 }
 
 bool zc_an_paired(json_t *root_a, json_t *a, json_t *root_b, json_t *b)
@@ -110,9 +110,19 @@ int zc_an_change(json_t *root_b, json_t *b, json_t *root_n, json_t *n, const cha
 	return zc_change_unpaired(x, nx, y, ny, log_scale, level, c);
 }
 
+double zc_an_run_level(json_t *num, json_t *den)
+{
+	json_t *a = json_object_get(num, "level"), *b = json_object_get(den, "level");
+
+	if (!json_is_number(a) || !json_is_number(b))
+		return NAN;
+	return fmax(json_number_value(a), json_number_value(b));
+}
+
 void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r)
 {
 	static double a[ZC_SAMPLES_MAX], b[ZC_SAMPLES_MAX];
+	double level = zc_an_run_level(num, den);
 
 	r->nn = zc_an_values(num, "gbps_per_core", a, ZC_SAMPLES_MAX);
 	r->nd = zc_an_values(den, "gbps_per_core", b, ZC_SAMPLES_MAX);
@@ -122,7 +132,7 @@ void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r)
 	r->value = r->lo = r->hi = NAN;
 	/* The ratio num/den is the change from den to num. Two runs of one
 	 * file: run's headline, report, the dashboard. */
-	zc_an_change(NULL, den, NULL, num, "gbps_per_core", ZC_LEVEL, &r->ch);
+	zc_an_change(NULL, den, NULL, num, "gbps_per_core", isnan(level) ? ZC_LEVEL : level, &r->ch);
 	r->paired = r->ch.paired;
 	r->npairs = r->ch.paired ? r->ch.n : 0;
 	if (!r->ch.log_scale || isnan(r->ch.d))
@@ -167,7 +177,7 @@ void zc_an_ratio_json(json_t *row, json_t *num, json_t *den, const struct zc_rat
 
 	json_object_set_new(row, "lo", r->ch.ok ? json_real(r->lo) : json_null());
 	json_object_set_new(row, "hi", r->ch.ok ? json_real(r->hi) : json_null());
-	json_object_set_new(row, "level", json_real(ZC_LEVEL));
+	json_object_set_new(row, "level", json_real(r->ch.level));
 	json_object_set_new(row, "n", json_integer((json_int_t)n));
 	json_object_set_new(row, "method", json_string(r->paired ? "paired" : "unpaired"));
 	json_object_set_new(row, "interval", json_string("t-log"));

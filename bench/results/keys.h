@@ -19,11 +19,11 @@
  * headline rows, sizing (the controller's and results/'s). */
 #define ZC_KEYS_RESULTS(X) \
 	X(a) X(aa_side) X(address) X(affinity) X(after) X(answer) X(applied) X(b) X(backend) \
-	X(backend_note) X(before) X(bind_device) X(boost) X(boot_id) X(bus) X(changed) \
+	X(backend_note) X(before) X(bind_device) X(boost) X(boot_id) X(budget_s) X(bus) X(changed) \
 	X(changes) X(channels) X(ci_target_pct) X(cmdline) X(combined) X(comm) X(command) \
 	X(compiler) X(connections_checked) X(controller) X(controller_dut_busy_s) \
 	X(controller_off_dut_cpu) X(core) X(core_busy_s) X(cores) X(count) X(cpu) X(cpu_model) \
-	X(cpu_s) X(cpu_softirq) X(cpufreq) X(cpuidle) X(data) X(date) X(denominator) \
+	X(cpu_s) X(cpu_softirq) X(cpufreq) X(cpuidle) X(data) X(date) X(decided) X(denominator) \
 	X(denominator_busy_frac) X(denominator_gbps_per_core) X(denominator_sizes) X(description) \
 	X(dirty) X(disabled) X(disturbed) X(disturbed_left_out) X(driver) X(driver_version) \
 	X(dur_s) X(dut_alone) X(dut_busy_s) X(dut_bytes) X(dut_irq_busy_s) X(dut_numa_node_wanted) \
@@ -34,24 +34,25 @@
 	X(hi) X(histogram) X(host) X(hostname) X(i) X(idle) X(in) X(intel_pstate) X(interface) \
 	X(interval) X(interval_s) X(intervals) X(invocation) X(irq) X(irq_cpu) X(irq_note) \
 	X(irq_softirq_s) X(irqs) X(kernel) X(key) X(l3_caches) X(latency_merged) X(latency_us) \
-	X(level) X(libnuma) X(lo) X(load_avg) X(local_address) X(loss_method) X(lost) X(lro) \
-	X(machine) X(machine_state) X(max) X(max_us) X(mean) X(mean_us) X(median) X(meta) X(method) \
-	X(min) X(min_rounds) X(mitigations) X(mtu) X(n) X(name) X(needed) X(net_rx) X(net_tx) \
-	X(netem_delay) X(netem_links) X(netem_loss) X(netns) X(nic) X(no_turbo) X(note) X(notes) \
-	X(numa_node) X(numa_nodes) X(numerator) X(numerator_busy_frac) X(numerator_gbps_per_core) \
-	X(numerator_sizes) X(offloads) X(online_cpus) X(operstate) X(options) X(others) \
-	X(others_share) X(out) X(p50_us) X(p90_us) X(p999_us) X(p99_us) X(packages) X(page_size) \
-	X(pairs) X(path) X(peer) X(perf_version) X(period_effective) X(pid) X(pid_ns) X(placed_by) \
-	X(placement) X(policy) X(preliminary) X(previous) X(previous_affinity) X(profile) \
-	X(profile_buckets) X(profile_error) X(pus) X(queues) X(ratio) X(reason) X(release) \
-	X(remote_version) X(rep) X(requested) X(results) X(rfs) X(rlimit_nofile) X(role) X(roles) \
-	X(roles_s) X(round) X(rounds) X(rps) X(rps_sock_flow_entries) X(rr) X(run) X(runs) X(rx) \
-	X(rx_checksum) X(rx_queues) X(samples) X(samples_planned) X(schedule) X(schema) \
-	X(schema_version) X(sections) X(sg) X(sha) X(share) X(sink_bytes) X(sizing) \
-	X(slices_dropped) X(slot) X(soft) X(soft_before) X(softirq_elsewhere_s) \
-	X(softirq_landed_elsewhere) X(speed_mbps) X(ssh) X(start_s) X(start_ticks) \
-	X(started_at) X(state) X(status) X(status_reason) X(stddev) X(steal) X(steering) \
-	X(stopped) X(summary) X(sysctls) X(t_s) X(tasks_truncated) X(threshold_pct) \
+	X(level) X(libnuma) X(lo) X(load_avg) X(local_address) X(looks) X(loss_method) X(lost) \
+	X(lro) X(machine) X(machine_state) X(max) X(max_us) X(mean) X(mean_us) X(median) X(meta) \
+	X(method) X(min) X(min_rounds) X(mitigations) X(mtu) X(n) X(name) X(needed) X(net_rx) \
+	X(net_tx) X(netem_delay) X(netem_links) X(netem_loss) X(netns) X(nic) X(no_turbo) X(note) \
+	X(notes) X(numa_node) X(numa_nodes) X(numerator) X(numerator_busy_frac) \
+	X(numerator_gbps_per_core) X(numerator_sizes) X(offloads) X(online_cpus) X(open) \
+	X(operstate) X(options) X(others) X(others_share) X(out) X(p50_us) X(p90_us) X(p999_us) \
+	X(p99_us) X(packages) X(page_size) X(pairs) X(path) X(peer) X(perf_version) \
+	X(period_effective) X(pid) X(pid_ns) X(placed_by) X(placement) X(policy) X(preliminary) \
+	X(previous) X(previous_affinity) X(profile) X(profile_buckets) X(profile_error) X(pus) \
+	X(question) X(questions) X(queues) X(ratio) X(reason) X(release) X(remote_version) X(rep) \
+	X(replaces_slot) X(requested) X(results) X(retaken) X(rfs) X(rlimit_nofile) X(role) \
+	X(roles) X(roles_s) X(round) X(rounds) X(rounds_would_tell) X(rps) \
+	X(rps_sock_flow_entries) X(rr) X(run) X(runs) X(rx) X(rx_checksum) X(rx_queues) X(samples) \
+	X(samples_planned) X(schedule) X(schema) X(schema_version) X(sections) X(sg) X(sha) \
+	X(share) X(sink_bytes) X(sizing) X(slices_dropped) X(slot) X(soft) X(soft_before) \
+	X(softirq_elsewhere_s) X(softirq_landed_elsewhere) X(speed_mbps) X(ssh) X(start_s) \
+	X(start_ticks) X(started_at) X(state) X(status) X(status_reason) X(stddev) X(steal) \
+	X(steering) X(stopped) X(summary) X(sysctls) X(t_s) X(tasks_truncated) X(threshold_pct) \
 	X(threshold_share) X(tid) X(to) X(transport) X(tso) X(tx) X(tx_checksum) X(tx_queues) \
 	X(unverified) X(usable_cpus) X(value) X(verified) X(verified_bytes) X(version) X(virtual) \
 	X(why) X(workload) X(writes) X(xps) X(zcbench_version)

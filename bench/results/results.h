@@ -195,6 +195,15 @@ struct zc_ratio {
  */
 void zc_an_ratio(json_t *num, json_t *den, struct zc_ratio *r);
 /*
+ * The level a ratio of num over den is read at when both runs were in a
+ * question of repetitions = auto (each run's "level": the level of the
+ * look its question stopped at, which keeps 95% under the looks,
+ * stats/sequential.h): the higher of the two. NaN otherwise (ZC_LEVEL:
+ * a run out of every question took its first rounds only, a number fixed
+ * in advance).
+ */
+double zc_an_run_level(json_t *num, json_t *den);
+/*
  * The change of metric from run b (of the file root_b) to run n (of root_n):
  * paired by rounds when both were taken in rounds of one invocation (and 3
  * pairs are complete); from two invocations (zc_an_cross), each run's
@@ -237,16 +246,18 @@ bool zc_an_cross(json_t *root_a, json_t *root_b);
  * written. The number of repetitions (highest rep + 1, at most max). */
 size_t zc_an_values_by_rep(json_t *run, const char *metric, double *out, size_t max);
 
-/*
- * repetitions = auto: is every headline ratio of runs (zc_headline_rows) tight,
- * its interval half-width under target_rel (0.03 = 3%)? Ratios without a
- * value (a side with no ok sample) cannot tighten and are not waited for.
- * Without any headline ratio, each run's own Gbps per core (t interval of
- * its logs' mean) is held to the target instead. why gets the widest
- * figure and its half-width. 1 tight, 0 not yet.
- */
-int zc_headline_tight(json_t *runs, double target_rel, char *why, size_t len);
 
+
+/* A question repetitions = auto answers: a headline ratio num over den. */
+struct zc_question {
+	json_t *num, *den;	/* borrowed runs of the file */
+	char name[256];		/* "splice/copy proxy at the best sizes" */
+};
+/* The questions of runs (results/best.c): each headline ratio at each
+ * side's best size (the fair question), then, with all or when no side
+ * ran at two sizes, every headline ratio at its size; each pair of runs
+ * once. How many (at most max). */
+size_t zc_headline_questions(json_t *runs, bool all, struct zc_question *out, size_t max);
 
 /* Each headline ratio at each side's best size (results/best.c), as JSON
  * (report's "headline_best"); [] when no side ran at two sizes. */

@@ -496,8 +496,10 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 		.order = (enum zc_order)st.cfg[0].order, .seed = (unsigned long)st.cfg[0].order_seed,
 		.autoreps = st.cfg[0].repetitions == ZC_REPS_AUTO,
 		.ci_target_rel = st.cfg[0].ci_target_pct / 100, .max_reps = st.cfg[0].max_repetitions,
+		.budget_s = st.cfg[0].budget_s, .decide = st.cfg[0].decide,
+		.threshold = ZC_RATIO_THRESHOLD, .retake = st.cfg[0].retake_disturbed,
 		.runs = st.sr, .nruns = st.n, .all = runs, .sample = take_sample,
-		.after = after_sample, .tight = zc_headline_tight, .user = &st,
+		.after = after_sample, .user = &st,
 	};
 	json_object_set_new(c.root, "schedule", zc_sched_json(&st.sched));
 	machine_state(&st, &tune);
@@ -525,12 +527,14 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 	for (size_t i = 0; i < st.n; i++) {
 		if (!st.placed[i])
 			continue;
-		run_update(st.sr[i].run, st.sched.autoreps ? st.sched.rounds : st.cfg[i].repetitions,
+		/* auto: a run sits out the rounds no open question needs. */
+		run_update(st.sr[i].run, st.sched.autoreps ? st.sr[i].taken : st.cfg[i].repetitions,
 			   st.sr[i].closed, true);
 		failed += strcmp(zc_an_str(st.sr[i].run, "status"), "ok") &&
 			  strcmp(zc_an_str(st.sr[i].run, "status"), "unavailable");
 	}
 	json_object_set_new(c.root, "schedule", zc_sched_json(&st.sched));
+	zc_sched_done(&st.sched);
 	zc_watch_progress(&c, "%s", "");
 	ret = save(&c, zc_interrupted ? "interrupted" : "complete") || ret;
 	if (c.host.transport->teardown)

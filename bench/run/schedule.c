@@ -3,6 +3,12 @@
 #include "run/schedule.h"
 #include "config/cfg.h"
 #include "lib/zcbench.h"
+#include "results/results.h"
+#include "stats/paired.h"
+#include "stats/verdict.h"
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
 
 #include <errno.h>
 #include <stdlib.h>
@@ -33,6 +39,69 @@ static bool closes(json_t *sample)
 	return st && (!strcmp(st, "unavailable") || !strcmp(st, "interrupted"));
 }
 
+struct go {
+	struct zc_sched *s;
+	double t0;
+	bool started;
+	long retakes_left;
+	long nrounds;		/* for the progress line */
+};
+
+/* One sample of run i at rep, with its place in the order; NULL when the
+ * sample function gave none. */
+static json_t *take_one(struct go *g, size_t i, long rep)
+{
+	struct zc_sched *s = g->s;
+	struct zc_sched_run *r = &s->runs[i];
+	json_t *smp, *at;
+	double t = zc_now();
+
+	if (!g->started) {
+		g->t0 = t;
+		g->started = true;
+	}
+	at = utc_now();
+	smp = s->sample(s->user, i, rep, rep, g->nrounds);
+	if (!smp) {
+		json_decref(at);
+		return NULL;
+	}
+	json_object_set_new(smp, "round", json_integer(rep));
+	json_object_set_new(smp, "slot", json_integer((json_int_t)s->taken));
+	json_object_set_new(smp, "start_s", json_real(t - g->t0));
+	json_object_set_new(smp, "started_at", at);
+	json_array_append_new(json_object_get(r->run, "samples"), smp);
+	s->taken++;
+	r->closed |= closes(smp);
+	if (s->after)
+		s->after(s->user);
+	return smp;
+}
+
+/* Slot (i, rep): its sample, and while it is disturbed and the run set has
+ * retakes left, another at once in its place (the disturbed one stays in
+ * the record, left out; the new one says which slot it replaces). */
+static void take_slot(struct go *g, size_t i, long rep)
+{
+	struct zc_sched *s = g->s;
+	json_t *smp = take_one(g, i, rep);
+
+	s->runs[i].taken++;
+	if (rep + 1 > s->rounds)
+		s->rounds = rep + 1;
+	while (smp && zc_an_disturbed(smp) && !strcmp(zc_an_str(smp, "status"), "ok") &&
+	       g->retakes_left > 0 && !zc_interrupted && !s->runs[i].closed) {
+		json_int_t slot = json_integer_value(json_object_get(smp, "slot"));
+
+		json_object_set_new(smp, "retaken", json_true());
+		g->retakes_left--;
+		s->retaken++;
+		smp = take_one(g, i, rep);
+		if (smp)
+			json_object_set_new(smp, "replaces_slot", json_integer(slot));
+	}
+}
+
 static bool all_closed(const struct zc_sched *s)
 {
 	for (size_t i = 0; i < s->nruns; i++)
@@ -41,89 +110,249 @@ static bool all_closed(const struct zc_sched *s)
 	return true;
 }
 
+/* auto: a look after `rounds`; 1 when the run set stops here. */
+static int look(struct go *g, long rounds, bool final, const char *why_final)
+{
+	struct zc_sched *s = g->s;
+	zc_sched_decide_fn decide = s->decided ? s->decided : zc_sched_decide;
+	double level = zc_seq_look(&s->seq, rounds, final);
+	size_t undecided = 0;
+	int done;
+
+	if (isnan(level))
+		return 0;
+	s->level = level;
+	done = decide(s, level, final);
+	for (size_t i = 0; i < s->nruns; i++)
+		undecided += s->runs[i].active && !s->runs[i].closed;
+	json_array_append_new(s->looks, json_pack("{s:I,s:f,s:b}", "rounds", (json_int_t)rounds,
+						  "level", level, "decided", done == 1));
+	if (done == 1) {
+		s->stopped = "decided";
+		return 1;
+	}
+	if (final) {
+		s->stopped = why_final;
+		return 1;
+	}
+	if (!undecided)		/* every run a question needs is closed */
+		s->stopped = "closed";
+	return !undecided;
+}
+
 int zc_sched_go(struct zc_sched *s)
 {
+	struct go g = { .s = s };
 	long reps = 0;
-	size_t nslots;
-	struct zc_slot *slots;
-	double t0 = 0;
-	int ret;
+	size_t *in, *out;
+	gsl_rng *rng = NULL;
 
 	s->rounds = 0;
-	s->taken = 0;
+	s->taken = s->retaken = 0;
 	s->why[0] = 0;
+	s->elapsed_s = 0;
 	s->stopped = s->autoreps ? "maximum" : "fixed";
-	if (!s->nruns)
+	json_decref(s->looks);
+	json_decref(s->questions);
+	s->looks = json_array();
+	s->questions = json_array();
+	if (!s->nruns || !zc_order_name(s->order))
 		return -EINVAL;
-	for (size_t i = 0; i < s->nruns; i++)
+	for (size_t i = 0; i < s->nruns; i++) {
 		if (s->runs[i].reps > reps)
 			reps = s->runs[i].reps;
-	if (s->autoreps)
+		s->runs[i].active = true;
+		s->runs[i].taken = 0;
+		s->runs[i].level = NAN;
+	}
+	if (s->autoreps) {
 		reps = s->max_reps;
+		if (s->order == ZC_ORDER_SEQUENTIAL ||
+		    zc_seq_init(&s->seq, ZC_SEQ_LEVEL, ZC_SEQ_FIRST < reps ? ZC_SEQ_FIRST : reps, reps))
+			return -EINVAL;
+	}
 	if (reps < 1)
 		return -EINVAL;
-	nslots = s->nruns * (size_t)reps;
-	slots = calloc(nslots, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	ret = zc_order_fill(s->order, s->nruns, (size_t)reps, s->seed, slots);
-	if (ret) {
-		free(slots);
-		return ret;
+	g.nrounds = reps;
+	g.retakes_left = s->retake < 0 ? (long)s->nruns : s->retake;
+	if (s->order == ZC_ORDER_SEQUENTIAL) {
+		for (size_t i = 0; i < s->nruns && !zc_interrupted; i++)
+			for (long rep = 0; rep < s->runs[i].reps && !s->runs[i].closed && !zc_interrupted;
+			     rep++)
+				take_slot(&g, i, rep);
+		goto out;
 	}
-	for (size_t k = 0; k < nslots && !zc_interrupted; k++) {
-		struct zc_sched_run *r = &s->runs[slots[k].run];
-		long rep = (long)slots[k].rep;
-		json_t *smp, *at;
-		double t;
+	in = calloc(s->nruns, sizeof(*in));
+	out = calloc(s->nruns, sizeof(*out));
+	if (s->order == ZC_ORDER_RANDOM && (rng = gsl_rng_alloc(gsl_rng_mt19937)))
+		gsl_rng_set(rng, s->seed);
+	if (!in || !out || (s->order == ZC_ORDER_RANDOM && !rng)) {
+		free(in);
+		free(out);
+		gsl_rng_free(rng);
+		return -ENOMEM;
+	}
+	for (long round = 0; round < reps && !zc_interrupted; round++) {
+		size_t m = 0;
 
-		/*
-		 * A round ends where the next begins (interleaved and random
-		 * take rounds in turn; auto needs one of them, see cfg.c).
-		 */
-		if (s->autoreps && k && k % s->nruns == 0 && k / s->nruns >= ZC_AUTO_MIN_ROUNDS &&
-		    s->tight(s->all, s->ci_target_rel, s->why, sizeof(s->why))) {
-			s->stopped = "target";
-			break;
-		}
 		if (all_closed(s)) {
 			s->stopped = "closed";
 			snprintf(s->why, sizeof(s->why), "no run can take another sample");
 			break;
 		}
-		if (r->closed || (!s->autoreps && rep >= r->reps))
-			continue;
-		if (rep + 1 > s->rounds)
-			s->rounds = rep + 1;
-		t = zc_now();
-		if (!s->taken)
-			t0 = t;
-		at = utc_now();
-		smp = s->sample(s->user, slots[k].run, rep, rep, reps);
-		if (!smp) {
-			json_decref(at);
-			continue;
+		/* A budget ends the rounds where the next would begin: its last
+		 * look spends what is left. */
+		if (s->autoreps && s->budget_s > 0 && round >= s->seq.first &&
+		    zc_now() - g.t0 >= s->budget_s) {
+			if (s->seq.last < round)
+				look(&g, round, true, "budget");
+			else	/* looked here already: what is open is said, nothing spent */
+				(s->decided ? s->decided : zc_sched_decide)(s, s->level, true);
+			s->stopped = "budget";
+			break;
 		}
-		json_object_set_new(smp, "round", json_integer(rep));
-		json_object_set_new(smp, "slot", json_integer((json_int_t)s->taken));
-		json_object_set_new(smp, "start_s", json_real(t - t0));
-		json_object_set_new(smp, "started_at", at);
-		json_array_append_new(json_object_get(r->run, "samples"), smp);
-		s->taken++;
-		r->closed |= closes(smp);
-		if (s->after)
-			s->after(s->user);
+		for (size_t i = 0; i < s->nruns; i++)
+			if (!s->runs[i].closed && (s->autoreps ? s->runs[i].active : round < s->runs[i].reps))
+				in[m++] = i;
+		if (!m && !s->autoreps)
+			break;
+		zc_order_round(s->order, in, m, (size_t)round, rng, out);
+		for (size_t j = 0; j < m && !zc_interrupted; j++)
+			if (!s->runs[out[j]].closed)
+				take_slot(&g, out[j], round);
+		if (s->autoreps && !zc_interrupted &&
+		    (zc_seq_is_look(&s->seq, round + 1) || round + 1 == reps) &&
+		    look(&g, round + 1, round + 1 == reps, "maximum"))
+			break;
 	}
-	/* The last round may be the one that made it. */
-	if (s->autoreps && !strcmp(s->stopped, "maximum") && !zc_interrupted &&
-	    s->tight(s->all, s->ci_target_rel, s->why, sizeof(s->why)))
-		s->stopped = "target";
-	else if (s->autoreps && !strcmp(s->stopped, "maximum") && !zc_interrupted)
-		s->tight(s->all, s->ci_target_rel, s->why, sizeof(s->why));
+	free(in);
+	free(out);
+	gsl_rng_free(rng);
+out:
 	if (zc_interrupted)
 		s->stopped = "interrupted";
-	free(slots);
+	/* What a reader holds each run's ratios to (results/results.h,
+	 * zc_an_run_level). */
+	for (size_t i = 0; s->autoreps && i < s->nruns; i++)
+		if (!isnan(s->runs[i].level))
+			json_object_set_new(s->runs[i].run, "level", json_real(s->runs[i].level));
+	s->elapsed_s = g.started ? zc_now() - g.t0 : 0;
 	return 0;
+}
+
+void zc_sched_done(struct zc_sched *s)
+{
+	json_decref(s->looks);
+	json_decref(s->questions);
+	s->looks = s->questions = NULL;
+}
+
+/* Without a ratio: run i's Gbit/s per core, its interval half-width at
+ * level against the target. 1 tight (or nothing to tighten). */
+static int run_tight(struct zc_sched *s, json_t *run, double level, double *w)
+{
+	static double v[ZC_SAMPLES_MAX], one[ZC_SAMPLES_MAX];
+	size_t n = zc_an_values(run, "gbps_per_core", v, ZC_SAMPLES_MAX);
+	struct zc_change c;
+
+	for (size_t j = 0; j < n; j++)
+		one[j] = 1;
+	if (!n || zc_change_paired(one, v, n, true, level, &c) || !c.ok) {
+		*w = n ? INFINITY : 0;
+		return !n;
+	}
+	*w = zc_ci_half_width_rel(exp(c.lo), exp(c.hi), exp(c.d));
+	return *w < s->ci_target_rel;
+}
+
+static struct zc_sched_run *sched_run_of(struct zc_sched *s, json_t *run)
+{
+	for (size_t i = 0; i < s->nruns; i++)
+		if (s->runs[i].run == run)
+			return &s->runs[i];
+	return NULL;
+}
+
+int zc_sched_decide(struct zc_sched *s, double level, bool final)
+{
+	struct zc_question q[64];
+	size_t nq = zc_headline_questions(s->all, s->decide == ZC_DECIDE_ALL, q, ZC_ARRAY_SIZE(q));
+	size_t open = 0, cant = 0, o = 0;
+	char *w = s->why;
+
+	for (size_t i = 0; i < s->nruns; i++)
+		s->runs[i].active = false;
+	w[0] = 0;
+	if (!nq) {
+		for (size_t i = 0; i < s->nruns; i++) {
+			double hw;
+			int tight = run_tight(s, s->runs[i].run, level, &hw);
+
+			if (tight || final)
+				s->runs[i].level = level;
+			s->runs[i].active = !tight && !final;
+			open += !tight;
+			if (!tight && o < sizeof(s->why))
+				o += (size_t)snprintf(w + o, sizeof(s->why) - o, "%s%s %.1f%% (target %.1f%%)",
+						      o ? "; " : "", zc_an_str(s->runs[i].run, "name"),
+						      100 * hw, 100 * s->ci_target_rel);
+		}
+		return !open;
+	}
+	for (size_t k = 0; k < nq; k++) {
+		struct zc_sched_run *a = sched_run_of(s, q[k].num), *b = sched_run_of(s, q[k].den);
+		struct zc_ratio r;
+		struct zc_verdict v = { .answer = ZC_ANSWER_CANT_TELL };
+		json_t *prev = NULL, *qj;
+		size_t i;
+
+		/* Asked and answered at an earlier look: it stays answered. */
+		json_array_foreach(s->questions, i, qj)
+			if (!strcmp(zc_an_str(qj, "question"), q[k].name))
+				prev = qj;
+		if (prev && !json_is_true(json_object_get(prev, "open")))
+			continue;
+		zc_an_ratio(q[k].num, q[k].den, &r);
+		if (r.ch.ok) {
+			zc_change_relevel(&r.ch, level, NAN);
+			zc_verdict_judge(&r.ch, s->threshold, &v);
+		}
+		cant += v.answer == ZC_ANSWER_CANT_TELL;
+		if (v.answer == ZC_ANSWER_CANT_TELL && !final) {
+			open++;
+			if (a)
+				a->active = true;
+			if (b)
+				b->active = true;
+			if (o < sizeof(s->why))
+				o += (size_t)snprintf(w + o, sizeof(s->why) - o, "%sopen: %s",
+						      o ? "; " : "", q[k].name);
+			continue;
+		}
+		/* Where it stops: its runs are read at this look's level. */
+		if (a)
+			a->level = isnan(a->level) ? level : fmax(a->level, level);
+		if (b)
+			b->level = isnan(b->level) ? level : fmax(b->level, level);
+		qj = json_pack("{s:s,s:s,s:s,s:s,s:I,s:f,s:o,s:o,s:o,s:b}", "question", q[k].name,
+			       "numerator", zc_an_str(q[k].num, "name"), "denominator",
+			       zc_an_str(q[k].den, "name"), "answer",
+			       r.ch.ok ? zc_answer_key(v.answer) : "cant_tell",
+			       "rounds", (json_int_t)(r.ch.ok ? r.ch.n : 0), "level", level,
+			       "value", zc_an_num(r.ch.ok ? exp(r.ch.d) : NAN),
+			       "lo", zc_an_num(r.ch.ok ? exp(r.ch.lo) : NAN),
+			       "hi", zc_an_num(r.ch.ok ? exp(r.ch.hi) : NAN), "open", false);
+		/* Can't tell at the end: about how many rounds in all would. */
+		json_object_set_new(qj, "rounds_would_tell",
+				    v.answer == ZC_ANSWER_CANT_TELL && v.rounds_for_threshold &&
+				    v.rounds_for_threshold != SIZE_MAX ?
+				    json_integer((json_int_t)v.rounds_for_threshold) : json_null());
+		json_array_append_new(s->questions, qj);
+		if (v.answer == ZC_ANSWER_CANT_TELL && o < sizeof(s->why))
+			o += (size_t)snprintf(w + o, sizeof(s->why) - o, "%scan't tell: %s",
+					      o ? "; " : "", q[k].name);
+	}
+	return !cant;
 }
 
 json_t *zc_sched_json(const struct zc_sched *s)
@@ -138,10 +367,21 @@ json_t *zc_sched_json(const struct zc_sched *s)
 							   : json_null());
 	json_object_set_new(o, "max_repetitions", s->autoreps ? json_integer(s->max_reps)
 							      : json_null());
-	json_object_set_new(o, "min_rounds", s->autoreps ? json_integer(ZC_AUTO_MIN_ROUNDS)
+	json_object_set_new(o, "min_rounds", s->autoreps ? json_integer(ZC_SEQ_FIRST)
 							 : json_null());
+	json_object_set_new(o, "decide", s->autoreps ? json_string(s->decide == ZC_DECIDE_ALL ?
+								   "all" : "fair") : json_null());
+	json_object_set_new(o, "threshold_pct", s->autoreps ? json_real(100 * s->threshold) :
+			    json_null());
+	json_object_set_new(o, "budget_s", s->autoreps && s->budget_s > 0 ? json_real(s->budget_s) :
+			    json_null());
+	json_object_set_new(o, "looks", s->autoreps && s->looks ? json_copy(s->looks) : json_null());
+	json_object_set_new(o, "questions", s->autoreps && s->questions ? json_copy(s->questions) :
+			    json_null());
 	json_object_set_new(o, "rounds", json_integer(s->rounds));
 	json_object_set_new(o, "samples", json_integer((json_int_t)s->taken));
+	json_object_set_new(o, "retaken", json_integer((json_int_t)s->retaken));
+	json_object_set_new(o, "elapsed_s", json_real(s->elapsed_s));
 	json_object_set_new(o, "stopped", json_string(s->stopped ? s->stopped : "running"));
 	json_object_set_new(o, "why", s->why[0] ? json_string(s->why) : json_null());
 	return o;
@@ -151,7 +391,7 @@ int zc_sched_keys_agree(const struct zc_cfg *cfg, size_t n, const char *path, ch
 			size_t len)
 {
 	static const char *const keys[] = { "order", "order_seed", "tune", "ci_target",
-					    "max_repetitions" };
+					    "max_repetitions", "decide", "budget", "retake_disturbed" };
 
 	for (size_t i = 1; i < n; i++) {
 		for (size_t k = 0; k < ZC_ARRAY_SIZE(keys); k++) {

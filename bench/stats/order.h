@@ -8,12 +8,14 @@
 #ifndef ZC_ORDER_H
 #define ZC_ORDER_H
 
+#include <gsl/gsl_rng.h>
 #include <stddef.h>
 
 enum zc_order {
 	ZC_ORDER_SEQUENTIAL,	/* "sequential": every repetition of run 0, then run 1, ... */
 	ZC_ORDER_INTERLEAVED,	/* "interleaved": round r is repetition r of runs 0..R-1 */
 	ZC_ORDER_RANDOM,	/* "random": interleaved rounds, runs shuffled within each */
+	ZC_ORDER_BALANCED,	/* "balanced": interleaved rounds, each a row of a Williams square */
 };
 const char *zc_order_name(enum zc_order o); /* NULL if unknown */
 int zc_order_from_name(const char *name); /* enum zc_order or -EINVAL */
@@ -39,5 +41,22 @@ struct zc_slot {
  */
 int zc_order_fill(enum zc_order kind, size_t runs, size_t reps, unsigned long seed,
 		  struct zc_slot *out);
+
+/*
+ * One round of an interleaved, random or balanced order, over the m runs
+ * in[0..m) taking part in it (a run whose question is decided sits the
+ * rest out): out[0..m) is in[] in the order they are taken. Balanced: row
+ * `round` of a Williams square of m (m rows for an even m, 2m for an odd:
+ * every run takes every place in the round equally often and follows every
+ * other run equally often, so a place's offset, a colder cache for the
+ * first, a warmer one after a like run, falls on every run alike instead of
+ * on the run that always goes second). Random: shuffled with rng (GSL's
+ * gsl_ran_shuffle; NULL: as interleaved). 0, -EINVAL
+ */
+int zc_order_round(enum zc_order kind, const size_t *in, size_t m, size_t round,
+		   const gsl_rng *rng, size_t *out);
+/* Rounds after which a balanced order has had every run at every place
+ * (m even: m, odd: 2m). */
+size_t zc_order_period(size_t m);
 
 #endif

@@ -23,6 +23,8 @@
 #include <stdbool.h>
 
 #define ZC_SEQ_FIRST 3
+/* The level every look together holds (the one a reader is shown). */
+#define ZC_SEQ_LEVEL 0.95
 #define ZC_SEQ_GROWTH 1.5
 #define ZC_SEQ_RHO 2.0
 

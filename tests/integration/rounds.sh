@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Repetitions in rounds, on short real runs: interleaved (the default) takes
-# repetition 1 of every run, then repetition 2 ..., as documented, and each
-# sample records its place and start; sequential and random (seeded) too;
+# Repetitions in rounds, on short real runs: interleaved takes repetition 1
+# of every run, then repetition 2 ..., as documented, and each sample
+# records its place and start; balanced (the default) turns each round's
+# order round (a Williams square: copy, splice, then splice, copy);
+# sequential and random (seeded) too; repetitions = auto looks after 3, 5
+# ... rounds and records each look and question;
 # the headline ratio is paired with an interval. tune = on against a fake
 # sysfs tree: applied, then restored by the next run after the controller is
 # SIGKILLed. zcbench noise writes a noise file that compare takes.
@@ -31,7 +34,8 @@ jqe() { jq -e "$@" >/dev/null; }
 taken() { jq -r '[.runs[] | .name as $n | .samples[] | {n: $n, s: .slot, r: .rep}] | sort_by(.s) |
 	map("\(.n)/\(.r)") | join(" ")' "$1"; }
 
-"$ZCBENCH" run "$W" --out "$TMP/i" >"$TMP/i.out" 2>&1 || fail "interleaved run: $(tail -3 "$TMP/i.out")"
+"$ZCBENCH" run "$W" --out "$TMP/i" --order=interleaved >"$TMP/i.out" 2>&1 ||
+	fail "interleaved run: $(tail -3 "$TMP/i.out")"
 f=$(result_in "$TMP/i")
 check "interleaved: rep 1 of every run, then rep 2, ..." [ "$(taken "$f")" = \
 	"proxy-copy/0 proxy-splice/0 proxy-copy/1 proxy-splice/1 proxy-copy/2 proxy-splice/2" ]
@@ -43,6 +47,25 @@ check "headline paired with its interval" jqe '.headline[0] | .method == "paired
 	.lo <= .value and .value <= .hi' <(report_json "$f")
 check "table prints the interval and its half-width" grep -Eq "splice/copy proxy .* [0-9.]+x \[[0-9.]+-[0-9.]+\] +\+-[0-9.]+% (paired )?n=3, (above 1.05|below 0.95|within 0.95-1.05|can't tell)" "$TMP/i.out"
 check "table prints the disturbed count" grep -q '^disturbed samples left out: 0 ' "$TMP/i.out"
+
+"$ZCBENCH" run "$W" --out "$TMP/b" >"$TMP/b.out" 2>&1 || fail "balanced run: $(tail -3 "$TMP/b.out")"
+f=$(result_in "$TMP/b")
+check "balanced (the default): each round's order turned" [ "$(taken "$f")" = \
+	"proxy-copy/0 proxy-splice/0 proxy-splice/1 proxy-copy/1 proxy-copy/2 proxy-splice/2" ]
+check "balanced: still paired by round" jqe '.schedule.order == "balanced" and
+	.headline[0].method == "paired"' <(jq -s '.[0] * .[1]' "$f" <(report_json "$f"))
+
+COLUMNS=1000 "$ZCBENCH" run "$W" --out "$TMP/a" --repetitions=auto --max-repetitions=5 >"$TMP/a.out" 2>&1 ||
+	fail "auto run: $(tail -3 "$TMP/a.out")"
+f=$(result_in "$TMP/a")
+check "auto: looks at 3 and 5 rounds at most, each at its level" jqe '.schedule.looks |
+	length >= 1 and length <= 2 and .[0].rounds == 3 and (.[0].level > 0.95 and .[0].level < 1)' "$f"
+check "auto: the question recorded where it stopped" jqe '.schedule.questions[0] |
+	.question == "splice/copy proxy" and (.answer | IN("changed", "unchanged", "cant_tell"))' "$f"
+check "auto: both runs read at the level their question stopped at" jqe '[.runs[].level] |
+	.[0] == .[1] and .[0] > 0.95' "$f"
+check "auto: the table says decided or not, after how many rounds" \
+	grep -Eq "^until decided at \+-5% .*: (decided|stopped undecided) after [35] rounds" "$TMP/a.out"
 
 "$ZCBENCH" run "$W" --out "$TMP/s" --order=sequential >"$TMP/s.out" 2>&1 || fail "sequential run"
 f=$(result_in "$TMP/s")
@@ -93,8 +116,9 @@ unset ZC_SYSFS_ROOT ZC_STATE_DIR
 "$ZCBENCH" noise "$W" --out "$TMP/n" >"$TMP/n.out" 2>&1 || fail "noise: $(tail -3 "$TMP/n.out")"
 f=$(result_in "$TMP/n")
 nf=${f%.json}.noise
-check "noise: A and B of each run, adjacent in each round" [ "$(taken "$f" | cut -d' ' -f1-4)" = \
-	"proxy-copy:a/0 proxy-copy:b/0 proxy-splice:a/0 proxy-splice:b/0" ]
+# Balanced (the default): round 0 is row 0 of a Williams square of 4.
+check "noise: A and B of each run in each round, balanced" [ "$(taken "$f" | cut -d' ' -f1-4)" = \
+	"proxy-copy:a/0 proxy-copy:b/0 proxy-splice:b/0 proxy-splice:a/0" ]
 check "noise file written" jqe '.schema == "zcbench-noise" and (.runs | length) == 2 and
 	(.runs[0].metrics.gbps_per_core.floor_pct >= 0)' "$nf"
 check "noise: the A/B spread of the ratio" jqe '.ratios[0].ratio == "splice/copy proxy" and

@@ -147,17 +147,28 @@ static void paired_across_files(void **state)
 	json_decref(runs);
 }
 
-/* repetitions = auto: the half-width here is 4.38%: tight at 5%, not at 3%. */
-static void tight(void **state)
+/* repetitions = auto's questions: with one size a side, every headline
+ * ratio; a ratio whose runs were both in questions is read at the level
+ * they stopped at (wider), else at 95%. */
+static void questions(void **state)
 {
 	json_t *runs = pair_of_runs("interleaved");
-	char why[256];
+	struct zc_question q[4];
+	struct zc_ratio r95, r99;
 
 	(void)state;
-	assert_int_equal(zc_headline_tight(runs, 0.05, why, sizeof(why)), 1);
-	assert_non_null(strstr(why, "splice/copy proxy"));
-	assert_int_equal(zc_headline_tight(runs, 0.03, why, sizeof(why)), 0);
-	assert_non_null(strstr(why, "4.38% half-width"));
+	assert_int_equal(zc_headline_questions(runs, false, q, 4), 1);
+	assert_string_equal(q[0].name, "splice/copy proxy");
+	assert_ptr_equal(q[0].den, json_array_get(runs, 0));
+	assert_true(isnan(zc_an_run_level(q[0].num, q[0].den)));
+	zc_an_ratio(q[0].num, q[0].den, &r95);
+	json_object_set_new(q[0].num, "level", json_real(0.995));
+	assert_true(isnan(zc_an_run_level(q[0].num, q[0].den)));
+	json_object_set_new(q[0].den, "level", json_real(0.99));
+	assert_true(zc_an_run_level(q[0].num, q[0].den) == 0.995);
+	zc_an_ratio(q[0].num, q[0].den, &r99);
+	assert_true(r99.ch.level == 0.995 && r99.lo < r95.lo && r99.hi > r95.hi);
+	assert_true(r99.value == r95.value);
 	json_decref(runs);
 }
 
@@ -236,7 +247,7 @@ int main(void)
 		cmocka_unit_test(disturbed_left_out),
 		cmocka_unit_test(sequential_unpaired),
 		cmocka_unit_test(paired_across_files),
-		cmocka_unit_test(tight),
+		cmocka_unit_test(questions),
 		cmocka_unit_test(aa_sides_apart),
 		cmocka_unit_test(pairs_by_workers),
 	};

@@ -166,6 +166,13 @@ bench-stability: deps
 	@$(MAKE) --no-print-directory $(BIN)
 	@bash benchmarks/bench-stability.sh
 
+# The position effect: four runs in balanced rounds, each place's effect on
+# Gbit/s per core after the run's and the round's (ZC_POSITION_ARGS).
+.PHONY: bench-position
+bench-position: deps
+	@$(MAKE) --no-print-directory $(BIN)
+	@bash benchmarks/bench-position.sh
+
 # The gate's false alarms and power: K rounds of A/A and A against the bare
 # proxy with a handicap of 5% (and 2%) of its CPU, each pair judged by compare;
 # last line "bench-gate: caught C of K regressions of 5%, false alarms F of K".

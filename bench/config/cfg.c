@@ -120,8 +120,9 @@ const struct zc_opt zc_opts[] = {
 	{ "retake_disturbed", ZC_OPT_LONG, "auto", 0, 100000, AT(retake_disturbed),
 	  .names = "auto=-1",
 	  .help = "a disturbed sample (foreign_max) is taken again at once, in its round, at "
-		  "most this many times in the run set (auto: as many as it has runs); the "
-		  "record keeps both, the disturbed one left out" },
+		  "most this many times in the run set (auto: with repetitions = auto as many as "
+		  "it has runs, a round's worth; with a count, none: each run keeps that many "
+		  "slots); the record keeps both, the disturbed one left out" },
 	/* Read from the first run taken: they describe the run set, not a run. */
 	{ "order", ZC_OPT_CHOICE, "balanced", AT(order),
 	  .choices = "sequential|interleaved|random|balanced",

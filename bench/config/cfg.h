@@ -21,7 +21,8 @@
 /* repetitions = auto never stops before this many rounds: one or two pairs
  * give an interval of zero width that says nothing. */
 #define ZC_AUTO_MIN_ROUNDS 3
-/* retake_disturbed = auto: as many as the run set has runs (a round's worth). */
+/* retake_disturbed = auto: with repetitions = auto as many as the run set has
+ * runs (a round's worth), else none. */
 #define ZC_RETAKE_AUTO -1L
 /* repetitions = auto: which headline ratios must be decided (changed or
  * unchanged at +-ZC_RATIO_THRESHOLD) before the rounds stop. */

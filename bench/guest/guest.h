@@ -86,6 +86,9 @@ int zc_guest_run(const struct zc_guest_opts *o, struct zc_guest_result *r);
 bool zc_guest_kvm_works(const char *qemu, const char *image, char *why, size_t len);
 
 
+/* kernel-ab --boots: the side (0 base, 1 new) of boot k of 2N, A B B A A B ... */
+int zc_kab_side_of(int k);
+
 /* kernel-ab: both sides' fingerprints, a row per behaviour, * where they
  * differ; columns headed by side and image. */
 void zc_print_fingerprints(FILE *f, const struct zc_guest_opts *o,

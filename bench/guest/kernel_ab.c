@@ -342,6 +342,13 @@ static int zc_kab_pipebench_args(const char *flags, char *store, size_t slen, ch
 	return 0;
 }
 
+/* Boot k's side (0 base, 1 new): A B B A A B B A ..., so a drift over the
+ * boots (a warming host, a neighbour arriving) falls on both sides alike. */
+int zc_kab_side_of(int k)
+{
+	return ((k + 1) / 2) % 2;
+}
+
 /* ---- the command ---- */
 
 static void on_signal(int sig)
@@ -355,7 +362,7 @@ struct kab_args {
 	char *sysctl0[17], *sysctl1[17];	/* K=V, NULL-terminated after parsing */
 	int nsysctl[2];
 	const char *workload, *mem, *accel, *qemu, *out, *host_cpus, *pipebench;
-	int cpus;
+	int cpus, boots;
 	double timeout_s;
 	char *run_args[65];	/* after --, NULL-terminated */
 	int nrun;
@@ -370,6 +377,11 @@ static const struct zc_opt kab_optv[] = {
 	{ "workload", ZC_OPT_TEXT, NULL, AT(workload), ZC_OPT_REQ, .meta = "W.ini",
 	  .help = "what both guests run" },
 	{ "cpus", ZC_OPT_INT, "2", 1, 64, AT(cpus), .help = "guest vCPUs" },
+	{ "boots", ZC_OPT_INT, "1", 1, 50, AT(boots), .meta = "N",
+	  .help = "boot each kernel N times, alternating base new new base base new ... (each "
+		  "boot an invocation: its results in OUT/SIDE-runs/boot-K.json); compare then gets the "
+		  "two folders and answers from the boots, the spread between them measured (t on "
+		  "the boots' means), where one boot a side can only be held to a stated spread" },
 	{ "host-cpus", ZC_OPT_TEXT, NULL, AT(host_cpus), .check = zc_kab_check_cpulist, .meta = "LIST",
 	  .help = "host cores for the vCPU threads, one each, e.g. 0-1 or 2,3 (default: the last "
 		  "N online cores); unpinned if too few" },
@@ -434,8 +446,9 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 	static struct zc_guest_result res[2];
 	struct zc_guest_opts o[2];
 	struct sigaction sa = { .sa_handler = on_signal };
-	json_t *summary;
+	json_t *summary, *boots;
 	bool compared = false;
+	int ok_boots[2] = { 0, 0 };
 	int rc = zc_opt_main(&cmdline, argc, argv);
 
 	if (rc >= 0)
@@ -557,67 +570,104 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 		if (note[0])
 			fprintf(stderr, "zcbench: kernel-ab: %s: %s\n", names[s], note);
 	}
-	for (int s = 0; s < 2; s++) {
-		char dst[4200], pdst[4200], note[1024];
+	if (a.boots > 1)
+		for (int s = 0; s < 2; s++) {
+			char d[4200];
+
+			snprintf(d, sizeof(d), "%s/%s-runs", a.out, names[s]);
+			if (zc_out_dir(d, err, sizeof(err))) {
+				zc_err("--out %s %s", d, err);
+				json_decref(summary);
+				return ZC_EXIT_USAGE;
+			}
+		}
+	boots = json_array();
+	for (int k = 0; k < 2 * a.boots && !(k && zc_interrupted); k++) {
+		/* A B B A A B ...: a drift over the boots falls on both alike. */
+		int s = zc_kab_side_of(k), b = k / 2 + 1;
+		struct zc_guest_result one, *r = k < 2 ? &(*r) : &one;
+		char dst[4200], pdst[4200], note[1024], tag[64] = "";
 		json_t *side, *seen = NULL, *rec;
 
-		fprintf(stderr, "zcbench: kernel-ab: %s: booting %s (%s) under %s, %d vCPUs, %s%s%s\n",
-			names[s], a.image[s], version[s], a.accel, a.cpus, a.mem,
+		if (k >= 2)
+			memset(&one, 0, sizeof(one));
+		if (a.boots > 1)
+			snprintf(tag, sizeof(tag), " boot %d of %d", b, a.boots);
+		fprintf(stderr, "zcbench: kernel-ab: %s%s: booting %s (%s) under %s, %d vCPUs, %s%s%s\n",
+			names[s], tag, a.image[s], version[s], a.accel, a.cpus, a.mem,
 			o[s].moddir ? ", modules from " : "", o[s].moddir ? o[s].moddir : "");
 		if (zc_interrupted) {
-			snprintf(res[s].reason, sizeof(res[s].reason), "interrupted before boot");
-		} else if (zc_guest_run(&o[s], &res[s]) < 0) {
-			zc_err("%s: %s", names[s], res[s].reason);
+			snprintf((*r).reason, sizeof((*r).reason), "interrupted before boot");
+		} else if (zc_guest_run(&o[s], &(*r)) < 0) {
+			zc_err("%s: %s", names[s], (*r).reason);
 		}
-		snprintf(dst, sizeof(dst), "%s/%s.json", a.out, names[s]);
-		snprintf(pdst, sizeof(pdst), "%s/%s-probe.json", a.out, names[s]);
-		if (zc_kab_sysctls_seen(sysctls[s], res[s].sysctls_seen, &seen, note, sizeof(note)) &&
-		    res[s].ok) {
+		if (a.boots > 1)
+			snprintf(dst, sizeof(dst), "%s/%s-runs/boot-%d.json", a.out, names[s], b);
+		else
+			snprintf(dst, sizeof(dst), "%s/%s.json", a.out, names[s]);
+		if (a.boots > 1)
+			snprintf(pdst, sizeof(pdst), "%s/%s/boot-%d-probe.json", a.out, names[s], b);
+		else
+			snprintf(pdst, sizeof(pdst), "%s/%s-probe.json", a.out, names[s]);
+		if (zc_kab_sysctls_seen(sysctls[s], (*r).sysctls_seen, &seen, note, sizeof(note)) &&
+		    (*r).ok) {
 			/* Results of a kernel that ignored the setting asked for are
 			 * results of another experiment. */
-			res[s].ok = false;
-			snprintf(res[s].reason, sizeof(res[s].reason), "%s", note);
+			(*r).ok = false;
+			snprintf((*r).reason, sizeof((*r).reason), "%s", note);
 		}
-		if (res[s].ok && zc_kab_annotate(res[s].results, dst, &o[s], &res[s], names[s],
+		if ((*r).ok && zc_kab_annotate((*r).results, dst, &o[s], &(*r), names[s],
 						 a.append[s])) {
-			res[s].ok = false;
-			snprintf(res[s].reason, sizeof(res[s].reason),
-				 "the results file the guest sent is not JSON: %s", res[s].results);
+			(*r).ok = false;
+			snprintf((*r).reason, sizeof((*r).reason),
+				 "the results file the guest sent is not JSON: %s", (*r).results);
 		}
-		if (res[s].ok)
-			snprintf(res[s].results, sizeof(res[s].results), "%s", dst);
-		if (res[s].probe[0]) {
-			char *argv_cp[] = { "cp", res[s].probe, pdst, NULL };
+		if ((*r).ok)
+			snprintf((*r).results, sizeof((*r).results), "%s", dst);
+		if ((*r).probe[0]) {
+			char *argv_cp[] = { "cp", (*r).probe, pdst, NULL };
 
 			if (!zc_run_argv(argv_cp, NULL))
-				snprintf(res[s].probe, sizeof(res[s].probe), "%s", pdst);
+				snprintf((*r).probe, sizeof((*r).probe), "%s", pdst);
 		}
-		snprintf(pdst, sizeof(pdst), "%s/%s-pipebench.json", a.out, names[s]);
-		if (res[s].pipebench[0] && !zc_kab_annotate(res[s].pipebench, pdst, &o[s], &res[s],
+		if (a.boots > 1)
+			snprintf(pdst, sizeof(pdst), "%s/%s/boot-%d-pipebench.json", a.out, names[s], b);
+		else
+			snprintf(pdst, sizeof(pdst), "%s/%s-pipebench.json", a.out, names[s]);
+		if ((*r).pipebench[0] && !zc_kab_annotate((*r).pipebench, pdst, &o[s], &(*r),
 							   names[s], a.append[s]))
-			snprintf(res[s].pipebench, sizeof(res[s].pipebench), "%s", pdst);
-		fprintf(stderr, "zcbench: kernel-ab: %s: %s after %.1f s%s%s (console: %s/console.log)\n",
-			names[s], res[s].ok ? "results back" : "FAILED", res[s].boot_run_s,
-			res[s].ok ? "" : ": ", res[s].ok ? "" : res[s].reason, dirs[s]);
-		if (res[s].probe_note[0])
-			fprintf(stderr, "zcbench: kernel-ab: %s: %s\n", names[s], res[s].probe_note);
-		if (res[s].pin_note[0])
-			fprintf(stderr, "zcbench: kernel-ab: %s: %s\n", names[s], res[s].pin_note);
-		failed += !res[s].ok;
+			snprintf((*r).pipebench, sizeof((*r).pipebench), "%s", pdst);
+		if (a.boots > 1) {
+			/* Each boot's console kept beside the next one's. */
+			char from[4200], to[4200];
+
+			snprintf(from, sizeof(from), "%s/console.log", dirs[s]);
+			snprintf(to, sizeof(to), "%s/console-boot-%d.log", dirs[s], b);
+			if (link(from, to) && errno != EEXIST)
+				zc_warn("%s: %s", to, strerror(errno));
+		}
+		fprintf(stderr, "zcbench: kernel-ab: %s%s: %s after %.1f s%s%s (console: %s/console.log)\n",
+			names[s], tag, (*r).ok ? "results back" : "FAILED", (*r).boot_run_s,
+			(*r).ok ? "" : ": ", (*r).ok ? "" : (*r).reason, dirs[s]);
+		if ((*r).probe_note[0])
+			fprintf(stderr, "zcbench: kernel-ab: %s: %s\n", names[s], (*r).probe_note);
+		if ((*r).pin_note[0])
+			fprintf(stderr, "zcbench: kernel-ab: %s: %s\n", names[s], (*r).pin_note);
+		failed += !(*r).ok;
 		side = json_pack("{s:s,s:s,s:s,s:b,s:s,s:s,s:s,s:s,s:i,s:i,s:f,s:b,s:s,s:s}",
-			"image", a.image[s], "image_version", version[s], "release", res[s].release,
-			"ok", res[s].ok, "reason", res[s].reason,
-			"results", res[s].ok ? res[s].results : "",
-			"probe", res[s].probe, "probe_note", res[s].probe_note,
-			"run_exit", res[s].run_rc, "probe_exit", res[s].probe_rc,
-			"boot_run_s", res[s].boot_run_s, "vcpus_pinned", res[s].pinned,
-			"pin_note", res[s].pin_note, "console", dirs[s]);
+			"image", a.image[s], "image_version", version[s], "release", (*r).release,
+			"ok", (*r).ok, "reason", (*r).reason,
+			"results", (*r).ok ? (*r).results : "",
+			"probe", (*r).probe, "probe_note", (*r).probe_note,
+			"run_exit", (*r).run_rc, "probe_exit", (*r).probe_rc,
+			"boot_run_s", (*r).boot_run_s, "vcpus_pinned", (*r).pinned,
+			"pin_note", (*r).pin_note, "console", dirs[s]);
 		json_object_set_new(side, "modules", o[s].moddir ? json_string(o[s].moddir) : json_null());
 		json_object_set_new(side, "append", a.append[s] ? json_string(a.append[s]) : json_null());
 		json_object_set_new(side, "sysctls", zc_kab_sysctls(sysctls[s]));
 		json_object_set_new(side, "sysctls_seen", seen);
 		json_object_set_new(side, "kernel_cmdline_extra", append[s] ? json_string(append[s]) : json_null());
-		json_object_set_new(side, "pipebench", res[s].pipebench[0] ? json_string(res[s].pipebench)
+		json_object_set_new(side, "pipebench", (*r).pipebench[0] ? json_string((*r).pipebench)
 									 : json_null());
 		/* What kernel-build put into the image, when it left a record beside it. */
 		rec = zc_kab_build_record(a.image[s], note, sizeof(note));
@@ -626,8 +676,19 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 			json_object_set_new(side, "build_note", json_string(note));
 			fprintf(stderr, "zcbench: kernel-ab: %s: %s\n", names[s], note);
 		}
-		json_object_set_new(summary, names[s], side);
+		json_object_set_new(side, "side", json_string(names[s]));
+		json_object_set_new(side, "boot", json_integer(b));
+		json_array_append(boots, side);
+		/* The first boot of each side, as with one boot a side. */
+		if (k < 2)
+			json_object_set_new(summary, names[s], side);
+		else
+			json_decref(side);
+		ok_boots[s] += (*r).ok;
 	}
+	json_object_set_new(summary, "boots", json_integer(a.boots));
+	json_object_set_new(summary, "boot_order", json_string(a.boots > 1 ? "abba" : "ab"));
+	json_object_set_new(summary, "boots_run", boots);
 	{
 		char fpath[4200];
 		FILE *f;
@@ -641,7 +702,17 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 		zc_print_fingerprints(stdout, o, res);
 		fputc('\n', stdout);
 	}
-	if (!failed) {
+	if (a.boots > 1 && ok_boots[0] && ok_boots[1]) {
+		/* The boots that came back, each an invocation: compare's folders. */
+		if (failed)
+			printf("%d of %d boots failed (their console logs are kept): compared what came "
+			       "back, %d base and %d new\n", failed, 2 * a.boots, ok_boots[0], ok_boots[1]);
+		char rd[2][4200];
+
+		for (int s = 0; s < 2; s++)
+			snprintf(rd[s], sizeof(rd[s]), "%s/%s-runs", a.out, names[s]);
+		compared = zc_kab_compare(a.out, !strcmp(a.accel, "tcg"), rd[0], rd[1], &compare_rc);
+	} else if (!failed && a.boots == 1) {
 		compared = zc_kab_compare(a.out, !strcmp(a.accel, "tcg"), res[0].results, res[1].results,
 					  &compare_rc);
 	} else {

@@ -251,6 +251,11 @@ static void report_file(FILE *out, const char *path, json_t *root, int width)
 	if (slices)
 		fprintf(f, "\n  ");
 	zc_print_slices_headline(f, slices);
+	if (json_object_get(root, "schedule")) {
+		fprintf(f, "\n");
+		zc_print_schedule(f, json_object_get(root, "schedule"));
+		zc_print_position(f, root);
+	}
 	zc_report_breakdown(f, root, width);
 	fprintf(f, "\n");
 	json_decref(m);

@@ -168,8 +168,9 @@ static void run_conns(json_t *k, char *cw, size_t len)
 	snprintf(cw, len, "%lld/%lld", zc_an_int(k, "connections") ?: 1, zc_an_int(k, "workers") ?: 1);
 }
 
-/* "ok peer emulated unverified (2 disturbed left out)" */
-static void run_status(json_t *run, char *st, size_t len)
+/* "ok peer emulated unverified (2 disturbed left out)"; brief (the narrow
+ * table, whose footer says they are left out): "(2 disturbed)". */
+static void run_status(json_t *run, char *st, size_t len, bool brief)
 {
 	int k;
 
@@ -179,7 +180,7 @@ static void run_status(json_t *run, char *st, size_t len)
 		     json_is_true(json_object_get(run, "emulated")) ? " emulated" : "",
 		     json_is_false(json_object_get(run, "verified")) && has_ok(run) ? " unverified" : "");
 	if (zc_an_int(run, "disturbed_left_out") && k > 0 && (size_t)k < len)
-		snprintf(st + k, len - k, " (%lld disturbed left out)",
+		snprintf(st + k, len - k, brief ? " (%lld disturbed)" : " (%lld disturbed left out)",
 			 zc_an_int(run, "disturbed_left_out"));
 }
 
@@ -212,7 +213,7 @@ static void print_wide(FILE *f, json_t *runs)
 			fprintf(f, " %9s", cw);
 		}
 		print_cells(f, run, present);
-		run_status(run, st, sizeof(st));
+		run_status(run, st, sizeof(st), false);
 		fprintf(f, "  %s\n", st);
 		if (json_is_string(json_object_get(run, "reason")))
 			fprintf(f, "%-22s   reason: %s\n", "", zc_an_str(run, "reason"));
@@ -312,8 +313,8 @@ static void print_narrow(FILE *f, json_t *runs, int width)
 			col[ncol++] = (struct ncol){ .head = m->col.head, .right = true };
 		}
 	c_status = ncol;
-	/* "ok unverified" whole before run and path give more */
-	col[ncol++] = (struct ncol){ .head = "status", .floor = 13 };
+	/* "ok (12 disturbed)" whole before run and path give more */
+	col[ncol++] = (struct ncol){ .head = "status", .floor = 17 };
 	json_array_foreach(runs, i, run) {
 		json_t *k = json_object_get(run, "key");
 		char (*cell)[CELL_LEN] = cells[i + 1];
@@ -326,7 +327,7 @@ static void print_narrow(FILE *f, json_t *runs, int width)
 			run_conns(k, cell[c++], CELL_LEN);
 		for (int j = 0; j < nmet; j++)
 			metric_cell(met[j], run, cell[c++], CELL_LEN);
-		run_status(run, cell[c++], CELL_LEN);
+		run_status(run, cell[c++], CELL_LEN, true);
 	}
 	for (int c = 0; c < ncol; c++) {
 		snprintf(cells[0][c], CELL_LEN, "%s", col[c].head);
@@ -588,7 +589,7 @@ void zc_print_schedule(FILE *f, json_t *sched)
 	fmt_secs(json_number_value(json_object_get(sched, "elapsed_s")), took, sizeof(took));
 	if (json_is_string(json_object_get(sched, "repetitions")) &&
 	    json_is_array(json_object_get(sched, "questions"))) {
-		fprintf(f, "\nuntil decided at +-%.0f%% (%s questions, at most %lld rounds",
+		fprintf(f, "\nuntil decided at +-%.0f%% (decide = %s, at most %lld rounds",
 			json_number_value(json_object_get(sched, "threshold_pct")),
 			zc_an_str(sched, "decide"), zc_an_int(sched, "max_repetitions"));
 		if (json_is_number(json_object_get(sched, "budget_s")))
@@ -616,6 +617,24 @@ void zc_print_schedule(FILE *f, json_t *sched)
 	else if (strcmp(stopped, "fixed"))
 		fprintf(f, "; stopped: %s", stopped);
 	fprintf(f, "\n");
+}
+
+void zc_print_position(FILE *f, json_t *root)
+{
+	json_t *pe = zc_position_effect(root), *p;
+	size_t i;
+
+	if (!pe)
+		return;
+	fprintf(f, "position effect (%s order, %lld samples in %lld rounds, after run and round; "
+		"residual sd %.1f%%):", zc_an_str(pe, "order"), zc_an_int(pe, "samples"),
+		zc_an_int(pe, "rounds"), json_number_value(json_object_get(pe, "residual_sd_pct")));
+	json_array_foreach(json_object_get(pe, "places"), i, p)
+		fprintf(f, "%s place %lld %+.1f%% +-%.1f", i ? "," : "", zc_an_int(p, "place"),
+			json_number_value(json_object_get(p, "effect_pct")),
+			json_number_value(json_object_get(p, "se_pct")));
+	fprintf(f, "\n");
+	json_decref(pe);
 }
 
 void zc_print_headline_best(FILE *f, json_t *best, int width)

@@ -29,5 +29,9 @@ void zc_print_headline_best(FILE *f, json_t *best, int width);
 /* One line: the order the samples were taken in, and for repetitions =
  * auto why it stopped. */
 void zc_print_schedule(FILE *f, json_t *schedule);
+/* "position effect (balanced order, ...): place 1 +0.4% +-0.9, ...": each
+ * place's effect in its round (results/results.h, zc_position_effect);
+ * nothing when the order does not vary the places. */
+void zc_print_position(FILE *f, json_t *root);
 
 #endif

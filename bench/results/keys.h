@@ -27,35 +27,36 @@
 	X(denominator_busy_frac) X(denominator_gbps_per_core) X(denominator_sizes) X(description) \
 	X(dirty) X(disabled) X(disturbed) X(disturbed_left_out) X(driver) X(driver_version) \
 	X(dur_s) X(dut_alone) X(dut_busy_s) X(dut_bytes) X(dut_irq_busy_s) X(dut_numa_node_wanted) \
-	X(dut_threads_s) X(effective_affinity) X(emulated) X(error) X(event) X(event_note) X(exe) \
-	X(exit) X(file) X(fingerprint) X(firmware) X(flamegraph) X(folded) X(foreign) \
-	X(foreign_busy) X(foreign_busy_reason) X(frac) X(frequency_hz) X(from) X(git) X(governor) \
-	X(gro) X(gso) X(half_width_pct) X(hard) X(headline) X(headline_best) X(headline_slices) \
-	X(hi) X(histogram) X(host) X(hostname) X(i) X(idle) X(in) X(intel_pstate) X(interface) \
-	X(interval) X(interval_s) X(intervals) X(invocation) X(irq) X(irq_cpu) X(irq_note) \
-	X(irq_softirq_s) X(irqs) X(kernel) X(key) X(l3_caches) X(latency_merged) X(latency_us) \
-	X(level) X(libnuma) X(lo) X(load_avg) X(local_address) X(looks) X(loss_method) X(lost) \
-	X(lro) X(machine) X(machine_state) X(max) X(max_us) X(mean) X(mean_us) X(median) X(meta) \
-	X(method) X(min) X(min_rounds) X(mitigations) X(mtu) X(n) X(name) X(needed) X(net_rx) \
-	X(net_tx) X(netem_delay) X(netem_links) X(netem_loss) X(netns) X(nic) X(no_turbo) X(note) \
-	X(notes) X(numa_node) X(numa_nodes) X(numerator) X(numerator_busy_frac) \
-	X(numerator_gbps_per_core) X(numerator_sizes) X(offloads) X(online_cpus) X(open) \
-	X(operstate) X(options) X(others) X(others_share) X(out) X(p50_us) X(p90_us) X(p999_us) \
-	X(p99_us) X(packages) X(page_size) X(pairs) X(path) X(peer) X(perf_version) \
-	X(period_effective) X(pid) X(pid_ns) X(placed_by) X(placement) X(policy) X(preliminary) \
-	X(previous) X(previous_affinity) X(profile) X(profile_buckets) X(profile_error) X(pus) \
-	X(question) X(questions) X(queues) X(ratio) X(reason) X(release) X(remote_version) X(rep) \
-	X(replaces_slot) X(requested) X(results) X(retaken) X(rfs) X(rlimit_nofile) X(role) \
-	X(roles) X(roles_s) X(round) X(rounds) X(rounds_would_tell) X(rps) \
-	X(rps_sock_flow_entries) X(rr) X(run) X(runs) X(rx) X(rx_checksum) X(rx_queues) X(samples) \
-	X(samples_planned) X(schedule) X(schema) X(schema_version) X(sections) X(sg) X(sha) \
-	X(share) X(sink_bytes) X(sizing) X(slices_dropped) X(slot) X(soft) X(soft_before) \
-	X(softirq_elsewhere_s) X(softirq_landed_elsewhere) X(speed_mbps) X(ssh) X(start_s) \
-	X(start_ticks) X(started_at) X(state) X(status) X(status_reason) X(stddev) X(steal) \
-	X(steering) X(stopped) X(summary) X(sysctls) X(t_s) X(tasks_truncated) X(threshold_pct) \
-	X(threshold_share) X(tid) X(to) X(transport) X(tso) X(tx) X(tx_checksum) X(tx_queues) \
-	X(unverified) X(usable_cpus) X(value) X(verified) X(verified_bytes) X(version) X(virtual) \
-	X(why) X(workload) X(writes) X(xps) X(zcbench_version)
+	X(dut_threads_s) X(effect_pct) X(effective_affinity) X(emulated) X(error) X(event) \
+	X(event_note) X(exe) X(exit) X(file) X(fingerprint) X(firmware) X(flamegraph) X(folded) \
+	X(foreign) X(foreign_busy) X(foreign_busy_reason) X(frac) X(frequency_hz) X(from) X(git) \
+	X(governor) X(gro) X(gso) X(half_width_pct) X(hard) X(headline) X(headline_best) \
+	X(headline_slices) X(hi) X(histogram) X(host) X(hostname) X(i) X(idle) X(in) \
+	X(intel_pstate) X(interface) X(interval) X(interval_s) X(intervals) X(invocation) X(irq) \
+	X(irq_cpu) X(irq_note) X(irq_softirq_s) X(irqs) X(kernel) X(key) X(l3_caches) \
+	X(latency_merged) X(latency_us) X(level) X(libnuma) X(lo) X(load_avg) X(local_address) \
+	X(looks) X(loss_method) X(lost) X(lro) X(machine) X(machine_state) X(max) X(max_us) \
+	X(mean) X(mean_us) X(median) X(meta) X(method) X(min) X(min_rounds) X(mitigations) X(mtu) \
+	X(n) X(name) X(needed) X(net_rx) X(net_tx) X(netem_delay) X(netem_links) X(netem_loss) \
+	X(netns) X(nic) X(no_turbo) X(note) X(notes) X(numa_node) X(numa_nodes) X(numerator) \
+	X(numerator_busy_frac) X(numerator_gbps_per_core) X(numerator_sizes) X(offloads) \
+	X(online_cpus) X(open) X(operstate) X(options) X(others) X(others_share) X(out) X(p50_us) \
+	X(p90_us) X(p999_us) X(p99_us) X(packages) X(page_size) X(pairs) X(path) X(peer) \
+	X(perf_version) X(period_effective) X(pid) X(pid_ns) X(place) X(placed_by) X(placement) \
+	X(places) X(policy) X(preliminary) X(previous) X(previous_affinity) X(profile) \
+	X(profile_buckets) X(profile_error) X(pus) X(question) X(questions) X(queues) X(ratio) \
+	X(reason) X(release) X(remote_version) X(rep) X(replaces_slot) X(requested) \
+	X(residual_sd_pct) X(results) X(retaken) X(rfs) X(rlimit_nofile) X(role) X(roles) \
+	X(roles_s) X(round) X(rounds) X(rounds_would_tell) X(rps) X(rps_sock_flow_entries) X(rr) \
+	X(run) X(runs) X(rx) X(rx_checksum) X(rx_queues) X(samples) X(samples_planned) X(schedule) \
+	X(schema) X(schema_version) X(se_pct) X(sections) X(sg) X(sha) X(share) X(sink_bytes) \
+	X(sizing) X(slices_dropped) X(slot) X(soft) X(soft_before) X(softirq_elsewhere_s) \
+	X(softirq_landed_elsewhere) X(speed_mbps) X(ssh) X(start_s) X(start_ticks) X(started_at) \
+	X(state) X(status) X(status_reason) X(stddev) X(steal) X(steering) X(stopped) X(summary) \
+	X(sysctls) X(t_s) X(tasks_truncated) X(threshold_pct) X(threshold_share) X(tid) X(to) \
+	X(transport) X(tso) X(tx) X(tx_checksum) X(tx_queues) X(unverified) X(usable_cpus) \
+	X(value) X(verified) X(verified_bytes) X(version) X(virtual) X(why) X(workload) X(writes) \
+	X(xps) X(zcbench_version)
 
 /* A role report: window, cpustat, workers, connections, rr, the counters,
  * a peer program's and a mode's own report, slices, profiles. */
@@ -107,12 +108,13 @@
 
 /* kernel-ab and kernel-build: the files and summaries a guest brings back. */
 #define ZC_KEYS_GUEST(X) \
-	X(accel) X(accel_note) X(append) X(base) X(boot_run_s) X(build) X(build_dir) X(build_note) \
-	X(compare_exit) X(compared) X(console) X(dir) X(disable) X(enable) X(got) X(guest) X(image) \
-	X(image_version) X(jobs) X(kernel_cmdline_extra) X(localversion) X(logs) X(mem) X(modules) \
-	X(not_as_requested) X(ok) X(option) X(origin) X(patches) X(pin_note) X(pipebench) X(probe) \
-	X(probe_exit) X(probe_note) X(run_exit) X(series) X(set) X(sha256) X(sysctls_seen) \
-	X(timeout_s) X(tool) X(tree) X(vcpus) X(vcpus_pinned) X(wall_s) X(zcbench)
+	X(accel) X(accel_note) X(append) X(base) X(boot) X(boot_order) X(boot_run_s) X(boots) \
+	X(boots_run) X(build) X(build_dir) X(build_note) X(compare_exit) X(compared) X(console) \
+	X(dir) X(disable) X(enable) X(got) X(guest) X(image) X(image_version) X(jobs) \
+	X(kernel_cmdline_extra) X(localversion) X(logs) X(mem) X(modules) X(not_as_requested) \
+	X(ok) X(option) X(origin) X(patches) X(pin_note) X(pipebench) X(probe) X(probe_exit) \
+	X(probe_note) X(run_exit) X(series) X(set) X(sha256) X(sysctls_seen) X(timeout_s) X(tool) \
+	X(tree) X(vcpus) X(vcpus_pinned) X(wall_s) X(zcbench)
 
 /* The JSON our commands print for people and tools: compare, report,
  * before-after, trend, size and scale --json, noise files, export's BMF and

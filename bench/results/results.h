@@ -248,6 +248,17 @@ size_t zc_an_values_by_rep(json_t *run, const char *metric, double *out, size_t 
 
 
 
+/*
+ * The position effect of root's rounds (results/position.c): each place in
+ * a round (1 first), its effect on Gbit/s per core against the mean place
+ * after the run's and the round's (percent, with its standard error), from
+ * the ok, undisturbed samples: {order, samples, runs, rounds,
+ * residual_sd_pct, places: [{place, n, effect_pct, se_pct}]}. NULL when the
+ * order does not vary the places (interleaved: a place is a run;
+ * sequential) or there is too little to fit.
+ */
+json_t *zc_position_effect(json_t *root);
+
 /* A question repetitions = auto answers: a headline ratio num over den. */
 struct zc_question {
 	json_t *num, *den;	/* borrowed runs of the file */

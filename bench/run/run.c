@@ -287,6 +287,7 @@ static void print_tables(json_t *root, bool wide)
 	zc_print_headline(f, rows, runs, width);
 	zc_print_slices_headline(f, slices);
 	zc_print_schedule(f, json_object_get(root, "schedule"));
+	zc_print_position(f, root);
 	zc_fingerprint_print_brief(f, json_object_get(root, "fingerprint"));
 	json_decref(best);
 	json_decref(rows);
@@ -497,7 +498,10 @@ int zc_run_exec(const struct zc_run_args *a, struct zc_section *ov, int argc, ch
 		.autoreps = st.cfg[0].repetitions == ZC_REPS_AUTO,
 		.ci_target_rel = st.cfg[0].ci_target_pct / 100, .max_reps = st.cfg[0].max_repetitions,
 		.budget_s = st.cfg[0].budget_s, .decide = st.cfg[0].decide,
-		.threshold = ZC_RATIO_THRESHOLD, .retake = st.cfg[0].retake_disturbed,
+		.threshold = ZC_RATIO_THRESHOLD,
+		/* auto: a round's worth until decided; none with a count given. */
+		.retake = st.cfg[0].retake_disturbed != ZC_RETAKE_AUTO ? st.cfg[0].retake_disturbed :
+			  st.cfg[0].repetitions == ZC_REPS_AUTO ? -1 : 0,
 		.runs = st.sr, .nruns = st.n, .all = runs, .sample = take_sample,
 		.after = after_sample, .user = &st,
 	};

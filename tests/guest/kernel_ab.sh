@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # kernel-ab end to end under qemu (TCG here, KVM where it works): Debian's
-# prebuilt cloud kernel, the same image as base and new, a very short
-# workload. Then the three failure kinds: a guest that panics, one that
+# prebuilt cloud kernel, the same image as base and new, booted twice each
+# in the order base new new base (--boots 2: each boot an invocation,
+# compared from the two folders of boots), a very short workload. Then the three failure kinds: a guest that panics, one that
 # hangs (timeout), one that boots but never reports; the other side's
 # results must survive each. About 2-3 minutes under TCG (the hanging guest
 # is given 45 s, as is the base run before it, which boots and runs in about
@@ -20,22 +21,30 @@ d=json.load(open(sys.argv[1]))
 for k in sys.argv[2].split("."): d=d[k] if k in d else None if isinstance(d,dict) else d
 print("null" if d is None else d)' "$@"; }
 
-echo "== 1: $img as base and new"
+echo "== 1: $img as base and new, two boots each"
 s=$(date +%s)
-"$ZCBENCH" kernel-ab --base "$img" --new "$img" --workload $W --out "$TMP/ab" >"$TMP/ab.out" 2>&1; rc=$?
+"$ZCBENCH" kernel-ab --base "$img" --new "$img" --workload $W --boots 2 --out "$TMP/ab" >"$TMP/ab.out" 2>&1; rc=$?
 echo "   kernel-ab took $(( $(date +%s) - s )) s (exit $rc)"
 [ $rc -eq 0 ] || { cat "$TMP/ab.out"; fail "kernel-ab exit $rc"; }
 accel=$(jget "$TMP/ab/kernel-ab.json" accel)
+order=$(grep -o 'kernel-ab: [a-z]* boot [12] of 2: booting' "$TMP/ab.out" | awk '{ print $2 }' | tr '\n' ' ')
+[ "$order" = "base new new base " ] || fail "boot order '$order', want base new new base"
+[ "$(jget "$TMP/ab/kernel-ab.json" boot_order)" = abba ] || fail "kernel-ab.json: boot_order"
 for side in base new; do
-	f=$TMP/ab/$side.json
-	[ -s "$f" ] || fail "no $side.json came back"
-	[ "$(jget "$f" meta.kernel.release)" = "$rel" ] || fail "$side.json: release $(jget "$f" meta.kernel.release), want $rel"
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if "fingerprint" in d else 1)' "$f" ||
-		fail "$side.json has no fingerprint key"
-	[ "$(jget "$f" accel)" = "$accel" ] || fail "$side.json: accel $(jget "$f" accel), want $accel"
-	grep -q 'zcbench-guest: done' "$TMP/ab/$side/console.log" || fail "$side console log incomplete"
-	echo "   $side: $(jget "$f" guest.boot_run_s) s boot+run, accel $accel, release $rel"
+	for b in 1 2; do
+		f=$TMP/ab/$side-runs/boot-$b.json
+		[ -s "$f" ] || fail "no $side-runs/boot-$b.json came back"
+		[ "$(jget "$f" meta.kernel.release)" = "$rel" ] || fail "$f: release $(jget "$f" meta.kernel.release), want $rel"
+		python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if "fingerprint" in d else 1)' "$f" ||
+			fail "$f has no fingerprint key"
+		[ "$(jget "$f" accel)" = "$accel" ] || fail "$f: accel $(jget "$f" accel), want $accel"
+		grep -q 'zcbench-guest: done' "$TMP/ab/$side/console-boot-$b.log" || fail "$side boot $b console log incomplete"
+		echo "   $side boot $b: $(jget "$f" guest.boot_run_s) s boot+run, accel $accel, release $rel"
+	done
 done
+# Two invocations a side: compare measures the spread between the boots.
+grep -q 'kernel-ab/base-runs.*2 invocations\|2 invocations' "$TMP/ab/comparison.txt" ||
+	fail "compare did not take the boots as invocations: $(head -n 30 "$TMP/ab/comparison.txt")"
 grep -q 'kernel fingerprints' "$TMP/ab.out" || fail "fingerprints not printed side by side"
 if [ "$accel" = tcg ]; then
 	grep -q 'software emulation' "$TMP/ab/comparison.txt" || fail "no TCG warning in comparison.txt"
@@ -50,7 +59,7 @@ fi
 if grep -q 'probe unavailable' "$TMP/ab.out"; then
 	echo "   note: probe is not built yet; fingerprint contents not checked"
 else
-	[ -s "$TMP/ab/base-probe.json" ] || fail "probe ran but base-probe.json missing"
+	[ -s "$TMP/ab/base/boot-1-probe.json" ] || fail "probe ran but base/boot-1-probe.json missing"
 	grep -q 'fingerprint entries differ' "$TMP/ab.out" || fail "fingerprints printed empty"
 fi
 

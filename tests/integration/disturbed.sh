@@ -26,6 +26,8 @@ warmup = 0.2
 duration = 1
 tail = 0.1
 repetitions = 2
+; a round's worth (auto gives none with a count of repetitions)
+retake_disturbed = 2
 chunk = 64k
 pipe_size = 256k
 timeout = 10
@@ -73,7 +75,15 @@ check "the summary leaves them out" jqe '[.runs[].summary.gbps_per_core == null]
 n=$(jq '[.runs[].disturbed_left_out] | add' "$f") m=$(jq '[.runs[].samples[]] | length' "$f")
 check "the headline leaves them out and counts them" [ "$("$ZCBENCH" export --format csv --what headlines "$f" |
 	python3 -c 'import csv, sys; r = [x for x in csv.DictReader(sys.stdin) if x["sizes"] == "same"][0]; print(r["value"] + "/" + r["disturbed_left_out"])')" = "/$n" ]
-check "the table shows the count per run" grep -Eq 'proxy-copy .*\([12] disturbed left out\)' "$TMP/d.out"
+check "the table shows the count per run" grep -Eq 'proxy-copy .*\([1-4] disturbed\)' "$TMP/d.out"
+# Each disturbed sample is taken again at once in its round, at most
+# retake_disturbed times in the run set, and both are kept.
+check "two disturbed samples taken again (a round's worth)" jqe '.schedule.retaken == 2 and
+	([.runs[].samples[] | select(.retaken)] | length) == 2' "$f"
+check "each replacement names the slot it replaces, in the same round" jqe '[.runs[] | .samples as $s |
+	$s[] | select(.replaces_slot != null) | . as $r | [$s[] | select(.slot == $r.replaces_slot and
+	.round == $r.round and .retaken)] | length == 1] | (length == 2 and all)' "$f"
+check "the table says how many were taken again" grep -q '(2 disturbed taken again)' "$TMP/d.out"
 check "the headline says why it has no figure" grep -q 'splice/copy proxy .*n/a .*disturbed' "$TMP/d.out"
 check "the table's total counts each sample once ($n of $m)" grep -q "^disturbed samples left out: $n of $m " "$TMP/d.out"
 

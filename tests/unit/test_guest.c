@@ -139,6 +139,21 @@ static void test_mkdir_p(void **state)
 	assert_int_equal(zc_mkdir_p(path, 0755), 0);
 }
 
+/* kernel-ab --boots: A B B A A B B A ..., each pair of boots one a side. */
+static void test_boot_order(void **state)
+{
+	const int want[] = { 0, 1, 1, 0, 0, 1, 1, 0, 0, 1 };
+	int count[2] = { 0, 0 };
+
+	(void)state;
+	for (int k = 0; k < 10; k++) {
+		assert_int_equal(zc_kab_side_of(k), want[k]);
+		count[zc_kab_side_of(k)]++;
+		if (k % 2)
+			assert_int_equal(count[0], count[1]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +161,7 @@ int main(void)
 		cmocka_unit_test(test_ldd_lines),
 		cmocka_unit_test(test_modules_resolve),
 		cmocka_unit_test(test_mkdir_p),
+		cmocka_unit_test(test_boot_order),
 	};
 
 	return zc_run_tests(tests, setup, teardown);

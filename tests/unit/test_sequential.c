@@ -149,6 +149,29 @@ static const double taus[] = { 0, 0.05, 0.10 }, sigmas[] = { 0.01, 0.03, 0.10 };
 static const long maxes[] = { 10, 30 };
 static const double deltas[] = { 0, 0.03, -0.03, -0.10, -0.50, 0.20 };
 
+struct tally {
+	long cov, naive, machine, changed, same, rounds, decided, sims;
+};
+
+static void simulate(const struct design *d, double delta, int sims, struct tally *t)
+{
+	*t = (struct tally){ .sims = sims };
+	for (int i = 0; i < sims; i++) {
+		struct outcome o;
+
+		one_run(d, log1p(delta), &o);
+		t->cov += o.covers;
+		t->naive += o.naive_covers;
+		t->machine += o.covers_machine;
+		t->changed += o.answer == ZC_ANSWER_CHANGED;
+		t->same += o.answer == ZC_ANSWER_UNCHANGED;
+		t->rounds += o.rounds;
+		t->decided += o.answer != ZC_ANSWER_CANT_TELL;
+	}
+}
+
+#define SHARE(t, x) ((double)(t).x / (double)(t).sims)
+
 static void test_grid(void **state)
 {
 	double worst_cov = 1, worst_naive = 1, best_naive = 0, worst_false = 0, worst_miss = 0;
@@ -162,46 +185,44 @@ static void test_grid(void **state)
 				for (int budget = 0; budget < 2; budget++)
 					for (size_t k = 0; k < N(deltas); k++) {
 						struct design d = { taus[a], sigmas[s], maxes[m], budget };
-						long cov = 0, naive = 0, machine = 0, changed = 0, same = 0;
-						long rounds = 0, decided = 0;
-						double pc, pn, fa, miss;
+						bool aa = d.tau == 0 && deltas[k] == 0;
+						bool big = d.tau == 0 && fabs(deltas[k]) >= 0.10;
+						struct tally t;
+						double fa, miss;
 
-						for (int i = 0; i < SIMS; i++) {
-							struct outcome o;
-
-							one_run(&d, log1p(deltas[k]), &o);
-							cov += o.covers;
-							naive += o.naive_covers;
-							machine += o.covers_machine;
-							changed += o.answer == ZC_ANSWER_CHANGED;
-							same += o.answer == ZC_ANSWER_UNCHANGED;
-							rounds += o.rounds;
-							decided += o.answer != ZC_ANSWER_CANT_TELL;
+						simulate(&d, deltas[k], SIMS, &t);
+						/* Outside at 1000 runs (two standard errors
+						 * are 1.4% near 95%): again five times
+						 * longer before it fails, so a design is
+						 * judged on what it does, not one seed's
+						 * luck. */
+						if (SHARE(t, cov) < 0.93 || (aa && SHARE(t, changed) > 0.05) ||
+						    (big && SHARE(t, same) > 0.05)) {
+							print_message("again at %d: ", 5 * SIMS);
+							simulate(&d, deltas[k], 5 * SIMS, &t);
 						}
 						designs++;
-						pc = (double)cov / SIMS;
-						pn = (double)naive / SIMS;
 						/* No change in the invocation: "changed" is false. */
-						fa = d.tau == 0 && deltas[k] == 0 ? (double)changed / SIMS : 0;
+						fa = aa ? SHARE(t, changed) : 0;
 						/* 10% or more: "unchanged" is false. */
-						miss = d.tau == 0 && fabs(deltas[k]) >= 0.10 ? (double)same / SIMS : 0;
-						worst_cov = fmin(worst_cov, pc);
-						worst_naive = fmin(worst_naive, pn);
-						best_naive = fmax(best_naive, pn);
+						miss = big ? SHARE(t, same) : 0;
+						worst_cov = fmin(worst_cov, SHARE(t, cov));
+						worst_naive = fmin(worst_naive, SHARE(t, naive));
+						best_naive = fmax(best_naive, SHARE(t, naive));
 						worst_false = fmax(worst_false, fa);
 						worst_miss = fmax(worst_miss, miss);
-						machine_lo = fmin(machine_lo, (double)machine / SIMS);
-						if (pc < 0.93 || fa > 0.05 || miss > 0.05 || (d.tau == 0 && budget &&
-						    d.max == 30 && d.sigma == 0.03))
+						machine_lo = fmin(machine_lo, SHARE(t, machine));
+						if (SHARE(t, cov) < 0.93 || fa > 0.05 || miss > 0.05 ||
+						    (d.tau == 0 && d.max == 30 && d.sigma == 0.03))
 							print_message("tau %2.0f%% sigma %2.0f%% max %2ld%s change %+3.0f%%: "
 								      "covers %.3f (naive %.3f), changed %.3f, "
 								      "unchanged %.3f, decided %.3f after %.1f rounds\n",
 								      100 * d.tau, 100 * d.sigma, d.max,
 								      budget ? " budget" : "       ",
-								      100 * deltas[k], pc, pn, (double)changed / SIMS,
-								      (double)same / SIMS, (double)decided / SIMS,
-								      (double)rounds / SIMS);
-						assert_true(pc >= 0.93);
+								      100 * deltas[k], SHARE(t, cov), SHARE(t, naive),
+								      SHARE(t, changed), SHARE(t, same),
+								      SHARE(t, decided), SHARE(t, rounds));
+						assert_true(SHARE(t, cov) >= 0.93);
 						assert_true(fa <= 0.05);
 						assert_true(miss <= 0.05);
 					}

@@ -154,8 +154,8 @@ int zc_sched_go(struct zc_sched *s)
 	s->stopped = s->autoreps ? "maximum" : "fixed";
 	json_decref(s->looks);
 	json_decref(s->questions);
-	s->looks = json_array();
-	s->questions = json_array();
+	s->looks = s->autoreps ? json_array() : NULL;
+	s->questions = s->autoreps ? json_array() : NULL;
 	if (!s->nruns || !zc_order_name(s->order))
 		return -EINVAL;
 	for (size_t i = 0; i < s->nruns; i++) {

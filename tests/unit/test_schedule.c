@@ -90,6 +90,7 @@ static void setup(struct setup *u, size_t n, const long *reps, enum zc_order ord
 
 static void teardown(struct setup *u)
 {
+	zc_sched_done(&u->s);
 	for (size_t i = 0; i < u->s.nruns; i++)
 		json_decref(u->runs[i]);
 	json_decref(u->all);

@@ -512,19 +512,18 @@ void zc_print_headline(FILE *f, json_t *headline, json_t *runs, int width)
 		}
 	}
 	json_array_foreach(headline, i, h) {
-		char line[512], fit[sizeof(line)];
+		char line[512];
 		FILE *m = width > 0 ? fmemopen(line, sizeof(line), "w") : NULL;
 
 		if (!m) {
 			print_headline_row(f, h, namew, many, false);
 		} else {
-			/* Narrow: the row cut to the width, never wrapped. */
+			/* Narrow: the row broken at spaces past the width, never
+			 * cut (the ratio and its interval come first). */
 			print_headline_row(m, h, namew, many, true);
 			fputc(0, m);
 			fclose(m);
-			line[strcspn(line, "\n")] = 0;
-			zc_elide(fit, sizeof(fit), line, width);
-			fprintf(f, "%s\n", fit);
+			zc_put_fitted(f, line, width, 6);
 		}
 		print_busy(f, h, width);
 	}

@@ -15,6 +15,7 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #include "lib/zcbench.h"
 #include "guest/guest.h"
+#include "run/schedule.h"
 #include "results/results.h"
 #include "config/workload.h"
 #include "lib/opt.h"
@@ -273,6 +274,15 @@ static int zc_kab_annotate(const char *src, const char *dst, const struct zc_gue
 		"mem", o->mem, "vcpus_pinned", r->pinned, "pin_note", r->pin_note,
 		"boot_run_s", r->boot_run_s, "accel", o->accel, "append", user_append,
 		"sysctls", zc_kab_sysctls(o->sysctls));
+	/* A guest booted from one initramfs under TCG can draw the same
+	 * "random" invocation id every boot (no entropy source that differs):
+	 * two boots would read as one invocation, and compare would pair
+	 * them by rounds. Each file that comes back is an invocation of its
+	 * own: a host-drawn id, the guest's kept beside it. */
+	if (json_is_string(json_object_get(root, "invocation"))) {
+		json_object_set(g, "invocation_in_guest", json_object_get(root, "invocation"));
+		json_object_set_new(root, "invocation", zc_sched_invocation_id());
+	}
 	json_object_set_new(root, "guest", g);
 	ret = zc_json_write_atomic(root, dst);
 	json_decref(root);
@@ -585,7 +595,7 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 	for (int k = 0; k < 2 * a.boots && !(k && zc_interrupted); k++) {
 		/* A B B A A B ...: a drift over the boots falls on both alike. */
 		int s = zc_kab_side_of(k), b = k / 2 + 1;
-		struct zc_guest_result one, *r = k < 2 ? &(*r) : &one;
+		struct zc_guest_result one, *r = k < 2 ? &res[s] : &one;
 		char dst[4200], pdst[4200], note[1024], tag[64] = "";
 		json_t *side, *seen = NULL, *rec;
 
@@ -597,9 +607,12 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 			names[s], tag, a.image[s], version[s], a.accel, a.cpus, a.mem,
 			o[s].moddir ? ", modules from " : "", o[s].moddir ? o[s].moddir : "");
 		if (zc_interrupted) {
-			snprintf((*r).reason, sizeof((*r).reason), "interrupted before boot");
-		} else if (zc_guest_run(&o[s], &(*r)) < 0) {
-			zc_err("%s: %s", names[s], (*r).reason);
+			snprintf(r->reason, sizeof(r->reason), "interrupted before boot");
+		} else if (k >= 2 && zc_guest_prepare(&o[s], note, sizeof(note), err, sizeof(err))) {
+			/* Each boot removes its initramfs (tens of MB): the next one's anew. */
+			snprintf(r->reason, sizeof(r->reason), "initramfs: %s", err);
+		} else if (zc_guest_run(&o[s], r) < 0) {
+			zc_err("%s: %s", names[s], r->reason);
 		}
 		if (a.boots > 1)
 			snprintf(dst, sizeof(dst), "%s/%s-runs/boot-%d.json", a.out, names[s], b);
@@ -609,34 +622,34 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 			snprintf(pdst, sizeof(pdst), "%s/%s/boot-%d-probe.json", a.out, names[s], b);
 		else
 			snprintf(pdst, sizeof(pdst), "%s/%s-probe.json", a.out, names[s]);
-		if (zc_kab_sysctls_seen(sysctls[s], (*r).sysctls_seen, &seen, note, sizeof(note)) &&
-		    (*r).ok) {
+		if (zc_kab_sysctls_seen(sysctls[s], r->sysctls_seen, &seen, note, sizeof(note)) &&
+		    r->ok) {
 			/* Results of a kernel that ignored the setting asked for are
 			 * results of another experiment. */
-			(*r).ok = false;
-			snprintf((*r).reason, sizeof((*r).reason), "%s", note);
+			r->ok = false;
+			snprintf(r->reason, sizeof(r->reason), "%s", note);
 		}
-		if ((*r).ok && zc_kab_annotate((*r).results, dst, &o[s], &(*r), names[s],
+		if (r->ok && zc_kab_annotate(r->results, dst, &o[s], r, names[s],
 						 a.append[s])) {
-			(*r).ok = false;
-			snprintf((*r).reason, sizeof((*r).reason),
-				 "the results file the guest sent is not JSON: %s", (*r).results);
+			r->ok = false;
+			snprintf(r->reason, sizeof(r->reason),
+				 "the results file the guest sent is not JSON: %s", r->results);
 		}
-		if ((*r).ok)
-			snprintf((*r).results, sizeof((*r).results), "%s", dst);
-		if ((*r).probe[0]) {
-			char *argv_cp[] = { "cp", (*r).probe, pdst, NULL };
+		if (r->ok)
+			snprintf(r->results, sizeof(r->results), "%s", dst);
+		if (r->probe[0]) {
+			char *argv_cp[] = { "cp", r->probe, pdst, NULL };
 
 			if (!zc_run_argv(argv_cp, NULL))
-				snprintf((*r).probe, sizeof((*r).probe), "%s", pdst);
+				snprintf(r->probe, sizeof(r->probe), "%s", pdst);
 		}
 		if (a.boots > 1)
 			snprintf(pdst, sizeof(pdst), "%s/%s/boot-%d-pipebench.json", a.out, names[s], b);
 		else
 			snprintf(pdst, sizeof(pdst), "%s/%s-pipebench.json", a.out, names[s]);
-		if ((*r).pipebench[0] && !zc_kab_annotate((*r).pipebench, pdst, &o[s], &(*r),
+		if (r->pipebench[0] && !zc_kab_annotate(r->pipebench, pdst, &o[s], r,
 							   names[s], a.append[s]))
-			snprintf((*r).pipebench, sizeof((*r).pipebench), "%s", pdst);
+			snprintf(r->pipebench, sizeof(r->pipebench), "%s", pdst);
 		if (a.boots > 1) {
 			/* Each boot's console kept beside the next one's. */
 			char from[4200], to[4200];
@@ -647,27 +660,27 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 				zc_warn("%s: %s", to, strerror(errno));
 		}
 		fprintf(stderr, "zcbench: kernel-ab: %s%s: %s after %.1f s%s%s (console: %s/console.log)\n",
-			names[s], tag, (*r).ok ? "results back" : "FAILED", (*r).boot_run_s,
-			(*r).ok ? "" : ": ", (*r).ok ? "" : (*r).reason, dirs[s]);
-		if ((*r).probe_note[0])
-			fprintf(stderr, "zcbench: kernel-ab: %s: %s\n", names[s], (*r).probe_note);
-		if ((*r).pin_note[0])
-			fprintf(stderr, "zcbench: kernel-ab: %s: %s\n", names[s], (*r).pin_note);
-		failed += !(*r).ok;
+			names[s], tag, r->ok ? "results back" : "FAILED", r->boot_run_s,
+			r->ok ? "" : ": ", r->ok ? "" : r->reason, dirs[s]);
+		if (r->probe_note[0])
+			fprintf(stderr, "zcbench: kernel-ab: %s: %s\n", names[s], r->probe_note);
+		if (r->pin_note[0])
+			fprintf(stderr, "zcbench: kernel-ab: %s: %s\n", names[s], r->pin_note);
+		failed += !r->ok;
 		side = json_pack("{s:s,s:s,s:s,s:b,s:s,s:s,s:s,s:s,s:i,s:i,s:f,s:b,s:s,s:s}",
-			"image", a.image[s], "image_version", version[s], "release", (*r).release,
-			"ok", (*r).ok, "reason", (*r).reason,
-			"results", (*r).ok ? (*r).results : "",
-			"probe", (*r).probe, "probe_note", (*r).probe_note,
-			"run_exit", (*r).run_rc, "probe_exit", (*r).probe_rc,
-			"boot_run_s", (*r).boot_run_s, "vcpus_pinned", (*r).pinned,
-			"pin_note", (*r).pin_note, "console", dirs[s]);
+			"image", a.image[s], "image_version", version[s], "release", r->release,
+			"ok", r->ok, "reason", r->reason,
+			"results", r->ok ? r->results : "",
+			"probe", r->probe, "probe_note", r->probe_note,
+			"run_exit", r->run_rc, "probe_exit", r->probe_rc,
+			"boot_run_s", r->boot_run_s, "vcpus_pinned", r->pinned,
+			"pin_note", r->pin_note, "console", dirs[s]);
 		json_object_set_new(side, "modules", o[s].moddir ? json_string(o[s].moddir) : json_null());
 		json_object_set_new(side, "append", a.append[s] ? json_string(a.append[s]) : json_null());
 		json_object_set_new(side, "sysctls", zc_kab_sysctls(sysctls[s]));
 		json_object_set_new(side, "sysctls_seen", seen);
 		json_object_set_new(side, "kernel_cmdline_extra", append[s] ? json_string(append[s]) : json_null());
-		json_object_set_new(side, "pipebench", (*r).pipebench[0] ? json_string((*r).pipebench)
+		json_object_set_new(side, "pipebench", r->pipebench[0] ? json_string(r->pipebench)
 									 : json_null());
 		/* What kernel-build put into the image, when it left a record beside it. */
 		rec = zc_kab_build_record(a.image[s], note, sizeof(note));
@@ -684,7 +697,7 @@ int zc_cmd_kernel_ab(int argc, char **argv)
 			json_object_set_new(summary, names[s], side);
 		else
 			json_decref(side);
-		ok_boots[s] += (*r).ok;
+		ok_boots[s] += r->ok;
 	}
 	json_object_set_new(summary, "boots", json_integer(a.boots));
 	json_object_set_new(summary, "boot_order", json_string(a.boots > 1 ? "abba" : "ab"));

@@ -110,11 +110,11 @@
 #define ZC_KEYS_GUEST(X) \
 	X(accel) X(accel_note) X(append) X(base) X(boot) X(boot_order) X(boot_run_s) X(boots) \
 	X(boots_run) X(build) X(build_dir) X(build_note) X(compare_exit) X(compared) X(console) \
-	X(dir) X(disable) X(enable) X(got) X(guest) X(image) X(image_version) X(jobs) \
-	X(kernel_cmdline_extra) X(localversion) X(logs) X(mem) X(modules) X(not_as_requested) \
-	X(ok) X(option) X(origin) X(patches) X(pin_note) X(pipebench) X(probe) X(probe_exit) \
-	X(probe_note) X(run_exit) X(series) X(set) X(sha256) X(sysctls_seen) X(timeout_s) X(tool) \
-	X(tree) X(vcpus) X(vcpus_pinned) X(wall_s) X(zcbench)
+	X(dir) X(disable) X(enable) X(got) X(guest) X(image) X(image_version) \
+	X(invocation_in_guest) X(jobs) X(kernel_cmdline_extra) X(localversion) X(logs) X(mem) \
+	X(modules) X(not_as_requested) X(ok) X(option) X(origin) X(patches) X(pin_note) \
+	X(pipebench) X(probe) X(probe_exit) X(probe_note) X(run_exit) X(series) X(set) X(sha256) \
+	X(sysctls_seen) X(timeout_s) X(tool) X(tree) X(vcpus) X(vcpus_pinned) X(wall_s) X(zcbench)
 
 /* The JSON our commands print for people and tools: compare, report,
  * before-after, trend, size and scale --json, noise files, export's BMF and

@@ -5,8 +5,8 @@
  * the run and the round? log(value) = run + round + place + noise, fitted by
  * alternating means (backfitting: each factor the mean residual of the
  * others, until it settles), so rounds that took only some runs (repetitions
- * = auto's later rounds) count too. Each place's effect is its mean
- * residual against the mean place, with the standard error its count and
+ * = auto's later rounds) count too. Each place's effect is its fitted level
+ * against the mean sample's, with the standard error its count and
  * the fit's residual spread give. With interleaved rounds a place is a run
  * and the two cannot be told apart: said, not fitted.
  */
@@ -128,12 +128,14 @@ json_t *zc_position_effect(json_t *root)
 		cnt_c[o[k].place]++;
 	}
 	{
-		/* Against the mean place; residual df: n less the fitted levels. */
+		/* Against the mean sample's place (weighted by count: rounds
+		 * that took only some runs fill the first places most);
+		 * residual df: n less the fitted levels. */
 		double mean = 0, df = (double)n - (double)(nrun + nround + nplace) + 2, sd;
 		json_t *places = json_array();
 
 		for (size_t p = 0; p < nplace; p++)
-			mean += c[p] / (double)nplace;
+			mean += c[p] * (double)cnt_c[p] / (double)n;
 		sd = df > 0 ? sqrt(ss / df) : NAN;
 		for (size_t p = 0; p < nplace; p++)
 			json_array_append_new(places, json_pack("{s:I,s:I,s:o,s:o}", "place",

@@ -250,7 +250,7 @@ size_t zc_an_values_by_rep(json_t *run, const char *metric, double *out, size_t 
 
 /*
  * The position effect of root's rounds (results/position.c): each place in
- * a round (1 first), its effect on Gbit/s per core against the mean place
+ * a round (1 first), its effect on Gbit/s per core against the mean sample's place
  * after the run's and the round's (percent, with its standard error), from
  * the ok, undisturbed samples: {order, samples, runs, rounds,
  * residual_sd_pct, places: [{place, n, effect_pct, se_pct}]}. NULL when the

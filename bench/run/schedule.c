@@ -206,9 +206,8 @@ int zc_sched_go(struct zc_sched *s)
 		    zc_now() - g.t0 >= s->budget_s) {
 			if (s->seq.last < round)
 				look(&g, round, true, "budget");
-			else	/* looked here already: what is open is said, nothing spent */
-				(s->decided ? s->decided : zc_sched_decide)(s, s->level, true);
-			s->stopped = "budget";
+			else if (!(s->decided ? s->decided : zc_sched_decide)(s, s->level, true))
+				s->stopped = "budget";	/* looked here already: nothing spent */
 			break;
 		}
 		for (size_t i = 0; i < s->nruns; i++)

@@ -62,6 +62,7 @@ struct zc_cmp {
 	json_t **roots;
 	size_t gated;		/* figures the gate judged together (Bonferroni over them) */
 	size_t npaired, nunpaired;	/* cells with an interval each way */
+	size_t ninvocations;		/* of the unpaired: t on invocation means */
 	double threshold_pct;	/* +-T of "unchanged": the gate's, else ZC_CMP_THRESHOLD_PCT */
 	double fail_pct;	/* the gate's threshold (NaN: no gate) */
 	const struct zc_cmp_invs *inv;	/* [nfiles]: a folder's invocations (n 0: a file) */

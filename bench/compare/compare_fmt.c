@@ -58,9 +58,13 @@ void zc_cmp_test_line(FILE *f, const struct zc_cmp *c, const char *suffix)
 		n += snprintf(line + n, sizeof(line) - n, "of the per-round ratios where both sides "
 			      "were taken in rounds of one invocation (%zu rows, 'paired')%s",
 			      c->npaired, c->nunpaired ? ", " : "");
-	if (c->nunpaired && n < sizeof(line))
+	if (c->ninvocations && n < sizeof(line))
+		n += snprintf(line + n, sizeof(line) - n, "on the invocations' means, the spread "
+			      "between invocations as each row says (%zu rows, 'unpaired')%s",
+			      c->ninvocations, c->nunpaired > c->ninvocations ? ", " : "");
+	if (c->nunpaired > c->ninvocations && n < sizeof(line))
 		n += snprintf(line + n, sizeof(line) - n, "Welch's on the two sides (%zu rows, "
-			      "'unpaired')", c->nunpaired);
+			      "'unpaired')", c->nunpaired - c->ninvocations);
 	if (!c->npaired && !c->nunpaired && n < sizeof(line))
 		n += snprintf(line + n, sizeof(line) - n, "none could be made");
 	if (n < sizeof(line))

@@ -102,6 +102,7 @@ static void judge_cell(struct zc_cmp_walk *w, const char *key, const char *name,
 		return;
 	}
 	cl->v.paired ? w->c.npaired++ : w->c.nunpaired++;
+	w->c.ninvocations += !cl->v.paired && cl->v.ch.invocations;
 }
 
 /* Runs of BASE with an ok sample that have none in a NEW: a gate cannot pass
@@ -393,6 +394,8 @@ void zc_cmp_add_ratio_cells(struct zc_cmp_walk *w)
 				w->c.npaired++;
 			else
 				w->c.nunpaired++;
+			if (cl->v.tested && !cl->v.paired && cl->v.ch.invocations)
+				w->c.ninvocations++;
 		}
 		w->oom |= !all;
 		free(rc);

@@ -553,8 +553,13 @@ static void print_questions(FILE *f, json_t *sched)
 		double v = json_number_value(json_object_get(q, "value"));
 
 		if (!json_is_number(json_object_get(q, "lo"))) {
-			fprintf(f, "  %s: can't tell after %lld rounds (no interval)\n",
-				zc_an_str(q, "question"), zc_an_int(q, "rounds"));
+			long long dl = zc_an_int(q, "disturbed_left_out");
+
+			fprintf(f, "  %s: can't tell: no interval (%lld complete pairs", zc_an_str(q, "question"),
+				zc_an_int(q, "rounds"));
+			if (dl)
+				fprintf(f, "; %lld disturbed samples left out", dl);
+			fprintf(f, ")\n");
 			continue;
 		}
 		fprintf(f, "  %s: %s after %lld rounds: %.2fx [%.2f-%.2f] %s (95%% over the looks: "

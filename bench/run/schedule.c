@@ -341,6 +341,7 @@ int zc_sched_decide(struct zc_sched *s, double level, bool final)
 			       "value", zc_an_num(r.ch.ok ? exp(r.ch.d) : NAN),
 			       "lo", zc_an_num(r.ch.ok ? exp(r.ch.lo) : NAN),
 			       "hi", zc_an_num(r.ch.ok ? exp(r.ch.hi) : NAN), "open", false);
+		json_object_set_new(qj, "disturbed_left_out", json_integer((json_int_t)r.disturbed));
 		/* Can't tell at the end: about how many rounds in all would. */
 		json_object_set_new(qj, "rounds_would_tell",
 				    v.answer == ZC_ANSWER_CANT_TELL && v.rounds_for_threshold &&

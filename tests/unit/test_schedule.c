@@ -373,6 +373,19 @@ static void disturbed_retaken(void **state)
 	assert_int_equal(zc_sched_go(&u.s), 0);
 	assert_int_equal(u.s.retaken, 2);
 	teardown(&u);
+	/* Until decided with every sample disturbed: the question says why it
+	 * has no interval. */
+	setup(&u, 2, (const long[]){ 0, 0 }, ZC_ORDER_BALANCED);
+	auto_defaults(&u, 3);
+	u.f.disturb_every = true;
+	u.s.retake = -1;
+	assert_int_equal(zc_sched_go(&u.s), 0);
+	assert_string_equal(u.s.stopped, "maximum");
+	smp = json_array_get(u.s.questions, 0);
+	assert_string_equal(zc_an_str(smp, "answer"), "cant_tell");
+	assert_int_equal(json_integer_value(json_object_get(smp, "rounds")), 0);
+	assert_int_equal(json_integer_value(json_object_get(smp, "disturbed_left_out")), 8);
+	teardown(&u);
 }
 
 int main(void)

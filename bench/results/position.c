@@ -23,6 +23,15 @@ struct obs {
 	double y;
 };
 
+static int by_round_slot(const void *a, const void *b)
+{
+	const struct obs *x = a, *y = b;
+
+	if (x->round != y->round)
+		return x->round < y->round ? -1 : 1;
+	return x->place < y->place ? -1 : x->place > y->place;
+}
+
 json_t *zc_position_effect(json_t *root)
 {
 	json_t *runs = json_object_get(root, "runs"), *run, *smp, *out;
@@ -54,7 +63,7 @@ json_t *zc_position_effect(json_t *root)
 			}
 			o[n].run = i;
 			o[n].round = (size_t)zc_an_int(smp, "round");
-			o[n].place = (size_t)zc_an_int(smp, "slot");	/* a rank below */
+			o[n].place = (size_t)zc_an_int(smp, "slot");	/* its slot; its place below */
 			o[n].y = log(json_number_value(v));
 			if (o[n].round + 1 > nround)
 				nround = o[n].round + 1;
@@ -62,20 +71,11 @@ json_t *zc_position_effect(json_t *root)
 		}
 	/* Its place in its round: how many of the round's samples began before
 	 * it (slots rise through the run set). */
-	{
-		size_t *rank = calloc(n ? n : 1, sizeof(*rank));
-
-		if (!rank) {
-			free(o);
-			return NULL;
-		}
-		for (size_t k = 0; k < n; k++)
-			for (size_t m = 0; m < n; m++)
-				rank[k] += o[m].round == o[k].round && o[m].place < o[k].place;
-		for (size_t k = 0; k < n; k++)
-			o[k].place = rank[k];
-		free(rank);
-	}
+	/* Its place in its round: samples sorted by round, then slot (slots
+	 * rise through the run set), numbered from each round's first. */
+	qsort(o, n, sizeof(*o), by_round_slot);
+	for (size_t k = 0; k < n; k++)
+		o[k].place = k && o[k - 1].round == o[k].round ? o[k - 1].place + 1 : 0;
 	for (size_t k = 0; k < n; k++)
 		if (o[k].place + 1 > nplace)
 			nplace = o[k].place + 1;
@@ -91,35 +91,39 @@ json_t *zc_position_effect(json_t *root)
 		free(a), free(b), free(c), free(cnt_c), free(o);
 		return NULL;
 	}
-	for (int it = 0; it < 200; it++) {
-		double moved = 0;
+	{
+		size_t most = nrun > nround ? nrun : nround;
+		double *sum = calloc(most > nplace ? most : nplace, sizeof(*sum));
+		size_t *cnt = calloc(most > nplace ? most : nplace, sizeof(*cnt));
 
-		for (int f = 0; f < 3; f++) {
-			size_t len = f == 0 ? nrun : f == 1 ? nround : nplace;
-			double *x = f == 0 ? a : f == 1 ? b : c, *sum = calloc(len, sizeof(*sum));
-			size_t *cnt = calloc(len, sizeof(*cnt));
+		for (int it = 0; sum && cnt && it < 200; it++) {
+			double moved = 0;
 
-			if (!sum || !cnt) {
-				free(sum), free(cnt);
+			for (int f = 0; f < 3; f++) {
+				size_t len = f == 0 ? nrun : f == 1 ? nround : nplace;
+				double *x = f == 0 ? a : f == 1 ? b : c;
+
+				memset(sum, 0, len * sizeof(*sum));
+				memset(cnt, 0, len * sizeof(*cnt));
+				for (size_t k = 0; k < n; k++) {
+					size_t at = f == 0 ? o[k].run : f == 1 ? o[k].round : o[k].place;
+
+					sum[at] += o[k].y - a[o[k].run] - b[o[k].round] - c[o[k].place] +
+						   x[at];
+					cnt[at]++;
+				}
+				for (size_t q = 0; q < len; q++) {
+					double nx = cnt[q] ? sum[q] / (double)cnt[q] : 0;
+
+					moved = fmax(moved, fabs(nx - x[q]));
+					x[q] = nx;
+				}
+			}
+			if (moved < 1e-10)
 				break;
-			}
-			for (size_t k = 0; k < n; k++) {
-				size_t at = f == 0 ? o[k].run : f == 1 ? o[k].round : o[k].place;
-
-				sum[at] += o[k].y - a[o[k].run] - b[o[k].round] - c[o[k].place] + x[at];
-				cnt[at]++;
-			}
-			for (size_t q = 0; q < len; q++) {
-				double nx = cnt[q] ? sum[q] / (double)cnt[q] : 0;
-
-				moved = fmax(moved, fabs(nx - x[q]));
-				x[q] = nx;
-			}
-			free(sum);
-			free(cnt);
 		}
-		if (moved < 1e-10)
-			break;
+		free(sum);
+		free(cnt);
 	}
 	for (size_t k = 0; k < n; k++) {
 		double r = o[k].y - a[o[k].run] - b[o[k].round] - c[o[k].place];

@@ -73,7 +73,8 @@ json_t *zc_position_effect(json_t *root)
 	 * it (slots rise through the run set). */
 	/* Its place in its round: samples sorted by round, then slot (slots
 	 * rise through the run set), numbered from each round's first. */
-	qsort(o, n, sizeof(*o), by_round_slot);
+	if (n)	/* qsort wants an array, even of none */
+		qsort(o, n, sizeof(*o), by_round_slot);
 	for (size_t k = 0; k < n; k++)
 		o[k].place = k && o[k - 1].round == o[k].round ? o[k - 1].place + 1 : 0;
 	for (size_t k = 0; k < n; k++)
